@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Data flow, lowest first: system libraries → CShims → CBOR / CryptoCore → HPKE → Mdoc → Verifier → front-ends.
+// A module only imports modules to its left.
+let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
+
+let package = Package(
+    name: "WalletVerifier",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Verifier", targets: ["Verifier"]),
+        .executable(name: "mdocverify", targets: ["mdocverify"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+        .target(name: "CShims", dependencies: ["COpenSSL", "CLibCBOR"], cSettings: opensslSettings),
+        .target(name: "CBOR", dependencies: ["CShims", "CLibCBOR"]),
+        .target(name: "CryptoCore", dependencies: ["CShims", "COpenSSL"]),
+        .target(name: "HPKE", dependencies: ["CryptoCore", "CShims", "COpenSSL"]),
+        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore"]),
+        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        .executableTarget(
+            name: "mdocverify",
+            dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
+        .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

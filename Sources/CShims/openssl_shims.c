@@ -1,0 +1,3 @@
+#include "openssl_shims.h"
+
+void cshims_openssl_free(void *ptr) { OPENSSL_free(ptr); }

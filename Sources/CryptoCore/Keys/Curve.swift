@@ -1,0 +1,54 @@
+import COpenSSL
+
+/// The key types the verifier handles: NIST curves for ECDSA/ECDH, X25519 for HPKE, Ed25519 for EdDSA.
+public enum Curve: String, Sendable, CaseIterable {
+    case p256 = "P-256"
+    case p384 = "P-384"
+    case p521 = "P-521"
+    case x25519 = "X25519"
+    case ed25519 = "Ed25519"
+
+    /// Bytes of one field element / scalar (x, y, d) for this curve.
+    public var coordinateByteCount: Int {
+        switch self {
+        case .p256, .x25519, .ed25519: return 32
+        case .p384: return 48
+        case .p521: return 66
+        }
+    }
+
+    /// True for the short-Weierstrass NIST curves (COSE kty EC2).
+    public var isNIST: Bool {
+        switch self {
+        case .p256, .p384, .p521: return true
+        case .x25519, .ed25519: return false
+        }
+    }
+
+    /// OpenSSL group name for NIST curves, key type name for the others.
+    var opensslName: String {
+        switch self {
+        case .p256: return "P-256"
+        case .p384: return "P-384"
+        case .p521: return "P-521"
+        case .x25519: return "X25519"
+        case .ed25519: return "ED25519"
+        }
+    }
+
+    /// The curve of an OpenSSL key, or nil for a key type we do not support (RSA, brainpool, …).
+    static func of(_ pkey: OpaquePointer) -> Curve? {
+        if EVP_PKEY_is_a(pkey, "X25519") == 1 { return .x25519 }
+        if EVP_PKEY_is_a(pkey, "ED25519") == 1 { return .ed25519 }
+        guard EVP_PKEY_is_a(pkey, "EC") == 1 else { return nil }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pkey, &name, name.count, &length) == 1 else { return nil }
+        switch String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) {
+        case "prime256v1", "P-256", "secp256r1": return .p256
+        case "secp384r1", "P-384": return .p384
+        case "secp521r1", "P-521": return .p521
+        default: return nil
+        }
+    }
+}

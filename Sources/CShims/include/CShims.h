@@ -5,4 +5,6 @@
 //   x509_shims.h     – X.509 helpers (stack macros, extension access)
 //   cbor_walker.h    – bounded streaming walk over CBOR input on libcbor
 #include "openssl_shims.h"
+#include "x509_shims.h"
+#include "cbor_walker.h"
 #endif

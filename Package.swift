@@ -7,7 +7,7 @@ let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
 let package = Package(
     name: "WalletVerifier",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Verifier", targets: ["Verifier"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
@@ -28,11 +28,14 @@ let package = Package(
             name: "mdocverify",
             dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
+        .target(name: "TestSupport", dependencies: ["Mdoc", "CryptoCore"], path: "Tests/TestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore"]),
-        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,51 @@
+import CryptoCore
+
+/// COSE algorithm identifiers used by mdoc (RFC 9053, RFC 9864 fully specified ids, ISO 18013-5 §9.1.2.4 / §9.1.3.5).
+public enum COSEAlgorithm: Int64, Sendable, CaseIterable {
+    case es256 = -7
+    case es384 = -35
+    case es512 = -36
+    case edDSA = -8
+    case esp256 = -9
+    case esp384 = -48
+    case esp512 = -49
+    case ed25519 = -50
+    case hmac256 = 5
+
+    public var name: String {
+        switch self {
+        case .es256: return "ES256"
+        case .es384: return "ES384"
+        case .es512: return "ES512"
+        case .edDSA: return "EdDSA"
+        case .esp256: return "ESP256"
+        case .esp384: return "ESP384"
+        case .esp512: return "ESP512"
+        case .ed25519: return "Ed25519"
+        case .hmac256: return "HMAC 256/256"
+        }
+    }
+
+    /// The key curve and hash a signature algorithm requires; nil for MAC algorithms.
+    /// ES256/384/512 are bound to P-256/384/521 as ISO 18013-5 pairs them; a key on another curve is a mismatch.
+    public var signatureParameters: (curve: Curve, digest: DigestAlgorithm)? {
+        switch self {
+        case .es256, .esp256: return (.p256, .sha256)
+        case .es384, .esp384: return (.p384, .sha384)
+        case .es512, .esp512: return (.p521, .sha512)
+        case .edDSA, .ed25519: return (.ed25519, .sha512)
+        case .hmac256: return nil
+        }
+    }
+
+    /// The algorithm for signing with a key on `curve` (used when we build structures).
+    public static func signing(with curve: Curve) -> COSEAlgorithm? {
+        switch curve {
+        case .p256: return .es256
+        case .p384: return .es384
+        case .p521: return .es512
+        case .ed25519: return .edDSA
+        case .x25519: return nil
+        }
+    }
+}

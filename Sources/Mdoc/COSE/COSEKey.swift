@@ -1,0 +1,64 @@
+import CBOR
+import CryptoCore
+
+/// COSE_Key → public key (RFC 9052 §7, RFC 9053 §7). Supports EC2 (P-256/384/521) and OKP (Ed25519, X25519).
+package enum COSEKey {
+    private static let kty: Int64 = 1
+    private static let alg: Int64 = 3
+    private static let crv: Int64 = -1
+    private static let x: Int64 = -2
+    private static let y: Int64 = -3
+
+    package static func publicKey(from item: CBORItem) throws(COSEParseError) -> PublicKey {
+        guard item.map != nil else { throw COSEParseError("COSE_Key is not a map") }
+        guard let type = item[intKey: kty]?.int else { throw COSEParseError("COSE_Key has no kty") }
+        guard let curveID = item[intKey: crv]?.int else { throw COSEParseError("COSE_Key has no crv") }
+        guard let xBytes = item[intKey: x]?.bytes else { throw COSEParseError("COSE_Key has no x coordinate") }
+        switch (type, curveID) {
+        case (2, 1), (2, 2), (2, 3):
+            let curve: Curve = curveID == 1 ? .p256 : (curveID == 2 ? .p384 : .p521)
+            guard let yBytes = item[intKey: y]?.bytes else {
+                throw COSEParseError("COSE_Key EC2 without a y coordinate (compressed points are not accepted)")
+            }
+            do {
+                return try PublicKey(curve: curve, x: Array(xBytes), y: Array(yBytes))
+            } catch {
+                throw COSEParseError("COSE_Key is not a valid \(curve.rawValue) point")
+            }
+        case (1, 4), (1, 6):
+            let curve: Curve = curveID == 4 ? .x25519 : .ed25519
+            do {
+                return try PublicKey(curve: curve, uncompressedPoint: Array(xBytes))
+            } catch {
+                throw COSEParseError("COSE_Key is not a valid \(curve.rawValue) key")
+            }
+        default:
+            throw COSEParseError("unsupported COSE_Key kty \(type) / crv \(curveID)")
+        }
+    }
+
+    /// The `alg` a COSE_Key restricts itself to, if it says.
+    package static func algorithm(of item: CBORItem) -> Int64? { item[intKey: alg]?.int }
+
+    /// COSE_Key for a public key we hold (used when we build structures: device keys, recipient keys).
+    package static func encode(_ key: PublicKey) -> CBORValue {
+        let point = key.uncompressedPoint
+        switch key.curve {
+        case .p256, .p384, .p521:
+            let size = key.curve.coordinateByteCount
+            let crvID: Int64 = key.curve == .p256 ? 1 : (key.curve == .p384 ? 2 : 3)
+            return .map([
+                (.int(kty), .int(2)),
+                (.int(crv), .int(crvID)),
+                (.int(x), .bytes(Array(point[1 ..< 1 + size]))),
+                (.int(y), .bytes(Array(point[(1 + size)...]))),
+            ])
+        case .x25519, .ed25519:
+            return .map([
+                (.int(kty), .int(1)),
+                (.int(crv), .int(key.curve == .x25519 ? 4 : 6)),
+                (.int(x), .bytes(point)),
+            ])
+        }
+    }
+}

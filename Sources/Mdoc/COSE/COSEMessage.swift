@@ -1,0 +1,74 @@
+import CBOR
+
+/// The parts shared by COSE_Sign1 and COSE_Mac0 (RFC 9052 §4.2, §6.2): protected header as received,
+/// unprotected header, payload (nil when detached) and the signature or tag.
+package struct COSEMessage: Sendable {
+    /// Content of the protected-header byte string exactly as received (used verbatim in the ToBeSigned/ToBeMaced).
+    package let protectedBytes: ArraySlice<UInt8>
+    package let protectedHeader: [CBORMapEntry]
+    package let unprotectedHeader: [CBORMapEntry]
+    package let payload: ArraySlice<UInt8>?
+    /// Signature (COSE_Sign1) or tag (COSE_Mac0).
+    package let authenticator: ArraySlice<UInt8>
+
+    /// Parses `[protected: bstr, unprotected: map, payload: bstr / nil, signature: bstr]`, optionally behind
+    /// its CBOR tag (18 for COSE_Sign1, 17 for COSE_Mac0). Returns a reason on failure.
+    package init(_ item: CBORItem, tag expectedTag: UInt64) throws(COSEParseError) {
+        var node = item
+        if let (tag, inner) = item.tag {
+            guard tag == expectedTag else { throw COSEParseError("unexpected CBOR tag \(tag)") }
+            node = inner
+        }
+        guard let parts = node.array, parts.count == 4 else {
+            throw COSEParseError("not a 4-element COSE array")
+        }
+        guard let protected = parts[0].bytes else { throw COSEParseError("protected header is not a byte string") }
+        if protected.isEmpty {
+            protectedHeader = []
+        } else {
+            guard let decoded = try? CBORDecoder.decode(protected), let map = decoded.map else {
+                throw COSEParseError("protected header is not an encoded map")
+            }
+            protectedHeader = map
+        }
+        guard let unprotected = parts[1].map else { throw COSEParseError("unprotected header is not a map") }
+        if parts[2].isNull {
+            payload = nil
+        } else if let bytes = parts[2].bytes {
+            payload = bytes
+        } else {
+            throw COSEParseError("payload is neither a byte string nor null")
+        }
+        guard let authenticator = parts[3].bytes else { throw COSEParseError("signature/tag is not a byte string") }
+        self.protectedBytes = protected
+        self.unprotectedHeader = unprotected
+        self.authenticator = authenticator
+    }
+
+    /// `alg` from the protected header (RFC 9052 §3.1: it must be protected).
+    package var algorithmIdentifier: Int64? {
+        protectedHeader.first { $0.key.int == COSEHeaderLabel.algorithm }?.value.int
+    }
+
+    /// A header parameter, protected first, then unprotected.
+    package func header(_ label: Int64) -> CBORItem? {
+        if let entry = protectedHeader.first(where: { $0.key.int == label }) { return entry.value }
+        return unprotectedHeader.first { $0.key.int == label }?.value
+    }
+
+    /// `Sig_structure` / `MAC_structure` (RFC 9052 §4.4, §6.3): [context, protected, external_aad, payload],
+    /// with the protected bytes as received and the given payload (ours when detached).
+    package func toBeAuthenticated(context: String, payload: some Collection<UInt8>, externalAAD: [UInt8] = []) -> [UInt8] {
+        CBOREncoder.encode(.array([
+            .text(context),
+            .bytes(Array(protectedBytes)),
+            .bytes(externalAAD),
+            .bytes(Array(payload)),
+        ]))
+    }
+}
+
+package struct COSEParseError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,59 @@
+import CryptoCore
+import Foundation
+import Synchronization
+
+/// Caches parsed certificates (OpenSSL's d2i_X509 costs ~250 µs) and successful chain validations
+/// per document signer. A trusted chain stays trusted for any time inside the intersection of its
+/// certificates' validity periods, so a cached result is reused only for times inside that window.
+package final class CertificateCache: Sendable {
+    private struct ChainEntry {
+        let chain: [Certificate]
+        let window: ClosedRange<Date>
+    }
+
+    private struct State {
+        var certificates: [[UInt8]: Certificate] = [:]
+        var chains: [[UInt8]: ChainEntry] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+
+    package init(capacity: Int = 1024) {
+        self.capacity = capacity
+    }
+
+    /// The parsed certificate for these DER bytes, from the cache when seen before.
+    package func certificate(der: ArraySlice<UInt8>) throws -> Certificate {
+        let key = Digest.hash(.sha256, der)
+        if let cached = state.withLock({ $0.certificates[key] }) { return cached }
+        let certificate = try Certificate(derEncoded: der)
+        state.withLock { state in
+            if state.certificates.count >= capacity { state.certificates.removeAll(keepingCapacity: true) }
+            state.certificates[key] = certificate
+        }
+        return certificate
+    }
+
+    /// Path validation through `store`, reusing an earlier success for the same certificates when `time`
+    /// lies inside the chain's common validity window. Failures are not cached.
+    package func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, store: TrustStore) -> ChainValidationResult {
+        var key = leaf.sha256Fingerprint
+        for certificate in intermediates { key += certificate.sha256Fingerprint }
+        if let entry = state.withLock({ $0.chains[key] }), entry.window.contains(time) {
+            return .trusted(chain: entry.chain)
+        }
+        let result = store.validate(leaf: leaf, intermediates: intermediates, at: time)
+        if case .trusted(let chain) = result, !chain.isEmpty {
+            let from = chain.map(\.notBefore).max() ?? time
+            let until = chain.map(\.notAfter).min() ?? time
+            if from <= until {
+                state.withLock { state in
+                    if state.chains.count >= capacity { state.chains.removeAll(keepingCapacity: true) }
+                    state.chains[key] = ChainEntry(chain: chain, window: from ... until)
+                }
+            }
+        }
+        return result
+    }
+}

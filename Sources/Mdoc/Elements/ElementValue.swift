@@ -1,0 +1,67 @@
+import CBOR
+import Foundation
+
+/// A disclosed data element value, typed for callers. Only reachable from a verified result.
+public indirect enum ElementValue: Sendable, Equatable {
+    case text(String)
+    case unsigned(UInt64)
+    case negative(Int64)
+    case bool(Bool)
+    case bytes([UInt8])
+    /// `full-date` (tag 1004), `YYYY-MM-DD`.
+    case fullDate(String)
+    /// `tdate` (tag 0), RFC 3339 text as sent plus its parsed instant when it parses.
+    case dateTime(String, Date?)
+    case float(Double)
+    case array([ElementValue])
+    case map([MapEntry])
+    case tagged(UInt64, ElementValue)
+    case null
+
+    public struct MapEntry: Sendable, Equatable {
+        public let key: ElementValue
+        public let value: ElementValue
+    }
+
+    /// Converts a received CBOR value. Depth is already bounded by the CBOR decoder's limits.
+    package init(_ item: CBORItem) {
+        switch item.value {
+        case .unsigned(let v): self = .unsigned(v)
+        case .negative(let n): self = n < UInt64(Int64.max) ? .negative(-1 - Int64(n)) : .float(-1 - Double(n))
+        case .bytes(let b): self = .bytes(Array(b))
+        case .text(let t): self = .text(t)
+        case .array(let items): self = .array(items.map(ElementValue.init))
+        case .map(let entries): self = .map(entries.map { MapEntry(key: ElementValue($0.key), value: ElementValue($0.value)) })
+        case .tagged(1004, let inner) where inner.text != nil: self = .fullDate(inner.text ?? "")
+        case .tagged(0, let inner) where inner.text != nil:
+            let text = inner.text ?? ""
+            self = .dateTime(text, RFC3339.parseDateTime(text))
+        case .tagged(let tag, let inner): self = .tagged(tag, ElementValue(inner))
+        case .simple(let v): self = .unsigned(UInt64(v))
+        case .bool(let b): self = .bool(b)
+        case .null, .undefined: self = .null
+        case .float(let d): self = .float(d)
+        }
+    }
+
+    /// A one-line summary for humans: large byte strings (portraits) show as their size and type.
+    public var summary: String {
+        switch self {
+        case .text(let t): return t
+        case .unsigned(let v): return String(v)
+        case .negative(let v): return String(v)
+        case .bool(let b): return b ? "true" : "false"
+        case .bytes(let b):
+            if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "<JPEG, \(b.count) bytes>" }
+            if b.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50]) || b.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return "<JPEG 2000, \(b.count) bytes>" }
+            return "<\(b.count) bytes>"
+        case .fullDate(let d): return d
+        case .dateTime(let t, _): return t
+        case .float(let d): return String(d)
+        case .array(let items): return "[" + items.map(\.summary).joined(separator: ", ") + "]"
+        case .map(let entries): return "{" + entries.map { "\($0.key.summary): \($0.value.summary)" }.joined(separator: ", ") + "}"
+        case .tagged(let tag, let inner): return "\(tag)(\(inner.summary))"
+        case .null: return "null"
+        }
+    }
+}

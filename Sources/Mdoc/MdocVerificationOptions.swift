@@ -1,0 +1,26 @@
+import Foundation
+
+/// How strictly the Annex B certificate profile is enforced.
+public enum CertificateProfile: String, Sendable, Codable, CaseIterable {
+    /// Enforces what security rests on (signatures, validity at the verification time, DS not a CA,
+    /// DS key usage / EKU not contradicting document signing, IACA is a CA); every other Annex B
+    /// deviation is reported as a `warn` check. Real issuers deviate (Apple's sample DS among them).
+    case `default`
+    /// Every Annex B deviation fails with `issuer.certificate_profile`.
+    case strict
+}
+
+/// Policy knobs for the mdoc checks.
+public struct MdocVerificationOptions: Sendable {
+    public var profile: CertificateProfile
+    /// Tolerance applied to MSO validity (validFrom / validUntil) comparisons.
+    public var clockSkew: TimeInterval
+    /// Accept `deviceMac` (needs the reader's ephemeral private key). Apple's in-app flow uses signatures only.
+    public var allowDeviceMac: Bool
+
+    public init(profile: CertificateProfile = .default, clockSkew: TimeInterval = 60, allowDeviceMac: Bool = true) {
+        self.profile = profile
+        self.clockSkew = clockSkew
+        self.allowDeviceMac = allowDeviceMac
+    }
+}

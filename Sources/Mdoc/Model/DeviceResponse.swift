@@ -1,0 +1,50 @@
+import CBOR
+
+/// `DeviceResponse` (ISO/IEC 18013-5 §8.3.2.1.2.2). Documents stay undecoded CBOR here; each is parsed and
+/// checked on its own so that one bad document is reported with its index.
+package struct DeviceResponse: Sendable {
+    package let version: String
+    package let documents: [CBORItem]
+    /// `documentErrors`: docType → error code (Table 9; 0 = data not returned).
+    package let documentErrors: [(docType: String, code: Int64)]
+    package let status: UInt64
+
+    /// Parses the top-level map. Unknown keys are ignored (newer editions add keys such as `zkDocuments`).
+    package init(_ item: CBORItem) throws(VerificationError) {
+        guard item.map != nil else { throw VerificationError(.responseMalformed, "DeviceResponse is not a map") }
+        guard let version = item["version"]?.text else {
+            throw VerificationError(.responseMalformed, "DeviceResponse has no text `version`")
+        }
+        guard let status = item["status"]?.uint else {
+            throw VerificationError(.responseMalformed, "DeviceResponse has no unsigned `status`")
+        }
+        var documents: [CBORItem] = []
+        if let node = item["documents"] {
+            guard let array = node.array else {
+                throw VerificationError(.responseMalformed, "DeviceResponse `documents` is not an array")
+            }
+            documents = array
+        }
+        var documentErrors: [(String, Int64)] = []
+        if let node = item["documentErrors"] {
+            guard let array = node.array else {
+                throw VerificationError(.responseMalformed, "DeviceResponse `documentErrors` is not an array")
+            }
+            for entry in array {
+                guard let map = entry.map else {
+                    throw VerificationError(.responseMalformed, "a DocumentError is not a map")
+                }
+                for pair in map {
+                    guard let docType = pair.key.text, let code = pair.value.int else {
+                        throw VerificationError(.responseMalformed, "a DocumentError is not docType → int")
+                    }
+                    documentErrors.append((docType, code))
+                }
+            }
+        }
+        self.version = version
+        self.status = status
+        self.documents = documents
+        self.documentErrors = documentErrors
+    }
+}

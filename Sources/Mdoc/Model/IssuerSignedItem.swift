@@ -1,0 +1,34 @@
+import CBOR
+
+/// `IssuerSignedItemBytes = #6.24(bstr .cbor IssuerSignedItem)` (ISO/IEC 18013-5 §8.3.2.1.2.2).
+package struct IssuerSignedItem: Sendable {
+    package let digestID: UInt64
+    package let random: ArraySlice<UInt8>
+    package let elementIdentifier: String
+    package let elementValue: CBORItem
+    /// The whole tag-24 item exactly as received: the value digest is computed over these bytes (§9.1.2.5).
+    package let taggedBytes: ArraySlice<UInt8>
+
+    package init(_ item: CBORItem) throws(VerificationError) {
+        let embedded: EmbeddedCBOR
+        do {
+            embedded = try item.decodeEmbedded()
+        } catch {
+            throw VerificationError(.responseMalformed, "IssuerSignedItemBytes is not #6.24(bstr .cbor IssuerSignedItem): \(error)")
+        }
+        let inner = embedded.item
+        guard inner.map != nil,
+              let digestID = inner["digestID"]?.uint,
+              let random = inner["random"]?.bytes,
+              let identifier = inner["elementIdentifier"]?.text,
+              let value = inner["elementValue"]
+        else {
+            throw VerificationError(.responseMalformed, "IssuerSignedItem lacks digestID, random, elementIdentifier or elementValue")
+        }
+        self.digestID = digestID
+        self.random = random
+        self.elementIdentifier = identifier
+        self.elementValue = value
+        self.taggedBytes = embedded.tagged
+    }
+}

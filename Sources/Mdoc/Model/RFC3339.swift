@@ -1,0 +1,130 @@
+import Foundation
+
+/// RFC 3339 date-times (`tdate`, CBOR tag 0) and full-dates (tag 1004) without DateFormatter,
+/// which costs ~300 µs per creation. Fractional seconds are accepted (real wallets send them).
+public enum RFC3339 {
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in lower case are accepted too.
+    public static func parseDateTime(_ text: String) -> Date? {
+        let s = Array(text.utf8)
+        guard s.count >= 20,
+              let year = number(s, 0, 4), s[4] == UInt8(ascii: "-"),
+              let month = number(s, 5, 2), s[7] == UInt8(ascii: "-"),
+              let day = number(s, 8, 2), s[10] == UInt8(ascii: "T") || s[10] == UInt8(ascii: "t"),
+              let hour = number(s, 11, 2), s[13] == UInt8(ascii: ":"),
+              let minute = number(s, 14, 2), s[16] == UInt8(ascii: ":"),
+              let second = number(s, 17, 2)
+        else { return nil }
+        guard (1 ... 12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < s.count, s[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < s.count, let digit = digitValue(s[index]) {
+                fraction += Double(digit) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        guard index < s.count else { return nil }
+        var offsetSeconds = 0
+        switch s[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = s[index] == UInt8(ascii: "-") ? -1 : 1
+            guard index + 6 == s.count, let oh = number(s, index + 1, 2), s[index + 3] == UInt8(ascii: ":"),
+                  let om = number(s, index + 4, 2), oh <= 23, om <= 59
+            else { return nil }
+            offsetSeconds = sign * (oh * 3600 + om * 60)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == s.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    public static func parseFullDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
+        let s = Array(text.utf8)
+        guard s.count == 10, let year = number(s, 0, 4), s[4] == UInt8(ascii: "-"),
+              let month = number(s, 5, 2), s[7] == UInt8(ascii: "-"), let day = number(s, 8, 2),
+              (1 ... 12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        return (year, month, day)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds; fractions are kept only when present).
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        let whole = Int(interval.rounded(.down))
+        let days = Int((Double(whole) / 86_400).rounded(.down))
+        let secondsOfDay = whole - days * 86_400
+        let (y, m, d) = civilFromDays(days)
+        let frac = interval - Double(whole)
+        var text = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondsOfDay / 3600, 2) + ":"
+            + pad(secondsOfDay % 3600 / 60, 2) + ":" + pad(secondsOfDay % 60, 2)
+        if frac >= 0.0005 {
+            text += "." + pad(Int((frac * 1000).rounded()), 3)
+        }
+        return text + "Z"
+    }
+
+    // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
+
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func digitValue(_ c: UInt8) -> Int? {
+        c >= 48 && c <= 57 ? Int(c - 48) : nil
+    }
+
+    private static func number(_ s: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        guard start + count <= s.count else { return nil }
+        var value = 0
+        for i in start ..< start + count {
+            guard let d = digitValue(s[i]) else { return nil }
+            value = value * 10 + d
+        }
+        return value
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,1 +1,0 @@
-// Mdoc module

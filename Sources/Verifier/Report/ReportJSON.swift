@@ -1,0 +1,85 @@
+import Foundation
+import Mdoc
+
+extension VerificationReport {
+    /// The report as JSON: `{"verified", "format", "assurance", "errors", "checks", "documents"}`.
+    /// Element values: text → string, full-date → "YYYY-MM-DD", tdate → RFC 3339, bytes → base64,
+    /// bool/int as JSON, arrays and maps recursively. No documents unless verified.
+    public var json: JSONValue {
+        .object([
+            ("verified", .bool(verified)),
+            ("format", .string(format.rawValue)),
+            ("assurance", .string(assurance.rawValue)),
+            ("errors", .array(errors.map { .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))]) })),
+            ("checks", .array(checks.map(Self.json(for:)))),
+            ("documents", .array(documents.map(Self.json(for:)))),
+        ])
+    }
+
+    static func json(for check: CheckResult) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("id", .string(check.id)),
+            ("status", .string(check.status.rawValue)),
+            ("detail", .string(check.detail)),
+            ("clause", .string(check.clause)),
+        ]
+        if let document = check.document { pairs.append(("document", .int(document))) }
+        if let code = check.code { pairs.append(("code", .string(code.rawValue))) }
+        return .object(pairs)
+    }
+
+    static func json(for document: VerifiedDocument) -> JSONValue {
+        let nameSpaces = document.elements.keys.sorted()
+        let elements: [(String, JSONValue)] = nameSpaces.map { ns in
+            let entries = document.elements[ns] ?? [:]
+            return (ns, .object(entries.sorted { $0.key < $1.key }.map { ($0.key, json(for: $0.value.value)) }))
+        }
+        let intents: [(String, JSONValue)] = nameSpaces.map { ns in
+            let entries = document.elements[ns] ?? [:]
+            return (ns, .object(entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value.intentToRetain.map(JSONValue.bool) ?? .null) }))
+        }
+        return .object([
+            ("docType", .string(document.docType)),
+            ("issuer", .object([
+                ("documentSigner", .string(document.issuer.documentSigner)),
+                ("root", document.issuer.root.map(JSONValue.string) ?? .null),
+                ("validFrom", .string(RFC3339.format(document.issuer.documentSignerValidFrom))),
+                ("validUntil", .string(RFC3339.format(document.issuer.documentSignerValidUntil))),
+            ])),
+            ("validity", .object([
+                ("signed", .string(RFC3339.format(document.validity.signed))),
+                ("validFrom", .string(RFC3339.format(document.validity.validFrom))),
+                ("validUntil", .string(RFC3339.format(document.validity.validUntil))),
+                ("expectedUpdate", document.validity.expectedUpdate.map { .string(RFC3339.format($0)) } ?? .null),
+            ])),
+            ("elements", .object(elements)),
+            ("intentToRetain", .object(intents)),
+            ("missing", .array(document.missing.map(JSONValue.string))),
+        ])
+    }
+
+    static func json(for value: ElementValue) -> JSONValue {
+        switch value {
+        case .text(let s): return .string(s)
+        case .unsigned(let v): return .int(v)
+        case .negative(let v): return .int(v)
+        case .bool(let b): return .bool(b)
+        case .bytes(let b): return .string(Data(b).base64EncodedString())
+        case .fullDate(let d): return .string(d)
+        case .dateTime(let text, let date): return .string(date.map(RFC3339.format) ?? text)
+        case .float(let d): return d.isFinite ? .number(String(d)) : .string(String(d))
+        case .array(let items): return .array(items.map(json(for:)))
+        case .map(let entries):
+            return .object(entries.map { entry in
+                let key: String
+                switch entry.key {
+                case .text(let s): key = s
+                default: key = entry.key.summary
+                }
+                return (key, json(for: entry.value))
+            })
+        case .tagged(_, let inner): return json(for: inner)
+        case .null: return .null
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Mdoc
+
+/// The outcome of one verification: every check with its status, the errors with stable codes and,
+/// only when everything passed, the disclosed documents.
+public struct VerificationReport: Sendable {
+    public enum Format: String, Sendable, Codable {
+        case appleApp = "apple-app"
+        case annexC = "annex-c"
+        case deviceResponse = "device-response"
+    }
+
+    public enum Assurance: String, Sendable, Codable {
+        /// Verified against the configured production trust and keys.
+        case production
+        /// Test mode: Apple's published test key was allowed; never treat as a real identity.
+        case test
+    }
+
+    public let format: Format
+    public let assurance: Assurance
+    public let checks: [CheckResult]
+    public let errors: [VerificationError]
+    /// Empty unless `verified`.
+    public let documents: [VerifiedDocument]
+    public let timings: StageTimings
+
+    public var verified: Bool { errors.isEmpty && !documents.isEmpty }
+
+    /// The first failure, for one-line summaries.
+    public var primaryError: VerificationError? { errors.first }
+
+    init(format: Format, assurance: Assurance, log: CheckLog, documents: [VerifiedDocument], timings: StageTimings) {
+        self.format = format
+        self.assurance = assurance
+        self.checks = log.checks
+        self.errors = log.errors
+        // No element value leaves the library unless every check passed.
+        self.documents = log.hasFailures ? [] : documents
+        self.timings = timings
+    }
+}

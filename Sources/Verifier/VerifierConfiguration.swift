@@ -1,0 +1,27 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Server-side settings shared by every verification format.
+public struct VerifierConfiguration: Sendable {
+    /// Trusted IACA roots.
+    public var trustStore: TrustStore
+    public var profile: CertificateProfile
+    /// Tolerance for MSO validity comparisons.
+    public var clockSkew: TimeInterval
+    /// Test mode accepts responses encrypted to Apple's published test key (Simulator, Apple's sample) and
+    /// marks every report `assurance: test`. Never enable it in production.
+    public var testMode: Bool
+    /// Bounds for every CBOR structure read from a response.
+    public var cborLimits: CBORLimits
+
+    public init(trustStore: TrustStore, profile: CertificateProfile = .default, clockSkew: TimeInterval = 60,
+                testMode: Bool = false, cborLimits: CBORLimits = .default) {
+        self.trustStore = trustStore
+        self.profile = profile
+        self.clockSkew = clockSkew
+        self.testMode = testMode
+        self.cborLimits = cborLimits
+    }
+}

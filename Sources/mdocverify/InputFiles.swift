@@ -1,0 +1,72 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Reading local inputs. Every failure is a `UsageFailure` (exit 2) naming the path, never the contents.
+enum InputFiles {
+    static func read(_ path: String, what: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageFailure("cannot read \(what) at \(path)")
+        }
+        return Array(data)
+    }
+
+    static func readText(_ path: String, what: String) throws -> String {
+        let bytes = try read(path, what: what)
+        guard let text = String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) else {
+            throw UsageFailure("\(what) at \(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// A response file may hold raw CBOR, or text: hex, base64 or base64url. Text is recognized when every
+    /// byte is printable ASCII or whitespace; raw CBOR envelopes start with a map head (0xa0–0xbf) and are not.
+    static func decodeResponse(_ bytes: [UInt8]) -> [UInt8] {
+        let isText = !bytes.isEmpty && bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard isText else { return bytes }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let hex = Hex.decode(text), !hex.isEmpty { return hex }
+        if let decoded = Base64URL.decode(text), !decoded.isEmpty { return decoded }
+        return bytes
+    }
+
+    static func privateKey(_ path: String) throws -> PrivateKey {
+        let text = try readText(path, what: "private key")
+        do {
+            return try PrivateKey(pemEncoded: text)
+        } catch {
+            throw UsageFailure("private key at \(path) is not a PEM SEC1 or PKCS#8 P-256/P-384/P-521 key")
+        }
+    }
+
+    static func trustStore(_ paths: [String]) throws -> TrustStore {
+        do {
+            return try TrustStore.load(paths: paths)
+        } catch {
+            throw UsageFailure("cannot load trust anchors: \(error)")
+        }
+    }
+
+    static func request(_ path: String?) throws -> RequestPolicy? {
+        guard let path else { return nil }
+        let bytes = try read(path, what: "request")
+        do {
+            return try JSONDecoder().decode(RequestPolicy.self, from: Data(bytes))
+        } catch {
+            throw UsageFailure("request at \(path) is not {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
+        }
+    }
+
+    static func time(_ text: String?) throws -> Date {
+        guard let text else { return Date() }
+        guard let date = RFC3339.parseDateTime(text) else {
+            throw UsageFailure("--at \(text) is not an RFC 3339 date-time such as 2022-06-01T00:00:00Z")
+        }
+        return date
+    }
+
+    static func hex(_ text: String, what: String) throws -> [UInt8] {
+        guard let bytes = Hex.decode(text) else { throw UsageFailure("\(what) is not hex") }
+        return bytes
+    }
+}

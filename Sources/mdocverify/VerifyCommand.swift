@@ -1,0 +1,93 @@
+import ArgumentParser
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify a wallet response.",
+        subcommands: [AppleApp.self, DeviceResponse.self]
+    )
+
+    struct AppleApp: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-app",
+            abstract: "Verify an Apple Verify with Wallet in-app response (PKIdentityDocument.encryptedData)."
+        )
+
+        @Option(help: "The encrypted response: raw CBOR, or a text file of hex, base64 or base64url.")
+        var response: String
+
+        @Option(name: .customLong("private-key"), help: "Merchant decryption key, PEM (SEC1 or PKCS#8); repeatable for rotation.")
+        var privateKeys: [String]
+
+        @Option(name: .customLong("merchant-id"), help: "Merchant identifier used in the request.")
+        var merchantID: String
+
+        @Option(name: .customLong("team-id"), help: "Apple Developer Team ID of the requesting app.")
+        var teamID: String
+
+        @Option(help: "The nonce sent in the request, hex.")
+        var nonce: String
+
+        @Flag(name: .customLong("allow-test-key"), help: "Test mode: accept Apple's published test key (Simulator, sample). Reports say assurance: test.")
+        var allowTestKey = false
+
+        @OptionGroup var options: VerificationOptions
+
+        func run() throws {
+            try runReportingExit {
+                let response = InputFiles.decodeResponse(try InputFiles.read(self.response, what: "response"))
+                let keys = try privateKeys.map(InputFiles.privateKey)
+                let session = AppleAppSession(
+                    nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID,
+                    request: try InputFiles.request(options.request))
+                let verifier: AppleAppVerifier
+                do {
+                    verifier = try AppleAppVerifier(configuration: try options.configuration(testMode: allowTestKey), keys: keys)
+                } catch let error as VerificationError {
+                    throw UsageFailure("\(error.code.rawValue): \(error.message)")
+                }
+                let report = verifier.verify(encryptedData: response, session: session, at: try InputFiles.time(options.at))
+                return ReportPrinter.emit(report, json: options.json)
+            }
+        }
+    }
+
+    struct DeviceResponse: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "device-response",
+            abstract: "Verify a bare ISO/IEC 18013-5 DeviceResponse against a session transcript you supply."
+        )
+
+        @Option(name: .customLong("device-response"), help: "The DeviceResponse: raw CBOR, or hex/base64 text.")
+        var deviceResponse: String
+
+        @Option(name: .customLong("session-transcript"), help: "SessionTranscript CBOR (untagged array or tag-24 SessionTranscriptBytes), raw or hex/base64 text.")
+        var sessionTranscript: String
+
+        @Option(name: .customLong("reader-private-key"), help: "The reader's ephemeral private key (PEM), needed for deviceMac.")
+        var readerPrivateKey: String?
+
+        @OptionGroup var options: VerificationOptions
+
+        func run() throws {
+            try runReportingExit {
+                let response = InputFiles.decodeResponse(try InputFiles.read(deviceResponse, what: "device response"))
+                let transcriptBytes = InputFiles.decodeResponse(try InputFiles.read(sessionTranscript, what: "session transcript"))
+                let transcript: SessionTranscript
+                do {
+                    transcript = try SessionTranscript(encoded: transcriptBytes)
+                } catch {
+                    throw UsageFailure("session transcript at \(sessionTranscript): \(error.message)")
+                }
+                let readerKey = try readerPrivateKey.map(InputFiles.privateKey)
+                let verifier = DeviceResponseVerifier(configuration: try options.configuration(testMode: false))
+                let report = verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey,
+                                             request: try InputFiles.request(options.request), at: try InputFiles.time(options.at))
+                return ReportPrinter.emit(report, json: options.json)
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Mdoc
+import Testing
+import TestSupport
+
+/// Runs the built `mdocverify` binary the way a user would.
+@Suite("mdocverify CLI")
+struct MdocVerifyCLITests {
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static var binary: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("mdocverify")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return VectorFiles.root.appendingPathComponent(".build/debug/mdocverify")
+    }
+
+    static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = VectorFiles.root
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static let sample = "TestVectors/apple/in-app-sample/"
+    static func appleArguments(response: String = sample + "hpke_envelope.cbor.hex", at: String = "2022-06-01T00:00:00Z",
+                               extra: [String] = ["--allow-test-key"]) -> [String] {
+        ["verify", "apple-app", "--response", response, "--private-key", sample + "merchant_encryption.key",
+         "--merchant-id", AppleSampleVector.merchantID, "--team-id", AppleSampleVector.teamID,
+         "--nonce", Hex.encode(AppleSampleVector.nonce),
+         "--trust", "Certificates/test/apple-passkit-identity-test-issuer-root.pem", "--at", at] + extra
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdocverify-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @Test("`mdocverify sample` verifies the bundled Apple sample (exit 0)")
+    func sample() throws {
+        let run = try Self.run(["sample"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("VERIFIED apple-app"))
+        #expect(run.stdout.contains("family_name: Doe"))
+        #expect(run.stdout.contains("portrait: <JPEG, 1042 bytes>"))
+    }
+
+    @Test("verify apple-app reads hex, base64, base64url and raw CBOR responses alike")
+    func inputEncodings() throws {
+        let raw = AppleSampleVector.envelope
+        let files = [
+            Self.sample + "hpke_envelope.cbor.hex",
+            try Self.temporaryFile(raw),
+            try Self.temporaryFile(Array(Data(raw).base64EncodedString().utf8)),
+            try Self.temporaryFile(Array(Base64URL.encode(raw).utf8)),
+        ]
+        for file in files {
+            let run = try Self.run(Self.appleArguments(response: file))
+            #expect(run.status == 0, "\(file): \(run.stdout) \(run.stderr)")
+        }
+    }
+
+    @Test("--json prints the documented shape; a rejection exits 1 with its code and no element values")
+    func json() throws {
+        let good = try Self.run(Self.appleArguments(extra: ["--allow-test-key", "--json"]))
+        #expect(good.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["verified", "format", "assurance", "errors", "checks", "documents"])
+        #expect(object["verified"] as? Bool == true)
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.allSatisfy { ["pass", "fail", "warn", "skip"].contains($0["status"] as? String ?? "") })
+
+        let expired = try Self.run(Self.appleArguments(at: "2024-01-01T00:00:00Z", extra: ["--allow-test-key", "--json"]))
+        #expect(expired.status == 1)
+        let rejected = try #require(try JSONSerialization.jsonObject(with: Data(expired.stdout.utf8)) as? [String: Any])
+        #expect(rejected["verified"] as? Bool == false)
+        #expect((rejected["errors"] as? [[String: String]])?.first?["code"] == "mso.expired")
+        #expect(!expired.stdout.contains("Jane"))
+    }
+
+    @Test("another team ID is rejected with envelope.transcript_mismatch (exit 1)")
+    func wrongTeam() throws {
+        var arguments = Self.appleArguments()
+        if let index = arguments.firstIndex(of: "--team-id") { arguments[index + 1] = "ABCDE12345" }
+        let run = try Self.run(arguments)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("envelope.transcript_mismatch"))
+    }
+
+    @Test("exit 2: Apple's test key without --allow-test-key, an unreadable key, a missing option, a bad --at")
+    func usageErrors() throws {
+        let testKey = try Self.run(Self.appleArguments(extra: []))
+        #expect(testKey.status == 2)
+        #expect(testKey.stderr.contains("envelope.test_key"))
+        var arguments = Self.appleArguments()
+        if let index = arguments.firstIndex(of: "--private-key") { arguments[index + 1] = "/nonexistent/key.pem" }
+        let unreadable = try Self.run(arguments)
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr.contains("/nonexistent/key.pem"))
+        let missing = try Self.run(["verify", "apple-app", "--response", Self.sample + "hpke_envelope.cbor.hex"])
+        #expect(missing.status == 2)
+        let badTime = try Self.run(Self.appleArguments(at: "yesterday"))
+        #expect(badTime.status == 2)
+    }
+
+    @Test("inspect prints diagnostic notation with tag-24 contents expanded")
+    func inspect() throws {
+        let envelope = try Self.run(["inspect", Self.sample + "hpke_envelope.cbor.hex"])
+        #expect(envelope.status == 0)
+        #expect(envelope.stdout.contains("\"APPLE-HPKE-v1\""))
+        let plaintext = try Self.run(["inspect", Self.sample + "plaintext_topics.cbor.hex"])
+        #expect(plaintext.status == 0)
+        #expect(plaintext.stdout.contains("<<"))
+        #expect(plaintext.stdout.contains("\"family_name\""))
+    }
+}

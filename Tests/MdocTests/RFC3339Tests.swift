@@ -1,0 +1,40 @@
+import Foundation
+import Mdoc
+import Testing
+
+@Suite("RFC 3339 dates")
+struct RFC3339Tests {
+    @Test("tdate values parse to the right instant", arguments: [
+        ("1970-01-01T00:00:00Z", 0.0),
+        ("2022-03-31T22:48:31Z", 1_648_766_911.0),
+        ("2000-02-29T12:00:00+01:00", 951_822_000.0),
+        ("2025-02-19T23:36:58.210391Z", 1_740_008_218.210391),
+    ])
+    func parses(text: String, epoch: Double) throws {
+        let date = try #require(RFC3339.parseDateTime(text))
+        #expect(abs(date.timeIntervalSince1970 - epoch) < 0.000_01)
+    }
+
+    @Test("malformed date-times are rejected", arguments: [
+        "2022-13-01T00:00:00Z", "2022-02-30T00:00:00Z", "2022-01-01 00:00:00Z", "2022-01-01T00:00:00",
+        "2022-01-01T24:00:00Z", "2022-01-01T00:00:00.Z", "2022-01-01T00:00:00+0100", "", "2022-01-01T00:00:00Zjunk",
+    ])
+    func rejects(text: String) {
+        #expect(RFC3339.parseDateTime(text) == nil)
+    }
+
+    @Test("format is the inverse of parse for whole seconds")
+    func roundTrip() throws {
+        for text in ["2022-06-01T00:00:00Z", "1999-12-31T23:59:59Z", "2121-03-07T20:36:14Z"] {
+            let date = try #require(RFC3339.parseDateTime(text))
+            #expect(RFC3339.format(date) == text)
+        }
+    }
+
+    @Test("full-date")
+    func fullDate() {
+        #expect(RFC3339.parseFullDate("1976-04-01")! == (1976, 4, 1))
+        #expect(RFC3339.parseFullDate("1976-4-01") == nil)
+        #expect(RFC3339.parseFullDate("2023-02-29") == nil)
+    }
+}

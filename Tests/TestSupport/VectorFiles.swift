@@ -1,0 +1,73 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Reads files under `TestVectors/` (located from this source file, so tests run from any directory).
+public enum VectorFiles {
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    public static func text(_ relative: String) -> String {
+        guard let data = FileManager.default.contents(atPath: url(relative).path) else {
+            fatalError("missing test vector \(relative)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public static func hex(_ relative: String) -> [UInt8] {
+        guard let bytes = Hex.decode(text(relative)) else { fatalError("test vector \(relative) is not hex") }
+        return bytes
+    }
+
+    /// `Label: value` lines of Apple's parameter files.
+    public static func labelled(_ relative: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for line in text(relative).split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            out[String(line[..<colon]).trimmingCharacters(in: .whitespaces)] =
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        return out
+    }
+
+    public static func date(_ text: String) -> Date {
+        guard let date = RFC3339.parseDateTime(text) else { fatalError("bad date \(text)") }
+        return date
+    }
+}
+
+/// Apple's signed in-app sample (TestVectors/apple/in-app-sample).
+public enum AppleSampleVector {
+    public static let folder = "TestVectors/apple/in-app-sample/"
+    public static var envelope: [UInt8] { VectorFiles.hex(folder + "hpke_envelope.cbor.hex") }
+    public static var plaintext: [UInt8] { VectorFiles.hex(folder + "plaintext_topics.cbor.hex") }
+    public static var transcript: [UInt8] { VectorFiles.hex(folder + "session_transcript.txt") }
+    public static var infoHash: [UInt8] { VectorFiles.hex(folder + "info_hash.txt") }
+    public static var parameters: [String: String] { VectorFiles.labelled(folder + "session_transcript_parameters.txt") }
+    public static var nonce: [UInt8] { Hex.decode(parameters["Nonce"] ?? "") ?? [] }
+    public static var merchantID: String { parameters["Merchant ID"] ?? "" }
+    public static var teamID: String { parameters["Team ID"] ?? "" }
+    public static func merchantKey() throws -> PrivateKey { try PrivateKey(pemEncoded: VectorFiles.text(folder + "merchant_encryption.key")) }
+    public static func root() throws -> Certificate { try Certificate(pemEncoded: VectorFiles.text(folder + "issuer_root.crt")) }
+    public static let validTime = VectorFiles.date("2022-06-01T00:00:00Z")
+}
+
+/// The ISO/IEC 18013-5 Annex D worked example (TestVectors/iso18013-5/annex-d).
+public enum AnnexDVector {
+    public static let folder = "TestVectors/iso18013-5/annex-d/"
+    public static var deviceResponse: [UInt8] { VectorFiles.hex(folder + "device_response.hex") }
+    public static var sessionTranscriptBytes: [UInt8] { VectorFiles.hex(folder + "session_transcript_bytes.hex") }
+    public static var deviceAuthenticationBytes: [UInt8] { VectorFiles.hex(folder + "device_authentication_bytes.hex") }
+    public static func iaca() throws -> Certificate { try Certificate(derEncoded: VectorFiles.hex(folder + "iaca_cert.der.hex")) }
+    public static let validTime = VectorFiles.date("2021-01-01T00:00:00Z")
+
+    /// The reader's ephemeral key (EReaderKey), needed for deviceMac.
+    public static func readerKey() throws -> PrivateKey {
+        let json = try JSONSerialization.jsonObject(with: Data(VectorFiles.text(folder + "keys.json").utf8)) as? [String: Any]
+        let reader = json?["eReaderKey"] as? [String: String]
+        guard let d = reader?["d"].flatMap(Hex.decode) else { fatalError("keys.json has no eReaderKey.d") }
+        return try PrivateKey(curve: .p256, rawScalar: d)
+    }
+}

@@ -1,0 +1,72 @@
+import COpenSSL
+import CShims
+
+/// Small helpers shared by the X.509 files: digests, OID text, ASN1_STRING bytes, OpenSSL-allocated strings.
+enum X509Support {
+    /// Fetched once; EVP_MD objects are immutable and safe to share between threads.
+    nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) static let sha1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
+
+    static func digest(_ md: OpaquePointer?, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        guard let md else { return [] }
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_Digest(bytes.baseAddress, bytes.count, &out, &length, md, nil) == 1 else {
+            ERR_clear_error()
+            return []
+        }
+        return Array(out.prefix(Int(length)))
+    }
+
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBytes { digest(sha256, $0) }
+    }
+
+    /// Dotted text of an OID ("2.5.29.15"), never a name.
+    static func oidString(_ object: OpaquePointer?) -> String {
+        guard let object else { return "" }
+        var buffer = [CChar](repeating: 0, count: 128)
+        var needed = Int(OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1))
+        if needed >= buffer.count {
+            buffer = [CChar](repeating: 0, count: needed + 1)
+            needed = Int(OBJ_obj2txt(&buffer, Int32(buffer.count), object, 1))
+        }
+        guard needed > 0 else { return "" }
+        return String(decoding: buffer.prefix(needed).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The content bytes of any ASN1_STRING (OCTET STRING, BIT STRING, IA5String, …).
+    static func bytes(_ string: UnsafePointer<ASN1_STRING>?) -> [UInt8] {
+        guard let string, let data = ASN1_STRING_get0_data(string) else { return [] }
+        let length = Int(ASN1_STRING_length(string))
+        guard length > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: length))
+    }
+
+    /// Takes a NUL-terminated string allocated by OpenSSL and frees it.
+    static func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { cshims_openssl_free(pointer) }
+        return String(cString: pointer)
+    }
+
+    /// Description of the last queued OpenSSL error (or `fallback`); clears the queue.
+    static func drainErrors(_ fallback: String) -> String {
+        let code = ERR_peek_last_error()
+        defer { ERR_clear_error() }
+        guard code != 0, let reason = ERR_reason_error_string(code) else { return fallback }
+        return "\(fallback): \(String(cString: reason))"
+    }
+
+    /// Lowercase hex, for messages and descriptions.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,87 @@
+import COpenSSL
+import CShims
+
+/// The SHA-2 digests used by COSE (ES256/384/512), HKDF and HPKE.
+public enum DigestAlgorithm: String, Sendable, CaseIterable {
+    case sha256 = "SHA-256"
+    case sha384 = "SHA-384"
+    case sha512 = "SHA-512"
+
+    public var outputByteCount: Int {
+        switch self {
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    /// Internal block size (HMAC).
+    public var blockByteCount: Int {
+        switch self {
+        case .sha256: return 64
+        case .sha384, .sha512: return 128
+        }
+    }
+
+    /// The shared, pre-fetched EVP_MD.
+    var md: OpaquePointer {
+        switch self {
+        case .sha256: return Fetched.sha256
+        case .sha384: return Fetched.sha384
+        case .sha512: return Fetched.sha512
+        }
+    }
+}
+
+/// One-shot message digests.
+public enum Digest {
+    public static func hash(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
+        let count = algorithm.outputByteCount
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            var length: UInt32 = 0
+            guard EVP_Digest(data.nonNullBase, data.count, out.baseAddress, &length, algorithm.md, nil) == 1,
+                  Int(length) == count
+            else { fatalError("EVP_Digest failed for \(algorithm.rawValue)") }
+            initialized = count
+        }
+    }
+
+    public static func hash(_ algorithm: DigestAlgorithm, _ data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBytes { hash(algorithm, $0) }
+    }
+
+    public static func hash(_ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> [UInt8] {
+        data.withUnsafeBytes { hash(algorithm, $0) }
+    }
+
+    public static func hash(_ algorithm: DigestAlgorithm, _ data: some CryptoBytes) -> [UInt8] {
+        data.withCryptoBytes { hash(algorithm, $0) }
+    }
+}
+
+/// HMAC (RFC 2104) with a SHA-2 digest.
+public enum HMAC {
+    public static func authenticate(_ algorithm: DigestAlgorithm, key: UnsafeRawBufferPointer,
+                                    data: UnsafeRawBufferPointer) -> [UInt8] {
+        let count = algorithm.outputByteCount
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            guard cshims_hmac(Fetched.hmac, algorithm.md, key.nonNullBase, key.count,
+                              data.nonNullBase, data.count, out.baseAddress, count) == 1
+            else { fatalError("HMAC failed for \(algorithm.rawValue)") }
+            initialized = count
+        }
+    }
+
+    public static func authenticate(_ algorithm: DigestAlgorithm, key: some CryptoBytes,
+                                    data: some CryptoBytes) -> [UInt8] {
+        key.withCryptoBytes { key in
+            data.withCryptoBytes { data in authenticate(algorithm, key: key, data: data) }
+        }
+    }
+
+    public static func authenticate(_ algorithm: DigestAlgorithm, key: [UInt8], data: [UInt8]) -> [UInt8] {
+        key.withUnsafeBytes { key in
+            data.withUnsafeBytes { data in authenticate(algorithm, key: key, data: data) }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import CryptoCore
+
+extension HPKE.KEM {
+    /// DeriveKeyPair(ikm) (RFC 9180 §7.1.3): rejection sampling with a bitmask for the NIST curves,
+    /// LabeledExpand("sk") for X25519.
+    func deriveKeyPair(ikm: UnsafeRawBufferPointer) throws -> PrivateKey {
+        let kdf = labeled
+        var dkpPRK = kdf.extract(salt: UnsafeRawBufferPointer(start: nil, count: 0), label: "dkp_prk", ikm: ikm)
+        defer { dkpPRK.zeroize() }
+        do {
+            switch self {
+            case .x25519HKDFSHA256:
+                var sk = try kdf.expand(prk: dkpPRK, label: "sk", info: [], length: privateKeyByteCount)
+                defer { sk.zeroize() }
+                return try PrivateKey(curve: curve, rawScalar: sk)
+            case .p256HKDFSHA256, .p384HKDFSHA384, .p521HKDFSHA512:
+                let bitmask: UInt8 = self == .p521HKDFSHA512 ? 0x01 : 0xFF
+                for counter in 0...255 {
+                    var candidate = try kdf.expand(prk: dkpPRK, label: "candidate", info: [UInt8(counter)],
+                                                   length: privateKeyByteCount)
+                    defer { candidate.zeroize() }
+                    candidate[0] &= bitmask
+                    if let key = try candidate.withUnsafeBytes({ try PrivateKey.fromScalarIfInRange(curve: curve, $0) }) {
+                        return key
+                    }
+                }
+                throw HPKEError(.internalFailure, "DeriveKeyPair: no valid scalar after 256 candidates")
+            }
+        } catch let error as CryptoError {
+            throw HPKEError(.internalFailure, "DeriveKeyPair: \(error.message)")
+        }
+    }
+
+    /// ExtractAndExpand(dh, kem_context) (RFC 9180 §4.1).
+    func extractAndExpand(dh: [UInt8], kemContext: [UInt8]) throws -> [UInt8] {
+        let kdf = labeled
+        var eaePRK = dh.withUnsafeBytes {
+            kdf.extract(salt: UnsafeRawBufferPointer(start: nil, count: 0), label: "eae_prk", ikm: $0)
+        }
+        defer { eaePRK.zeroize() }
+        return try kdf.expand(prk: eaePRK, label: "shared_secret", info: kemContext, length: sharedSecretByteCount)
+    }
+
+    /// Encap / AuthEncap (RFC 9180 §4.1). `ephemeralKey` fixes skE (test vectors); otherwise a fresh key
+    /// is generated. Returns the shared secret (caller zeroizes) and enc.
+    func encapsulate(recipientKey pkR: PublicKey, senderKey skS: PrivateKey?,
+                     ephemeralKey: PrivateKey?) throws -> (sharedSecret: [UInt8], enc: [UInt8]) {
+        guard pkR.curve == curve else {
+            throw HPKEError(.invalidKey, "recipient key is \(pkR.curve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+        if let skS, skS.curve != curve {
+            throw HPKEError(.invalidKey, "sender key is \(skS.curve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+        if let ephemeralKey, ephemeralKey.curve != curve {
+            throw HPKEError(.invalidKey, "ephemeral key is \(ephemeralKey.curve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+        let skE: PrivateKey
+        do {
+            skE = try ephemeralKey ?? PrivateKey.generate(curve)
+        } catch let error as CryptoError {
+            throw HPKEError(.internalFailure, error.message)
+        }
+        let enc = skE.publicKeyBytes
+        let pkRm = pkR.uncompressedPoint
+
+        var dh = try agree(skE, pkR, failure: .invalidKey, role: "recipient public key")
+        defer { dh.zeroize() }
+        var kemContext = [UInt8]()
+        kemContext.reserveCapacity(3 * publicKeyByteCount)
+        kemContext.append(contentsOf: enc)
+        kemContext.append(contentsOf: pkRm)
+        if let skS {
+            // AuthEncap: dh = DH(skE, pkR) || DH(skS, pkR)
+            var dhS = try agree(skS, pkR, failure: .invalidKey, role: "recipient public key")
+            concatenateSecrets(&dh, &dhS)
+            kemContext.append(contentsOf: skS.publicKeyBytes)
+        }
+        let sharedSecret = try extractAndExpand(dh: dh, kemContext: kemContext)
+        return (sharedSecret, enc)
+    }
+
+    /// Decap / AuthDecap (RFC 9180 §4.1). `enc` is validated (length, uncompressed form, on the curve;
+    /// an all-zero X25519 result is rejected) and imported once; no further re-validation.
+    func decapsulate(enc: UnsafeRawBufferPointer, recipientKey skR: PrivateKey,
+                     senderPublicKey pkS: PublicKey?) throws -> [UInt8] {
+        guard skR.curve == curve else {
+            throw HPKEError(.invalidKey, "recipient key is \(skR.curve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+        if let pkS, pkS.curve != curve {
+            throw HPKEError(.invalidKey, "sender key is \(pkS.curve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+        let pkE: PublicKey
+        do {
+            pkE = try PublicKey(curve: curve, uncompressedPoint: enc)
+        } catch let error as CryptoError {
+            throw HPKEError(.invalidEncapsulatedKey, error.message)
+        }
+        var dh = try agree(skR, pkE, failure: .invalidEncapsulatedKey, role: "encapsulated key")
+        defer { dh.zeroize() }
+        let pkRm = skR.publicKeyBytes
+        var kemContext = [UInt8]()
+        kemContext.reserveCapacity(3 * publicKeyByteCount)
+        kemContext.append(contentsOf: enc)
+        kemContext.append(contentsOf: pkRm)
+        if let pkS {
+            // AuthDecap: dh = DH(skR, pkE) || DH(skR, pkS)
+            var dhS = try agree(skR, pkS, failure: .invalidKey, role: "sender public key")
+            concatenateSecrets(&dh, &dhS)
+            kemContext.append(contentsOf: pkS.uncompressedPoint)
+        }
+        return try extractAndExpand(dh: dh, kemContext: kemContext)
+    }
+
+    /// first = first || second, without leaving a copy of either in freed memory (a plain append could
+    /// reallocate and release the old buffer unwiped). Both inputs are zeroized.
+    private func concatenateSecrets(_ first: inout [UInt8], _ second: inout [UInt8]) {
+        var combined = [UInt8]()
+        combined.reserveCapacity(first.count + second.count)
+        combined.append(contentsOf: first)
+        combined.append(contentsOf: second)
+        first.zeroize()
+        second.zeroize()
+        first = combined
+    }
+
+    private func agree(_ privateKey: PrivateKey, _ publicKey: PublicKey, failure: HPKEError.Kind,
+                       role: String) throws -> [UInt8] {
+        do {
+            return try privateKey.sharedSecret(with: publicKey)
+        } catch let error as CryptoError {
+            throw HPKEError(error.kind == .internalFailure ? .internalFailure : failure, "\(role): \(error.message)")
+        }
+    }
+}

@@ -41,7 +41,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         ERR_clear_error()
         self.x509 = parsed
         self.derEncoded = derEncoded
-        self.sha256Fingerprint = X509Support.sha256(derEncoded)
+        self.sha256Fingerprint = Digest.hash(.sha256, derEncoded)
     }
 
     public convenience init(derEncoded: ArraySlice<UInt8>) throws {
@@ -65,7 +65,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     /// SHA-256 of DER bytes: look a certificate up in a cache before paying for parsing.
     public static func sha256Fingerprint(of derEncoded: [UInt8]) -> [UInt8] {
-        X509Support.sha256(derEncoded)
+        Digest.hash(.sha256, derEncoded)
     }
 
     deinit { X509_free(x509) }
@@ -148,7 +148,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     /// SHA-1 of the subjectPublicKey BIT STRING contents: RFC 5280 §4.2.1.2 method 1 key identifier.
     public var subjectPublicKeyBitsSHA1: [UInt8] {
-        subjectPublicKeyBits.withUnsafeBytes { X509Support.digest(X509Support.sha1, $0) }
+        X509Support.sha1(subjectPublicKeyBits)
     }
 
     // MARK: Relations between certificates

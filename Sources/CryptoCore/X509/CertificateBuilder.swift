@@ -171,7 +171,7 @@ public struct CertificateBuilder: Sendable {
     private func encodedExtensions(x509: OpaquePointer, issuer: Certificate?) throws -> [(String, Bool, [UInt8])] {
         let ownKeyIdentifier: [UInt8] = {
             for case .subjectKeyIdentifierValue(let value) in extensions { return value }
-            return X509Support.bytes(X509_get0_pubkey_bitstr(x509)).withUnsafeBytes { X509Support.digest(X509Support.sha1, $0) }
+            return X509Support.sha1(X509Support.bytes(X509_get0_pubkey_bitstr(x509)))
         }()
         let crlURIs = extensions.compactMap { if case .crlDistributionPointURI(let uri) = $0 { uri } else { nil } }
         let issuerAltURIs = extensions.compactMap { if case .issuerAlternativeNameURI(let uri) = $0 { uri } else { nil } }

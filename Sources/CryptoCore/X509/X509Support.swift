@@ -3,23 +3,19 @@ import CShims
 
 /// Small helpers shared by the X.509 files: digests, OID text, ASN1_STRING bytes, OpenSSL-allocated strings.
 enum X509Support {
-    /// Fetched once; EVP_MD objects are immutable and safe to share between threads.
-    nonisolated(unsafe) static let sha256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
-    nonisolated(unsafe) static let sha1: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
+    /// SHA-1, which `Digest` deliberately does not offer: only for RFC 5280 key identifiers (method 1).
+    nonisolated(unsafe) private static let sha1MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
 
-    static func digest(_ md: OpaquePointer?, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        guard let md else { return [] }
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+        guard let md = sha1MD else { return [] }
+        var out = [UInt8](repeating: 0, count: 20)
         var length: UInt32 = 0
-        guard EVP_Digest(bytes.baseAddress, bytes.count, &out, &length, md, nil) == 1 else {
+        let ok = bytes.withUnsafeBytes { EVP_Digest($0.baseAddress, $0.count, &out, &length, md, nil) }
+        guard ok == 1 else {
             ERR_clear_error()
             return []
         }
-        return Array(out.prefix(Int(length)))
-    }
-
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.withUnsafeBytes { digest(sha256, $0) }
+        return out
     }
 
     /// Dotted text of an OID ("2.5.29.15"), never a name.

@@ -182,7 +182,7 @@ enum CertificateProfileRules {
                 out.append(Deviation(rule: "\(role).forbidden_extension", detail: "carries \(name), which Annex B forbids", enforced: false))
             }
         }
-        if !certificate.isSerialNumberPositive || certificate.serialNumber.count > 20 {
+        if !certificate.isSerialNumberPositive || certificate.serialNumberOctetCount > 20 {
             out.append(Deviation(rule: "\(role).serial_number", detail: "serial number must be positive and at most 20 octets", enforced: false))
         }
         return out

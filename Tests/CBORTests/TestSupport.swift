@@ -1,3 +1,4 @@
+import Testing
 @testable import CBOR
 
 /// Bytes from hex; spaces and underscores are ignored ("82 01 02"). Test data only.
@@ -44,5 +45,3 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-
-import Testing

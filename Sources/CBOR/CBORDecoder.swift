@@ -1,0 +1,213 @@
+import CShims
+
+/// Decodes untrusted CBOR in two steps: the C walker (cbor_walker.c, on libcbor's streaming
+/// decoder) checks structure and limits and records a flat event list; `TreeBuilder` then
+/// turns the events into `CBORItem`s whose `raw` slices point into the caller's buffer.
+public enum CBORDecoder {
+    /// Decodes exactly one item occupying all of `bytes`.
+    public static func decode(_ bytes: [UInt8], limits: CBORLimits = .default) throws -> CBORItem {
+        try decode(bytes[...], limits: limits)
+    }
+
+    /// Decodes exactly one item occupying all of `bytes`; offsets (in `raw` and in errors) are
+    /// indices of `bytes`.
+    public static func decode(_ bytes: ArraySlice<UInt8>, limits: CBORLimits = .default) throws -> CBORItem {
+        try decodeTyped(bytes, limits: limits)
+    }
+
+    static func decodeTyped(_ bytes: ArraySlice<UInt8>, limits: CBORLimits) throws(CBORDecodingError) -> CBORItem {
+        guard bytes.count <= limits.maxInputBytes else {
+            throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0))
+        }
+        var walkLimits = cbor_walk_limits(
+            max_depth: clamped(limits.maxDepth),
+            max_items_per_container: clamped(limits.maxItemsPerContainer),
+            max_total_items: clamped(limits.maxTotalItems)
+        )
+        let result: Result<CBORItem, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
+            // Small inputs fit the stack scratch buffer; the walker mallocs if it needs more.
+            withUnsafeTemporaryAllocation(of: cbor_walk_event.self, capacity: 48) { scratch in
+                var events = cbor_walk_events(events: scratch.baseAddress, count: 0, capacity: scratch.count, owned: 0)
+                defer { cbor_walk_events_release(&events) }
+                var errorOffset = 0
+                let status = cbor_walk(input.baseAddress, input.count, &walkLimits, &events, &errorOffset)
+                guard status == CBOR_WALK_OK else {
+                    return .failure(CBORDecodingError(walkErrorKind(status), offset: bytes.startIndex + errorOffset))
+                }
+                var builder = TreeBuilder(
+                    input: bytes,
+                    events: UnsafeBufferPointer(start: events.events, count: events.count)
+                )
+                return Result { () throws(CBORDecodingError) in try builder.build() }
+            }
+        }
+        return try result.get()
+    }
+
+    private static func clamped(_ limit: Int) -> Int { max(limit, 0) }
+
+    private static func walkErrorKind(_ status: Int32) -> CBORDecodingError.Kind {
+        switch Int(status) {
+        case CBOR_WALK_ERR_TRUNCATED: .truncated
+        case CBOR_WALK_ERR_TRAILING: .trailingBytes
+        case CBOR_WALK_ERR_DEPTH: .depthLimitExceeded
+        case CBOR_WALK_ERR_CONTAINER: .containerLimitExceeded
+        case CBOR_WALK_ERR_ITEMS, CBOR_WALK_ERR_NO_MEMORY: .itemLimitExceeded
+        default: .malformed
+        }
+    }
+}
+
+/// Builds the item tree from walker events. The walker has already checked structure, so
+/// recursion depth is bounded by `CBORLimits.maxDepth`; the checks here only guard against
+/// an inconsistent event list and never trust it for memory safety.
+struct TreeBuilder {
+    let input: ArraySlice<UInt8>
+    let events: UnsafeBufferPointer<cbor_walk_event>
+    private var next = 0
+
+    init(input: ArraySlice<UInt8>, events: UnsafeBufferPointer<cbor_walk_event>) {
+        self.input = input
+        self.events = events
+    }
+
+    mutating func build() throws(CBORDecodingError) -> CBORItem {
+        let item = try item()
+        guard next == events.count, item.raw.endIndex == input.endIndex else {
+            throw inconsistent()
+        }
+        return item
+    }
+
+    private func inconsistent() -> CBORDecodingError {
+        CBORDecodingError(.malformed, offset: input.startIndex)
+    }
+
+    private mutating func nextEvent() throws(CBORDecodingError) -> cbor_walk_event {
+        guard next < events.count else { throw inconsistent() }
+        defer { next += 1 }
+        return events[next]
+    }
+
+    /// Input index of an event's head and of its first content byte.
+    private func position(of event: cbor_walk_event) throws(CBORDecodingError) -> (start: Int, content: Int) {
+        let count = UInt64(input.count)
+        guard event.offset < count, UInt64(event.head_length) <= count - event.offset else { throw inconsistent() }
+        let start = input.startIndex + Int(event.offset)
+        return (start, start + Int(event.head_length))
+    }
+
+    /// The content range of a definite string event.
+    private func content(of event: cbor_walk_event, from start: Int) throws(CBORDecodingError) -> Range<Int> {
+        guard event.value <= UInt64(input.endIndex - start) else { throw inconsistent() }
+        return start..<(start + Int(event.value))
+    }
+
+    private mutating func item() throws(CBORDecodingError) -> CBORItem {
+        let event = try nextEvent()
+        let (start, contentStart) = try position(of: event)
+        let value: CBORItem.Value
+        var end = contentStart
+
+        switch Int(event.kind) {
+        case CBOR_WALK_UINT:
+            value = .unsigned(event.value)
+        case CBOR_WALK_NEGINT:
+            value = .negative(event.value)
+        case CBOR_WALK_BYTES:
+            let range = try content(of: event, from: contentStart)
+            value = .bytes(input[range])
+            end = range.upperBound
+        case CBOR_WALK_TEXT:
+            let range = try content(of: event, from: contentStart)
+            value = .text(try UTF8Validation.string(input[range]))
+            end = range.upperBound
+        case CBOR_WALK_ARRAY:
+            guard event.value <= UInt64(input.count) else { throw inconsistent() }
+            var items: [CBORItem] = []
+            items.reserveCapacity(Int(event.value))
+            for _ in 0..<Int(event.value) {
+                items.append(try item())
+            }
+            value = .array(items)
+            end = items.last?.raw.endIndex ?? contentStart
+        case CBOR_WALK_MAP:
+            guard event.value <= UInt64(input.count) else { throw inconsistent() }
+            var entries: [CBORMapEntry] = []
+            entries.reserveCapacity(Int(event.value))
+            for _ in 0..<Int(event.value) {
+                let key = try item()
+                entries.append(CBORMapEntry(key: key, value: try item()))
+            }
+            try MapKeys.checkUnique(entries)
+            value = .map(entries)
+            end = entries.last?.value.raw.endIndex ?? contentStart
+        case CBOR_WALK_TAG:
+            let tagged = try item()
+            value = .tagged(event.value, tagged)
+            end = tagged.raw.endIndex
+        case CBOR_WALK_SIMPLE:
+            value = .simple(UInt8(truncatingIfNeeded: event.value))
+        case CBOR_WALK_FALSE:
+            value = .bool(false)
+        case CBOR_WALK_TRUE:
+            value = .bool(true)
+        case CBOR_WALK_NULL:
+            value = .null
+        case CBOR_WALK_UNDEFINED:
+            value = .undefined
+        case CBOR_WALK_FLOAT:
+            value = .float(Double(bitPattern: event.value))
+        case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF:
+            let isText = Int(event.kind) == CBOR_WALK_TEXT_INDEF
+            var joined: [UInt8] = []
+            while let chunk = try nextUnlessBreak(&end) {
+                let (_, chunkContent) = try position(of: chunk)
+                let range = try content(of: chunk, from: chunkContent)
+                // RFC 8949 §3.2.3: each chunk is a text string, so each must be valid UTF-8.
+                if isText, let bad = UTF8Validation.firstInvalidIndex(input[range]) {
+                    throw CBORDecodingError(.invalidUTF8, offset: bad)
+                }
+                joined.append(contentsOf: input[range])
+            }
+            value = isText ? .text(String(decoding: joined, as: UTF8.self)) : .bytes(joined[...])
+        case CBOR_WALK_ARRAY_INDEF:
+            var items: [CBORItem] = []
+            while try !atBreak(&end) {
+                items.append(try item())
+            }
+            value = .array(items)
+        case CBOR_WALK_MAP_INDEF:
+            var entries: [CBORMapEntry] = []
+            while try !atBreak(&end) {
+                let key = try item()
+                entries.append(CBORMapEntry(key: key, value: try item()))
+            }
+            try MapKeys.checkUnique(entries)
+            value = .map(entries)
+        default:
+            throw inconsistent()
+        }
+        guard end <= input.endIndex else { throw inconsistent() }
+        return CBORItem(value: value, raw: input[start..<end])
+    }
+
+    /// True (and consumes it, setting `end` past it) if the next event is a `break`.
+    private mutating func atBreak(_ end: inout Int) throws(CBORDecodingError) -> Bool {
+        guard next < events.count else { throw inconsistent() }
+        let event = events[next]
+        guard Int(event.kind) == CBOR_WALK_BREAK else { return false }
+        next += 1
+        end = try position(of: event).start + 1
+        return true
+    }
+
+    /// The next chunk event of an indefinite string, or nil at its `break`.
+    private mutating func nextUnlessBreak(_ end: inout Int) throws(CBORDecodingError) -> cbor_walk_event? {
+        if try atBreak(&end) { return nil }
+        let chunk = try nextEvent()
+        let kind = Int(chunk.kind)
+        guard kind == CBOR_WALK_BYTES || kind == CBOR_WALK_TEXT else { throw inconsistent() }
+        return chunk
+    }
+}

@@ -1,0 +1,26 @@
+/// Bounds applied while decoding untrusted CBOR. Every limit is checked before any
+/// allocation that depends on a declared length or count.
+public struct CBORLimits: Sendable, Equatable {
+    /// Largest accepted input, in bytes.
+    public var maxInputBytes: Int
+    /// Deepest nesting of arrays, maps and tags; a top-level scalar has depth 0.
+    public var maxDepth: Int
+    /// Most entries in one container: array elements, map pairs, or indefinite-string chunks.
+    public var maxItemsPerContainer: Int
+    /// Most data items in the whole input (string chunks count, `break`s do not).
+    public var maxTotalItems: Int
+
+    public init(
+        maxInputBytes: Int = 4 * 1024 * 1024,
+        maxDepth: Int = 32,
+        maxItemsPerContainer: Int = 65_536,
+        maxTotalItems: Int = 1_000_000
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.maxDepth = maxDepth
+        self.maxItemsPerContainer = maxItemsPerContainer
+        self.maxTotalItems = maxTotalItems
+    }
+
+    public static let `default` = CBORLimits()
+}

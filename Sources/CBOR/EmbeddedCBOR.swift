@@ -1,0 +1,24 @@
+/// The result of decoding a tag-24 item (`#6.24(bstr .cbor X)`): both the outer tagged bytes
+/// and the inner bytes, for hashing exactly what was received.
+public struct EmbeddedCBOR: Sendable {
+    /// The whole `d8 18 <bstr>` item as received (hash this for IssuerSignedItemBytes).
+    public let tagged: ArraySlice<UInt8>
+    /// The byte string's content.
+    public let inner: ArraySlice<UInt8>
+    /// The decoded inner item. For a definite-length byte string its `raw` slices index into
+    /// the original buffer; for an indefinite one, into the concatenated chunks.
+    public let item: CBORItem
+}
+
+extension CBORItem {
+    /// For `#6.24(bstr .cbor X)`: decodes X with `limits`. Throws `.notEmbeddedCBOR` (at this
+    /// item's offset) if this item is not tag 24 around a byte string, or a decoding error
+    /// with offsets in the original buffer.
+    public func decodeEmbedded(limits: CBORLimits = .default) throws -> EmbeddedCBOR {
+        guard case .tagged(24, let content) = value, case .bytes(let inner) = content.value else {
+            throw CBORDecodingError(.notEmbeddedCBOR, offset: raw.startIndex)
+        }
+        let item = try CBORDecoder.decode(inner, limits: limits)
+        return EmbeddedCBOR(tagged: raw, inner: inner, item: item)
+    }
+}

@@ -13,7 +13,7 @@ enum InputFiles {
 
     static func readText(_ path: String, what: String) throws -> String {
         let bytes = try read(path, what: what)
-        guard let text = String(validatingUTF8: bytes.map { CChar(bitPattern: $0) } + [0]) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw UsageFailure("\(what) at \(path) is not UTF-8 text")
         }
         return text

@@ -80,7 +80,7 @@ struct Verify: ParsableCommand {
                 do {
                     transcript = try SessionTranscript(encoded: transcriptBytes)
                 } catch {
-                    throw UsageFailure("session transcript at \(sessionTranscript): \(error.message)")
+                    throw UsageFailure("session transcript at \(sessionTranscript): \(error)")
                 }
                 let readerKey = try readerPrivateKey.map(InputFiles.privateKey)
                 let verifier = DeviceResponseVerifier(configuration: try options.configuration(testMode: false))

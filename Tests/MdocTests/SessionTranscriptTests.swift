@@ -21,8 +21,7 @@ struct SessionTranscriptTests {
 
     @Test("DeviceAuthenticationBytes for Apple's sample equal the payload inside Apple's device Sig_structure")
     func appleDeviceAuthentication() throws {
-        let fields = VectorFiles.labelled(AppleSampleVector.folder + "device_signature_validation.txt")
-        let toBeSigned = try #require(Hex.decode(fields["Data to sign"] ?? ""))
+        let toBeSigned = try #require(Hex.decode(VectorFiles.field(AppleSampleVector.folder + "device_signature_validation.txt", "Data to sign")))
         let transcript = try SessionTranscript(encoded: AppleSampleVector.transcript)
         let bytes = DeviceAuthenticationBytes.build(
             transcript: transcript, docType: "org.iso.18013.5.1.mDL", deviceNameSpacesBytes: [0xd8, 0x18, 0x41, 0xa0][...])

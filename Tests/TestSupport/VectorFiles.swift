@@ -32,6 +32,12 @@ public enum VectorFiles {
         return out
     }
 
+    /// The value after `label` on the line that starts with it (Apple's `*_validation.txt` use "label value").
+    public static func field(_ relative: String, _ label: String) -> String {
+        let line = text(relative).split(whereSeparator: \.isNewline).first { $0.hasPrefix(label) } ?? ""
+        return line.dropFirst(label.count).trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+    }
+
     public static func date(_ text: String) -> Date {
         guard let date = RFC3339.parseDateTime(text) else { fatalError("bad date \(text)") }
         return date

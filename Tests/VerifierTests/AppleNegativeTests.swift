@@ -122,8 +122,7 @@ struct AppleNegativeTests {
 
     @Test("issuer.signature_invalid: one flipped bit of the issuerAuth signature")
     func issuerSignature() throws {
-        let fields = VectorFiles.labelled(AppleSampleVector.folder + "issuer_signature_validation.txt")
-        let signature = try #require(Hex.decode((fields["Signature"] ?? "").trimmingCharacters(in: .punctuationCharacters)))
+        let signature = try #require(Hex.decode(VectorFiles.field(AppleSampleVector.folder + "issuer_signature_validation.txt", "Signature:")))
         var flipped = signature
         flipped[0] ^= 0x01
         let bytes = F.replacing(signature, with: flipped, in: AppleSampleVector.plaintext)
@@ -159,11 +158,7 @@ struct AppleNegativeTests {
 
     @Test("device.signature_invalid: a flipped device signature, or a signature over another transcript")
     func deviceSignature() throws {
-        let fields = VectorFiles.labelled(AppleSampleVector.folder + "device_signature_validation.txt")
-        let line = VectorFiles.text(AppleSampleVector.folder + "device_signature_validation.txt")
-            .split(separator: "\n").first { $0.hasPrefix("signature ") } ?? ""
-        _ = fields
-        let signature = try #require(Hex.decode(line.dropFirst("signature ".count)))
+        let signature = try #require(Hex.decode(VectorFiles.field(AppleSampleVector.folder + "device_signature_validation.txt", "signature")))
         var flipped = signature
         flipped[10] ^= 0x80
         let bytes = F.replacing(signature, with: flipped, in: AppleSampleVector.plaintext)

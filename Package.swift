@@ -11,9 +11,21 @@ let package = Package(
     products: [
         .library(name: "Verifier", targets: ["Verifier"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
+        .library(name: "VerifyServer", targets: ["VerifyServer"]),
+        .executable(name: "verify-server", targets: ["verify-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // verify-server (exact versions the local mirror holds).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -28,6 +40,39 @@ let package = Package(
             name: "mdocverify",
             dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
+        .target(
+            name: "VerifyServer",
+            dependencies: [
+                "Verifier", "Mdoc", "CryptoCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.copy("openapi.yaml")]
+        ),
+        .executableTarget(
+            name: "verify-server",
+            dependencies: [
+                "VerifyServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
+        .executableTarget(
+            name: "verify-server-load",
+            dependencies: ["VerifyServer", "Verifier", "Mdoc", "TestSupport"],
+            path: "Benchmarks/VerifyServerLoad"
+        ),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
         .target(name: "TestSupport", dependencies: ["Mdoc", "CryptoCore"], path: "Tests/TestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
@@ -36,6 +81,12 @@ let package = Package(
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
+        .testTarget(
+            name: "VerifyServerTests",
+            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "TestSupport",
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,2 @@
+import VerifyServer
+print("x")

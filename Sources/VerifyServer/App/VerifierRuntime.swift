@@ -1,0 +1,66 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// What the configuration's files yield: the decryption keys, the trust store and the verifier built on them.
+/// Loading reports one message per unreadable key, non-P-256 key, Apple test key outside test mode, and an
+/// unreadable or empty trust store.
+public struct VerifierRuntime: Sendable {
+    public let configuration: ServerConfiguration
+    public let trustStore: TrustStore
+    public let appleVerifier: AppleAppVerifier
+
+    public var keyCount: Int { appleVerifier.keys.entries.count }
+
+    public static func load(_ configuration: ServerConfiguration) throws(ConfigurationProblems) -> VerifierRuntime {
+        var problems = configuration.problems
+        var keys: [PrivateKey] = []
+        for path in configuration.decryptionKeyPaths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("decryption key \(path): cannot read the file")
+                continue
+            }
+            let key: PrivateKey
+            do {
+                key = try PrivateKey(pemEncoded: String(decoding: data, as: UTF8.self))
+            } catch {
+                problems.append("decryption key \(path): not a PEM private key OpenSSL can load")
+                continue
+            }
+            // Checked one key at a time so each message names its file.
+            do {
+                _ = try RecipientKeyRing(keys: [key], allowTestKey: configuration.testMode)
+                keys.append(key)
+            } catch {
+                switch error.code {
+                case .envelopeTestKey:
+                    problems.append("decryption key \(path): Apple's published test key is refused outside test mode")
+                default:
+                    problems.append("decryption key \(path): is \(key.curve.rawValue); APPLE-HPKE-v1 needs a P-256 key")
+                }
+            }
+        }
+
+        var trustStore: TrustStore?
+        do {
+            let store = try TrustStore.load(paths: configuration.trustStorePaths)
+            if store.isEmpty {
+                problems.append("trust store \(configuration.trustStorePaths.joined(separator: ", ")) holds no certificate")
+            }
+            trustStore = store
+        } catch {
+            problems.append("trust store: \(error)")
+        }
+
+        guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
+        let verifierConfiguration = VerifierConfiguration(
+            trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode)
+        do {
+            let apple = try AppleAppVerifier(configuration: verifierConfiguration, keys: keys)
+            return VerifierRuntime(configuration: configuration, trustStore: trustStore, appleVerifier: apple)
+        } catch {
+            throw ConfigurationProblems(["decryption keys: \(error.message)"])
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A configured `verify-server`: the Hummingbird application plus its store, purger and metrics. A `Service`, so
+/// it runs in a `ServiceGroup`; graceful shutdown stops accepting connections, lets in-flight requests finish,
+/// then stops the purger and closes the store.
+public struct VerifyServerApp: Service {
+    public let configuration: ServerConfiguration
+    public let runtime: VerifierRuntime
+    /// The store as the handlers use it (metered).
+    public let store: any RequestStore
+    public let metrics: ServerMetrics
+    private let application: Application<RouterResponder<BasicRequestContext>>
+    private let listening: ListeningPort
+
+    /// Builds the server. `store`: a store the caller opened and runs (tests); nil opens `configuration.store`
+    /// and runs its services with the server. `clock`: expiry time (tests move it).
+    public static func make(configuration: ServerConfiguration, store callerStore: (any RequestStore)? = nil,
+                            clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
+                            logger: Logger) async throws -> VerifyServerApp {
+        let runtime = try VerifierRuntime.load(configuration)
+        let metrics = ServerMetrics()
+        let baseStore: any RequestStore
+        if let callerStore {
+            baseStore = callerStore
+        } else {
+            baseStore = try await configuration.store.open(logger: logger)
+        }
+        let store = MeteredRequestStore(base: baseStore, metrics: metrics)
+        let apple = AppleAppHandler(verifier: runtime.appleVerifier, merchantID: configuration.merchantID, teamID: configuration.teamID)
+        let handlers = ServerHandlers(
+            configuration: configuration, runtime: runtime, store: store,
+            formats: [.appleApp: apple, .annexC: UnsupportedAnnexCHandler()],
+            metrics: metrics, clock: clock, hooks: hooks, logger: logger)
+
+        let router = Router(context: BasicRequestContext.self)
+        router.register(handlers)
+        let listening = ListeningPort()
+        let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
+                                          retention: configuration.requestTTL, clock: clock, logger: logger)
+        // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
+        let services: [any Service] = (callerStore == nil ? baseStore.services : []) + [purger]
+        var application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.info("verify-server listening on http://\(configuration.host):\(port)", metadata: [
+                    "store": "\(configuration.store.redacted)", "testMode": "\(configuration.testMode)",
+                ])
+                listening.set(port)
+            },
+            logger: logger)
+        application.beforeServerStarts {
+            try await store.prepare()
+        }
+        return VerifyServerApp(configuration: configuration, runtime: runtime, store: store, metrics: metrics,
+                               application: application, listening: listening)
+    }
+
+    public func run() async throws {
+        defer { listening.finish() }
+        try await application.run()
+    }
+
+    /// The bound port (useful with port 0), once the server listens; throws if it stopped before listening.
+    public func port() async throws -> Int {
+        try await listening.wait()
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import Mdoc
+
+/// The configuration keys: the name in a config file, the environment variable that overrides it, and how the
+/// text value is applied. Every value arrives as text (environment) or is turned into text (file scalars);
+/// lists are comma-separated in the environment.
+struct ConfigurationKey: Sendable {
+    let name: String
+    let apply: @Sendable (inout ServerConfiguration, ConfigurationValue) throws -> Void
+
+    var environmentName: String {
+        var out = "VERIFY_SERVER_"
+        var previous: Character?
+        for character in name {
+            if character.isUppercase, previous?.isLowercase == true { out += "_" }
+            out += character.uppercased()
+            previous = character
+        }
+        return out
+    }
+
+    static let all: [ConfigurationKey] = [
+        .init(name: "host") { $0.host = try $1.text() },
+        .init(name: "port") { $0.port = try $1.integer() },
+        .init(name: "merchantID") { $0.merchantID = try $1.text() },
+        .init(name: "teamID") { $0.teamID = try $1.text() },
+        .init(name: "decryptionKeys") { $0.decryptionKeyPaths = try $1.list() },
+        .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
+        .init(name: "testMode") { $0.testMode = try $1.bool() },
+        .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
+        .init(name: "clockSkew") { $0.clockSkew = try $1.seconds() },
+        .init(name: "bodyLimit") { $0.bodyLimit = try $1.integer() },
+        .init(name: "storeURL") { configuration, value in
+            do {
+                configuration.store = try StoreLocation(url: try value.text())
+            } catch let error as RequestStoreError {
+                throw ConfigurationValueError(error.message)
+            }
+        },
+        .init(name: "profile") { configuration, value in
+            let text = try value.text()
+            guard let profile = CertificateProfile(rawValue: text) else {
+                throw ConfigurationValueError("must be one of \(CertificateProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.profile = profile
+        },
+        .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
+        .init(name: "logLevel") { configuration, value in
+            guard let level = Logger.Level(rawValue: try value.text()) else {
+                throw ConfigurationValueError("must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.logLevel = level
+        },
+        .init(name: "verificationTime") { configuration, value in
+            guard let date = RFC3339.parseDateTime(try value.text()) else {
+                throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")
+            }
+            configuration.verificationTime = date
+        },
+    ]
+}
+
+/// One raw value: a scalar as text or a list of texts.
+enum ConfigurationValue: Sendable, Equatable, Decodable {
+    case scalar(String)
+    case list([String])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) {
+            self = .scalar(value ? "true" : "false")
+        } else if let value = try? container.decode(Int.self) {
+            self = .scalar(String(value))
+        } else if let value = try? container.decode(Double.self) {
+            self = .scalar(String(value))
+        } else if let value = try? container.decode(String.self) {
+            self = .scalar(value)
+        } else if let values = try? container.decode([String].self) {
+            self = .list(values)
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a string, number, boolean or list of strings")
+        }
+    }
+
+    func text() throws(ConfigurationValueError) -> String {
+        guard case .scalar(let text) = self else { throw ConfigurationValueError("must be a single value, not a list") }
+        return text.trimmingCharacters(in: .whitespaces)
+    }
+
+    func list() throws(ConfigurationValueError) -> [String] {
+        switch self {
+        case .list(let values): return values
+        case .scalar(let text):
+            return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+    }
+
+    func integer() throws(ConfigurationValueError) -> Int {
+        guard let value = Int(try text()) else { throw ConfigurationValueError("must be an integer") }
+        return value
+    }
+
+    func seconds() throws(ConfigurationValueError) -> TimeInterval {
+        guard let value = Double(try text()), value.isFinite else { throw ConfigurationValueError("must be a number of seconds") }
+        return value
+    }
+
+    func bool() throws(ConfigurationValueError) -> Bool {
+        switch try text().lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off": return false
+        default: throw ConfigurationValueError("must be true or false")
+        }
+    }
+}
+
+struct ConfigurationValueError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Yams
+
+/// Reads the configuration: defaults, then the config file (JSON, or YAML for .yaml/.yml), then `VERIFY_SERVER_*`
+/// environment variables. Collects every problem instead of stopping at the first.
+public enum ConfigurationLoader {
+    /// The environment variable naming the config file when `--config` is not given.
+    public static let fileVariable = "VERIFY_SERVER_CONFIG"
+
+    public static func load(file: String?, environment: [String: String]) throws(ConfigurationProblems) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        var problems: [String] = []
+        var values: [(source: String, key: ConfigurationKey, value: ConfigurationValue)] = []
+
+        if let file = file ?? environment[fileVariable], !file.isEmpty {
+            do {
+                let entries = try readFile(file)
+                for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+                    guard let key = ConfigurationKey.all.first(where: { $0.name == name }) else {
+                        problems.append("\(file): unknown key `\(name)` (known: \(ConfigurationKey.all.map(\.name).joined(separator: ", ")))")
+                        continue
+                    }
+                    values.append(("\(file): \(name)", key, value))
+                }
+            } catch {
+                problems.append(error.message)
+            }
+        }
+        for key in ConfigurationKey.all {
+            if let text = environment[key.environmentName] {
+                values.append((key.environmentName, key, .scalar(text)))
+            }
+        }
+        for (source, key, value) in values {
+            do {
+                try key.apply(&configuration, value)
+            } catch let error as ConfigurationValueError {
+                problems.append("\(source) \(error.message)")
+            } catch {
+                problems.append("\(source): \(error)")
+            }
+        }
+        problems += configuration.problems
+        guard problems.isEmpty else { throw ConfigurationProblems(problems) }
+        return configuration
+    }
+
+    static func readFile(_ path: String) throws(ConfigurationValueError) -> [String: ConfigurationValue] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationValueError("config file \(path) cannot be read")
+        }
+        let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
+        do {
+            if isYAML {
+                return try YAMLDecoder().decode([String: ConfigurationValue].self, from: data)
+            }
+            return try JSONDecoder().decode([String: ConfigurationValue].self, from: data)
+        } catch {
+            throw ConfigurationValueError("config file \(path) is not a flat \(isYAML ? "YAML" : "JSON") object of known keys: \(error)")
+        }
+    }
+}

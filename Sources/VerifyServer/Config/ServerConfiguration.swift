@@ -1,0 +1,77 @@
+import Foundation
+import Logging
+import Mdoc
+
+/// Everything `verify-server` is configured with. Built by `ConfigurationLoader` from a JSON or YAML file and
+/// `VERIFY_SERVER_*` environment variables; tests build it directly.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Apple merchant and team IDs, bound into the Apple session transcript.
+    public var merchantID = ""
+    public var teamID = ""
+    /// PEM files of the P-256 decryption keys; a response's pkRHash picks one.
+    public var decryptionKeyPaths: [String] = []
+    /// IACA certificate files or folders.
+    public var trustStorePaths: [String] = ["Certificates/production"]
+    /// Accept Apple's published test key; every report and `/readyz` then say `test`. Off by default.
+    public var testMode = false
+    /// How long a created request can be verified.
+    public var requestTTL: TimeInterval = 300
+    /// Tolerance for MSO validity comparisons.
+    public var clockSkew: TimeInterval = 60
+    /// Largest accepted request body in bytes.
+    public var bodyLimit = 1 << 20
+    public var store: StoreLocation = .default
+    public var profile: CertificateProfile = .default
+    /// How often expired requests are deleted.
+    public var purgeInterval: TimeInterval = 60
+    public var logLevel: Logger.Level = .info
+    /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
+    public var verificationTime: Date?
+
+    public init() {}
+
+    /// Apple's sample merchant values and test key, for tests and the load tool (test mode, in-memory store).
+    public static func testing(keyPaths: [String], trustStorePaths: [String], merchantID: String, teamID: String,
+                               verificationTime: Date? = nil, store: StoreLocation = .memory) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.testMode = true
+        configuration.decryptionKeyPaths = keyPaths
+        configuration.trustStorePaths = trustStorePaths
+        configuration.merchantID = merchantID
+        configuration.teamID = teamID
+        configuration.verificationTime = verificationTime
+        configuration.store = store
+        configuration.purgeInterval = 3600
+        return configuration
+    }
+
+    /// Problems that need no file access; `ServerRuntime` adds the key and trust store ones.
+    public var problems: [String] {
+        var problems: [String] = []
+        if host.isEmpty { problems.append("host is empty") }
+        if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
+        if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)") }
+        if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)") }
+        if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
+        if trustStorePaths.isEmpty { problems.append("no trust store path configured (trustStore / VERIFY_SERVER_TRUST_STORE)") }
+        if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
+        if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
+        if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
+        if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
+        if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
+        if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
+        return problems
+    }
+}
+
+/// The reasons the server refuses to start, one message per problem.
+public struct ConfigurationProblems: Error, CustomStringConvertible, Sendable {
+    public let problems: [String]
+
+    public init(_ problems: [String]) { self.problems = problems }
+
+    public var description: String { problems.map { "configuration: \($0)" }.joined(separator: "\n") }
+}

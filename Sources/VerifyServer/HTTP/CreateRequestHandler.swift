@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Mdoc
+import Verifier
+
+extension ServerHandlers {
+    /// `POST /v1/requests`: stores the policy, the format's secret state and an expiry; answers 201.
+    func createRequest(_ request: Request) async -> Response {
+        do throws(APIError) {
+            let body = try await bodies.decode(CreateRequestBody.self, from: request)
+            guard let format = RequestFormat(rawValue: body.format) else {
+                throw APIError(.badRequest, .inputMalformed,
+                               "format must be one of \(RequestFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let policy = try Self.validatedPolicy(body.documents)
+            guard let handler = formats[format] else {
+                throw APIError(.badRequest, .envelopeUnsupported, "format \(format.rawValue) is not supported by this server")
+            }
+            let prepared = try handler.prepare(policy: policy, origin: body.origin)
+            let now = clock.now()
+            let stored = StoredRequest(id: StoredRequest.newID(), format: format, policy: policy, state: prepared.state,
+                                       createdAt: now, expiresAt: now.addingTimeInterval(configuration.requestTTL))
+            do {
+                try await store.insert(stored)
+            } catch {
+                logger.error("request store insert failed", metadata: ["error": "\(error)"])
+                throw APIError.storeUnavailable()
+            }
+            metrics.requestCreated(format: format)
+            logger.info("request created", metadata: [
+                "requestId": "\(stored.id)", "format": "\(format.rawValue)", "expiresAt": "\(RFC3339.format(stored.expiresAt))",
+            ])
+            return Response.json(.created, .object(
+                [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
+        } catch {
+            logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code)"])
+            return error.response
+        }
+    }
+
+    /// At least one document, each with a docType and at least one namespace with at least one element.
+    static func validatedPolicy(_ documents: [RequestPolicy.DocumentRequest]) throws(APIError) -> RequestPolicy {
+        guard !documents.isEmpty else { throw APIError(.badRequest, .inputMalformed, "documents must not be empty") }
+        for (index, document) in documents.enumerated() {
+            guard !document.docType.isEmpty else {
+                throw APIError(.badRequest, .inputMalformed, "documents[\(index)].docType must not be empty")
+            }
+            guard !document.nameSpaces.isEmpty, document.nameSpaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }) else {
+                throw APIError(.badRequest, .inputMalformed, "documents[\(index)].nameSpaces must name at least one element per namespace")
+            }
+        }
+        guard Set(documents.map(\.docType)).count == documents.count else {
+            throw APIError(.badRequest, .inputMalformed, "each docType may be requested once")
+        }
+        return RequestPolicy(documents: documents)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import Logging
+import Mdoc
+import Verifier
+
+/// Test-only hooks into request handling.
+public struct ServerHooks: Sendable {
+    /// Runs after a request was consumed and before its response is verified (e.g. to hold a request in flight).
+    public var beforeVerification: (@Sendable () async -> Void)?
+
+    public init(beforeVerification: (@Sendable () async -> Void)? = nil) {
+        self.beforeVerification = beforeVerification
+    }
+}
+
+/// The route handlers and what they share. Handlers never throw: every failure becomes a JSON answer.
+struct ServerHandlers: Sendable {
+    let configuration: ServerConfiguration
+    let runtime: VerifierRuntime
+    let store: any RequestStore
+    let formats: [RequestFormat: any FormatHandler]
+    let metrics: ServerMetrics
+    let clock: ServerClock
+    let hooks: ServerHooks
+    let logger: Logger
+
+    var bodies: BodyReader { BodyReader(limit: configuration.bodyLimit) }
+
+    func respond(_ endpoint: Endpoint, to request: Request, context: BasicRequestContext) async -> Response {
+        switch endpoint {
+        case .createRequest: return await createRequest(request)
+        case .verify: return await verify(request)
+        case .healthz: return Response.json(.ok, .object([("status", .string("ok"))]))
+        case .readyz: return await readiness()
+        case .metrics:
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        }
+    }
+
+    /// `GET /readyz`: the store answers, keys are loaded, the trust store is not empty; says whether test mode is on.
+    func readiness() async -> Response {
+        var storeReachable = true
+        do {
+            try await store.ping()
+        } catch {
+            storeReachable = false
+            logger.warning("readiness: request store unreachable", metadata: ["store": "\(configuration.store.redacted)"])
+        }
+        let ready = storeReachable && runtime.keyCount > 0 && !runtime.trustStore.isEmpty
+        return Response.json(ready ? .ok : .serviceUnavailable, .object([
+            ("status", .string(ready ? "ready" : "not_ready")),
+            ("testMode", .bool(configuration.testMode)),
+            ("assurance", .string(configuration.testMode ? "test" : "production")),
+            ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
+            ("decryptionKeys", .int(runtime.keyCount)),
+            ("trustAnchors", .int(runtime.trustStore.anchors.count)),
+            ("formats", .array(RequestFormat.allCases.filter { !(formats[$0] is UnsupportedAnnexCHandler) }.map { .string($0.rawValue) })),
+        ]))
+    }
+}

@@ -1,0 +1,72 @@
+import CoreMetrics
+import Mdoc
+import Prometheus
+
+/// The server's metrics, recorded through swift-metrics into one Prometheus registry per server, exposed as text
+/// on `/metrics`. Labels carry formats, outcomes, error codes, stages and store operations: never identifiers.
+public final class ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    /// Stage latencies are tens of microseconds to milliseconds; Prometheus' default buckets start at 5 ms.
+    static let durationBuckets: [Duration] = [
+        .microseconds(25), .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500),
+        .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+    ]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = Self.durationBuckets
+        self.factory = factory
+    }
+
+    /// Prometheus text exposition format.
+    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+
+    func requestCreated(format: RequestFormat) {
+        Counter(label: "verify_server_requests_created_total", dimensions: [("format", format.rawValue)], factory: factory).increment()
+    }
+
+    /// One `POST /v1/verify` outcome: verified, rejected (422), replayed, expired, unknown, malformed, too_large.
+    func verification(format: String, outcome: String, code: ErrorCode?, duration: Duration) {
+        Counter(label: "verify_server_verifications_total",
+                dimensions: [("format", format), ("outcome", outcome), ("code", code?.rawValue ?? "none")], factory: factory).increment()
+        Timer(label: "verify_server_verification_duration_seconds", dimensions: [("outcome", outcome)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Per-stage time of one verification (stages the pipeline did not reach are not recorded).
+    func stages(_ timings: StageTimings) {
+        let stages: [(String, Duration)] = [
+            ("decode", timings.decode), ("hpke", timings.hpke), ("issuer", timings.issuer),
+            ("chain", timings.chain), ("digests", timings.digests), ("device", timings.device),
+        ]
+        for (stage, duration) in stages where duration > .zero {
+            Timer(label: "verify_server_verification_stage_seconds", dimensions: [("stage", stage)], factory: factory)
+                .recordNanoseconds(duration.nanoseconds)
+        }
+    }
+
+    /// One request-store operation and its result (ok, error, or the consume outcome).
+    func storeOperation(_ operation: String, result: String, duration: Duration) {
+        Counter(label: "verify_server_store_operations_total", dimensions: [("operation", operation), ("result", result)], factory: factory)
+            .increment()
+        Timer(label: "verify_server_store_operation_duration_seconds", dimensions: [("operation", operation)], factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
+
+    func purged(_ count: Int) {
+        Counter(label: "verify_server_store_purged_requests_total", factory: factory).increment(by: count)
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
+    }
+}

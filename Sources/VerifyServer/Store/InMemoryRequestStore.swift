@@ -1,0 +1,55 @@
+import Foundation
+import ServiceLifecycle
+import Synchronization
+
+/// A store in process memory, for tests only: the configuration refuses it outside test mode.
+public final class InMemoryRequestStore: RequestStore {
+    private struct Entry {
+        var request: StoredRequest
+        var attempts: Int
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+
+    public init() {}
+
+    public var kind: String { "memory" }
+    public var services: [any Service] { [] }
+
+    public func prepare() async throws {}
+
+    public func insert(_ request: StoredRequest) async throws {
+        try entries.withLock { entries in
+            guard entries[request.id] == nil else { throw RequestStoreError("duplicate request id") }
+            entries[request.id] = Entry(request: request, attempts: 0)
+        }
+    }
+
+    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+        entries.withLock { entries in
+            guard var entry = entries[id] else { return .unknown }
+            entry.attempts += 1
+            entries[id] = entry
+            return ConsumeDecision.outcome(attempts: entry.attempts, expiresAt: entry.request.expiresAt, now: now, request: entry.request)
+        }
+    }
+
+    public func purge(expiredBefore cutoff: Date) async throws -> Int {
+        entries.withLock { entries in
+            let expired = entries.filter { $0.value.request.expiresAt < cutoff }.map(\.key)
+            for id in expired { entries[id] = nil }
+            return expired.count
+        }
+    }
+
+    public func ping() async throws {}
+}
+
+/// How every store reads the row its atomic `attempts = attempts + 1` update returned.
+enum ConsumeDecision {
+    static func outcome(attempts: Int, expiresAt: Date, now: Date, request: @autoclosure () throws -> StoredRequest) rethrows -> ConsumeOutcome {
+        guard attempts == 1 else { return .replayed }
+        guard now < expiresAt else { return .expired }
+        return .consumed(try request())
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// The shared store for several server instances behind a load balancer. Consumption is one
+/// `UPDATE … RETURNING` statement; PostgreSQL's row lock serializes concurrent attempts, and each attempt
+/// re-reads the latest row version, so exactly one of them sees `attempts = 1`.
+public final class PostgresRequestStore: RequestStore {
+    public let client: PostgresClient
+    private let logger: Logger
+    private let description: String
+
+    public init(location: PostgresLocation, logger: Logger) {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: location.tls)
+        configuration.options.maximumConnections = location.maximumConnections
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        self.description = location.redacted
+    }
+
+    public var kind: String { "postgres" }
+
+    /// The connection pool; runs until graceful shutdown, after the HTTP server has drained.
+    public var services: [any Service] { [client] }
+
+    public func prepare() async throws {
+        // Instances starting together serialize on an advisory lock; CREATE … IF NOT EXISTS alone can race.
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS verify_requests (
+                    id text PRIMARY KEY,
+                    format text NOT NULL,
+                    policy text NOT NULL,
+                    state text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    consumed_at timestamptz,
+                    attempts bigint NOT NULL DEFAULT 0
+                )
+                """, logger: logger)
+            try await connection.query(
+                "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
+        }
+    }
+
+    public func insert(_ request: StoredRequest) async throws {
+        let policy = try StoredRequestColumns.encode(policy: request.policy)
+        let state = try StoredRequestColumns.encode(state: request.state)
+        try await client.query("""
+            INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at)
+            VALUES (\(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt))
+            """, logger: logger)
+    }
+
+    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+        let rows = try await client.query("""
+            UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, \(now))
+            WHERE id = \(id)
+            RETURNING attempts, format, policy, state, created_at, expires_at
+            """, logger: logger)
+        var outcome = ConsumeOutcome.unknown
+        for try await (attempts, format, policy, state, createdAt, expiresAt) in rows.decode((Int, String, String, String, Date, Date).self) {
+            outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
+                guard let format = RequestFormat(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
+                                     state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+            }())
+        }
+        return outcome
+    }
+
+    public func purge(expiredBefore cutoff: Date) async throws -> Int {
+        let rows = try await client.query("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id", logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
+    public func ping() async throws {
+        let rows = try await client.query("SELECT 1", logger: logger)
+        for try await _ in rows {}
+    }
+}

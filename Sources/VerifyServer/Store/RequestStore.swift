@@ -1,0 +1,29 @@
+import Foundation
+import ServiceLifecycle
+
+/// Where pending requests live between `POST /v1/requests` and `POST /v1/verify`.
+///
+/// `consume` is the single-use guarantee: implementations decide it in one atomic step, so that of any number of
+/// concurrent attempts on one request (from any number of server instances sharing the store) exactly one gets
+/// `.consumed` or `.expired` and every other one `.replayed`.
+public protocol RequestStore: Sendable {
+    /// A short description for logs and `/readyz` (never includes credentials).
+    var kind: String { get }
+    /// Creates the schema if needed. Called once before the server accepts connections.
+    func prepare() async throws
+    func insert(_ request: StoredRequest) async throws
+    /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
+    func consume(id: String, now: Date) async throws -> ConsumeOutcome
+    /// Deletes requests that expired before `cutoff`; returns how many.
+    func purge(expiredBefore cutoff: Date) async throws -> Int
+    /// Succeeds when the store answers a trivial query.
+    func ping() async throws
+    /// Services that must run while the store is used (connection pools, closing on shutdown).
+    var services: [any Service] { get }
+}
+
+public struct RequestStoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import NIOPosix
+import ServiceLifecycle
+import SQLiteNIO
+
+/// The embedded default: one SQLite file, created on first start, surviving restarts. For one server process;
+/// several instances must share PostgreSQL instead.
+///
+/// All statements run on one dedicated thread, so they execute one at a time; consumption is still a single
+/// `UPDATE … RETURNING` statement, atomic on its own. WAL journal with `synchronous=FULL`: a consumed request
+/// stays consumed across a crash or power loss.
+public final class SQLiteRequestStore: RequestStore {
+    public let path: String
+    private let connection: SQLiteConnection
+    private let threadPool: NIOThreadPool
+
+    private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
+        self.path = path
+        self.connection = connection
+        self.threadPool = threadPool
+    }
+
+    /// Opens (creating if needed) the database file at `path`; ":memory:" opens a private in-memory database.
+    public static func open(path: String, logger: Logger) async throws -> SQLiteRequestStore {
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        do {
+            let storage: SQLiteConnection.Storage
+            if path == ":memory:" {
+                storage = .memory
+            } else {
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                storage = .file(path: path)
+            }
+            let connection = try await SQLiteConnection.open(
+                storage: storage, threadPool: threadPool, logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
+            return SQLiteRequestStore(path: path, connection: connection, threadPool: threadPool)
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            throw RequestStoreError("cannot open SQLite database \(path): \(error)")
+        }
+    }
+
+    public var kind: String { "sqlite" }
+
+    public var services: [any Service] { [SQLiteCloser(store: self)] }
+
+    public func prepare() async throws {
+        if path != ":memory:" {
+            _ = try await connection.query("PRAGMA journal_mode=WAL")
+        }
+        _ = try await connection.query("PRAGMA synchronous=FULL")
+        _ = try await connection.query("PRAGMA busy_timeout=5000")
+        _ = try await connection.query("""
+            CREATE TABLE IF NOT EXISTS verify_requests (
+                id TEXT PRIMARY KEY,
+                format TEXT NOT NULL,
+                policy TEXT NOT NULL,
+                state TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                consumed_at INTEGER,
+                attempts INTEGER NOT NULL DEFAULT 0
+            )
+            """)
+        _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
+    }
+
+    public func insert(_ request: StoredRequest) async throws {
+        _ = try await connection.query(
+            "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(request.id), .text(request.format.rawValue), .text(try StoredRequestColumns.encode(policy: request.policy)),
+             .text(try StoredRequestColumns.encode(state: request.state)),
+             .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))])
+    }
+
+    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+        let rows = try await connection.query("""
+            UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
+            WHERE id = ?1
+            RETURNING attempts, format, policy, state, created_at, expires_at
+            """, [.text(id), .integer(Self.milliseconds(now))])
+        guard let row = rows.first else { return .unknown }
+        guard let attempts = row.column("attempts")?.integer, let expires = row.column("expires_at")?.integer else {
+            throw RequestStoreError("verify_requests row has no attempts or expires_at")
+        }
+        return try ConsumeDecision.outcome(attempts: Int(attempts), expiresAt: Self.date(expires), now: now,
+                                           request: try Self.request(id: id, row: row))
+    }
+
+    public func purge(expiredBefore cutoff: Date) async throws -> Int {
+        let rows = try await connection.query(
+            "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])
+        return rows.count
+    }
+
+    public func ping() async throws {
+        _ = try await connection.query("SELECT 1")
+    }
+
+    /// Closes the database and its thread.
+    public func close() async throws {
+        try await connection.close()
+        try await threadPool.shutdownGracefully()
+    }
+
+    // MARK: Rows
+
+    private static func request(id: String, row: SQLiteRow) throws -> StoredRequest {
+        guard let formatText = row.column("format")?.string, let format = RequestFormat(rawValue: formatText),
+              let policy = row.column("policy")?.string, let state = row.column("state")?.string,
+              let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
+        else { throw RequestStoreError("verify_requests row \(id) is incomplete") }
+        return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
+                             state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires))
+    }
+
+    static func milliseconds(_ date: Date) -> SQLiteInt64 { SQLiteInt64((date.timeIntervalSince1970 * 1000).rounded()) }
+    static func date(_ milliseconds: some BinaryInteger) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
+
+/// Closes the SQLite file when the service group shuts down (after the HTTP server has drained).
+struct SQLiteCloser: Service {
+    let store: SQLiteRequestStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await store.close()
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+
+/// Where the request store lives, from the configured store URL:
+/// `sqlite:PATH` / `sqlite:///ABSOLUTE/PATH` (embedded, the default), `postgres://…` (shared), `memory:` (tests only).
+public enum StoreLocation: Sendable, Equatable {
+    case sqlite(path: String)
+    case postgres(url: String)
+    case memory
+
+    public static let `default` = StoreLocation.sqlite(path: "verify-server.sqlite")
+
+    public init(url: String) throws(RequestStoreError) {
+        if url == "memory:" {
+            self = .memory
+        } else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            _ = try PostgresLocation(url: url)
+            self = .postgres(url: url)
+        } else if url.hasPrefix("sqlite:") {
+            var path = String(url.dropFirst("sqlite:".count))
+            if path.hasPrefix("//") { path.removeFirst(2) }
+            guard !path.isEmpty else { throw RequestStoreError("sqlite store URL has no file path") }
+            self = .sqlite(path: path)
+        } else {
+            throw RequestStoreError("store URL must start with sqlite:, postgres:// or memory:")
+        }
+    }
+
+    /// The location for logs and `/readyz`, without credentials.
+    public var redacted: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let url): return (try? PostgresLocation(url: url).redacted) ?? "postgres://"
+        case .memory: return "memory:"
+        }
+    }
+
+    /// Opens the store (a PostgreSQL pool connects lazily, once its service runs).
+    public func open(logger: Logger) async throws -> any RequestStore {
+        switch self {
+        case .sqlite(let path): return try await SQLiteRequestStore.open(path: path, logger: logger)
+        case .postgres(let url): return PostgresRequestStore(location: try PostgresLocation(url: url), logger: logger)
+        case .memory: return InMemoryRequestStore()
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Mdoc
+
+/// The wallet formats the server creates requests for.
+public enum RequestFormat: String, Sendable, Codable, CaseIterable {
+    case appleApp = "apple-app"
+    case annexC = "annex-c"
+}
+
+/// One pending request as the store keeps it: what was asked for, the format's secret state (the Apple nonce,
+/// or the Annex C private key, encryptionInfo and origin) and when it expires.
+public struct StoredRequest: Sendable, Equatable {
+    public var id: String
+    public var format: RequestFormat
+    public var policy: RequestPolicy
+    /// Format-specific values the verifier needs later; never sent to the client, never logged.
+    public var state: [String: String]
+    public var createdAt: Date
+    public var expiresAt: Date
+
+    public init(id: String, format: RequestFormat, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.format = format
+        self.policy = policy
+        self.state = state
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    /// A new random request ID (UUID v4, lower case).
+    public static func newID() -> String { UUID().uuidString.lowercased() }
+}
+
+/// The outcome of the single atomic consumption of a request.
+public enum ConsumeOutcome: Sendable, Equatable {
+    /// First attempt before expiry: the caller now owns the request.
+    case consumed(StoredRequest)
+    /// First attempt, but at or after `expiresAt` (the request is consumed all the same).
+    case expired
+    /// A previous attempt already consumed it.
+    case replayed
+    /// No such request (never created, or purged).
+    case unknown
+}
+
+/// Serialization of the text columns shared by the SQL stores.
+enum StoredRequestColumns {
+    static func encode(policy: RequestPolicy) throws -> String {
+        String(decoding: try JSONEncoder.sorted.encode(policy), as: UTF8.self)
+    }
+
+    static func encode(state: [String: String]) throws -> String {
+        String(decoding: try JSONEncoder.sorted.encode(state), as: UTF8.self)
+    }
+
+    static func decodePolicy(_ text: String) throws -> RequestPolicy {
+        try JSONDecoder().decode(RequestPolicy.self, from: Data(text.utf8))
+    }
+
+    static func decodeState(_ text: String) throws -> [String: String] {
+        try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+    }
+}
+
+extension JSONEncoder {
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

@@ -56,8 +56,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            resources: [.copy("openapi.yaml")]
+            ]
         ),
         .executableTarget(
             name: "verify-server",
@@ -85,7 +84,8 @@ let package = Package(
             name: "VerifyServerTests",
             dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "TestSupport",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Yams", package: "Yams")]
         ),
     ],
     swiftLanguageModes: [.v6]

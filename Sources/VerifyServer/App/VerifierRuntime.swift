@@ -13,8 +13,9 @@ public struct VerifierRuntime: Sendable {
 
     public var keyCount: Int { appleVerifier.keys.entries.count }
 
-    public static func load(_ configuration: ServerConfiguration) throws(ConfigurationProblems) -> VerifierRuntime {
-        var problems = configuration.problems
+    /// `earlierProblems` (from reading the configuration) come first in the thrown list.
+    public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = []) throws(ConfigurationProblems) -> VerifierRuntime {
+        var problems = earlierProblems + configuration.problems
         var keys: [PrivateKey] = []
         for path in configuration.decryptionKeyPaths {
             guard let data = FileManager.default.contents(atPath: path) else {

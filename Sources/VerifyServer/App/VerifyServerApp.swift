@@ -18,10 +18,17 @@ public struct VerifyServerApp: Service {
 
     /// Builds the server. `store`: a store the caller opened and runs (tests); nil opens `configuration.store`
     /// and runs its services with the server. `clock`: expiry time (tests move it).
-    public static func make(configuration: ServerConfiguration, store callerStore: (any RequestStore)? = nil,
+    public static func make(configuration: ServerConfiguration, store: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             logger: Logger) async throws -> VerifyServerApp {
-        let runtime = try VerifierRuntime.load(configuration)
+        try await make(runtime: VerifierRuntime.load(configuration), store: store, clock: clock, hooks: hooks, logger: logger)
+    }
+
+    /// Builds the server on an already loaded runtime.
+    public static func make(runtime: VerifierRuntime, store callerStore: (any RequestStore)? = nil,
+                            clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
+                            logger: Logger) async throws -> VerifyServerApp {
+        let configuration = runtime.configuration
         let metrics = ServerMetrics()
         let baseStore: any RequestStore
         if let callerStore {

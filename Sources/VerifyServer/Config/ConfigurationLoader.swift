@@ -7,7 +7,17 @@ public enum ConfigurationLoader {
     /// The environment variable naming the config file when `--config` is not given.
     public static let fileVariable = "VERIFY_SERVER_CONFIG"
 
+    /// The configuration with every problem found, including those `ServerConfiguration.problems` lists.
     public static func load(file: String?, environment: [String: String]) throws(ConfigurationProblems) -> ServerConfiguration {
+        let (configuration, problems) = read(file: file, environment: environment)
+        let all = problems + configuration.problems
+        guard all.isEmpty else { throw ConfigurationProblems(all) }
+        return configuration
+    }
+
+    /// The configuration as read, and the problems met reading it (unreadable file, unknown key, bad value);
+    /// `VerifierRuntime.load` adds the checks that need the key and certificate files.
+    public static func read(file: String?, environment: [String: String]) -> (ServerConfiguration, [String]) {
         var configuration = ServerConfiguration()
         var problems: [String] = []
         var values: [(source: String, key: ConfigurationKey, value: ConfigurationValue)] = []
@@ -40,9 +50,7 @@ public enum ConfigurationLoader {
                 problems.append("\(source): \(error)")
             }
         }
-        problems += configuration.problems
-        guard problems.isEmpty else { throw ConfigurationProblems(problems) }
-        return configuration
+        return (configuration, problems)
     }
 
     static func readFile(_ path: String) throws(ConfigurationValueError) -> [String: ConfigurationValue] {

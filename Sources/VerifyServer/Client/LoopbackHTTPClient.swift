@@ -1,0 +1,83 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A minimal HTTP/1.1 client for loopback only (tests and the load tool): one connection per request,
+/// `Connection: close`. Refuses any host outside 127.0.0.0/8 and ::1.
+public struct LoopbackHTTPClient: Sendable {
+    public struct Response: Sendable {
+        public let status: Int
+        public let headers: [(String, String)]
+        public let body: [UInt8]
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
+
+        public func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+    }
+
+    public struct ClientError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let host: String
+    public let port: Int
+
+    public init(host: String = "127.0.0.1", port: Int) throws {
+        guard host == "::1" || host == "localhost" || host.hasPrefix("127.") else {
+            throw ClientError(description: "LoopbackHTTPClient only talks to loopback addresses, not \(host)")
+        }
+        self.host = host
+        self.port = port
+    }
+
+    public func get(_ path: String) async throws -> Response {
+        try await send(method: .GET, path: path, body: nil)
+    }
+
+    public func post(_ path: String, json: String) async throws -> Response {
+        try await send(method: .POST, path: path, body: Array(json.utf8))
+    }
+
+    public func send(method: HTTPMethod, path: String, body: [UInt8]?, contentType: String = "application/json") async throws -> Response {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return try await channel.executeThenClose { inbound, outbound in
+            var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
+            head.headers.add(name: "Host", value: "\(host):\(port)")
+            head.headers.add(name: "Connection", value: "close")
+            if let body {
+                head.headers.add(name: "Content-Type", value: contentType)
+                head.headers.add(name: "Content-Length", value: String(body.count))
+            }
+            // A server may answer (e.g. 413) and stop reading before the body is written; read its answer anyway.
+            do {
+                try await outbound.write(.head(head))
+                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                try await outbound.write(.end(nil))
+            } catch {}
+
+            var status = 0
+            var headers: [(String, String)] = []
+            var bytes: [UInt8] = []
+            for try await part in inbound {
+                switch part {
+                case .head(let responseHead):
+                    status = Int(responseHead.status.code)
+                    headers = responseHead.headers.map { ($0.name, $0.value) }
+                case .body(let buffer):
+                    bytes += buffer.readableBytesView
+                case .end:
+                    return Response(status: status, headers: headers, body: bytes)
+                }
+            }
+            throw ClientError(description: "connection closed before a complete response")
+        }
+    }
+}

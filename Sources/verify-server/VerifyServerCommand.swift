@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import VerifyServer
+
+@main
+struct VerifyServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify-server",
+        abstract: "HTTP service that creates wallet ID requests and verifies the responses.",
+        discussion: """
+            Configuration: a JSON or YAML file (--config or VERIFY_SERVER_CONFIG), overridden by VERIFY_SERVER_* \
+            environment variables. See README.md ("verify-server") and Sources/VerifyServer/openapi.yaml.
+            """)
+
+    @Option(name: .long, help: "Config file (.json, .yaml or .yml).")
+    var config: String?
+
+    @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit.")
+    var checkConfig = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let (settings, readProblems) = ConfigurationLoader.read(file: config, environment: environment)
+        let runtime: VerifierRuntime
+        do {
+            runtime = try VerifierRuntime.load(settings, earlierProblems: readProblems)
+        } catch {
+            Self.refuse(error)
+        }
+        if checkConfig {
+            print("configuration OK: \(runtime.keyCount) decryption key(s), \(runtime.trustStore.anchors.count) trust anchor(s), "
+                  + "store \(settings.store.redacted)\(settings.testMode ? ", TEST MODE" : "")")
+            return
+        }
+
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = settings.logLevel
+            return handler
+        }
+        let logger = Logger(label: "verify-server")
+        if settings.testMode {
+            logger.warning("TEST MODE: Apple's test key is accepted and every report says assurance: test")
+        }
+        let app = try await VerifyServerApp.make(runtime: runtime, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// One line per problem on stderr, exit status 2.
+    static func refuse(_ error: ConfigurationProblems) -> Never {
+        for problem in error.problems {
+            FileHandle.standardError.write(Data("verify-server: configuration: \(problem)\n".utf8))
+        }
+        FileHandle.standardError.write(Data("verify-server: refusing to start (\(error.problems.count) problem(s))\n".utf8))
+        Foundation.exit(2)
+    }
+}

@@ -1,0 +1,138 @@
+import CryptoCore
+import Foundation
+import Testing
+import TestSupport
+import VerifyServer
+
+@Suite("verify-server configuration: file, environment overrides, one message per problem")
+struct ConfigurationTests {
+    /// A temporary folder removed after `body`.
+    static func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    static func problems(_ body: () throws -> Void) -> [String] {
+        do {
+            try body()
+            return []
+        } catch let error as ConfigurationProblems {
+            return error.problems
+        } catch {
+            return ["unexpected \(error)"]
+        }
+    }
+
+    @Test("a YAML file, overridden by VERIFY_SERVER_* variables")
+    func yamlAndEnvironment() throws {
+        try Self.withFolder { folder in
+            let file = folder.appendingPathComponent("verify-server.yaml").path
+            try """
+                host: 0.0.0.0
+                port: 9000
+                merchantID: merchant.com.example
+                teamID: ABCDE12345
+                decryptionKeys: [/keys/a.pem, /keys/b.pem]
+                trustStore: [Certificates/production]
+                requestTTL: 120
+                bodyLimit: 65536
+                storeURL: postgres://verify:pw@127.0.0.1:5432/verify
+                profile: strict
+                logLevel: debug
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            let configuration = try ConfigurationLoader.load(file: file, environment: [
+                "VERIFY_SERVER_PORT": "9100", "VERIFY_SERVER_DECRYPTION_KEYS": "/keys/c.pem,/keys/d.pem",
+                "VERIFY_SERVER_REQUEST_TTL": "30.5",
+            ])
+            #expect(configuration.host == "0.0.0.0")
+            #expect(configuration.port == 9100)
+            #expect(configuration.merchantID == "merchant.com.example")
+            #expect(configuration.decryptionKeyPaths == ["/keys/c.pem", "/keys/d.pem"])
+            #expect(configuration.requestTTL == 30.5)
+            #expect(configuration.bodyLimit == 65536)
+            #expect(configuration.store == .postgres(url: "postgres://verify:pw@127.0.0.1:5432/verify"))
+            #expect(configuration.profile == .strict)
+            #expect(configuration.logLevel == .debug)
+            #expect(configuration.testMode == false)
+        }
+    }
+
+    @Test("a JSON file named by VERIFY_SERVER_CONFIG; defaults for what it leaves out")
+    func jsonDefaults() throws {
+        try Self.withFolder { folder in
+            let file = folder.appendingPathComponent("verify-server.json").path
+            try #"{"merchantID": "m", "teamID": "t", "decryptionKeys": ["/k.pem"], "testMode": true}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let configuration = try ConfigurationLoader.load(file: nil, environment: ["VERIFY_SERVER_CONFIG": file])
+            #expect(configuration.testMode)
+            #expect(configuration.port == 8080)
+            #expect(configuration.requestTTL == 300)
+            #expect(configuration.store == .sqlite(path: "verify-server.sqlite"))
+            #expect(configuration.trustStorePaths == ["Certificates/production"])
+        }
+    }
+
+    @Test("bad values and unknown keys: one message each, naming the key")
+    func badValues() throws {
+        try Self.withFolder { folder in
+            let file = folder.appendingPathComponent("c.json").path
+            try #"{"merchantID": "m", "teamID": "t", "decryptionKeys": ["/k.pem"], "prot": 1, "profile": "lenient"}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let problems = Self.problems {
+                _ = try ConfigurationLoader.load(file: file, environment: [
+                    "VERIFY_SERVER_PORT": "eighty", "VERIFY_SERVER_STORE_URL": "mysql://x", "VERIFY_SERVER_TEST_MODE": "maybe",
+                    "VERIFY_SERVER_VERIFICATION_TIME": "2022-06-01T00:00:00Z",
+                ])
+            }
+            #expect(problems.count == 6, "\(problems)")
+            #expect(problems.contains { $0.contains("unknown key `prot`") })
+            #expect(problems.contains { $0.contains("profile") && $0.contains("strict") })
+            #expect(problems.contains { $0.contains("VERIFY_SERVER_PORT must be an integer") })
+            #expect(problems.contains { $0.contains("VERIFY_SERVER_STORE_URL") })
+            #expect(problems.contains { $0.contains("VERIFY_SERVER_TEST_MODE must be true or false") })
+            #expect(problems.contains { $0.contains("verificationTime") && $0.contains("test mode") })
+        }
+    }
+
+    @Test("refuses to start: unreadable key, non-P-256 key, Apple's test key outside test mode, empty trust store, memory store")
+    func startupProblems() throws {
+        try Self.withFolder { folder in
+            let p384 = folder.appendingPathComponent("p384.pem").path
+            try PrivateKey.generate(.p384).pkcs8PEM().write(toFile: p384, atomically: true, encoding: .utf8)
+            let emptyTrust = folder.appendingPathComponent("trust").path
+            try FileManager.default.createDirectory(atPath: emptyTrust, withIntermediateDirectories: true)
+            var configuration = AppleSample.configuration()
+            configuration.testMode = false
+            configuration.verificationTime = nil
+            configuration.decryptionKeyPaths = [folder.appendingPathComponent("missing.pem").path, p384, AppleSample.keyPath]
+            configuration.trustStorePaths = [emptyTrust]
+            let problems = Self.problems { _ = try VerifierRuntime.load(configuration) }
+            #expect(problems.count == 5, "\(problems)")
+            #expect(problems.contains { $0.contains("missing.pem") && $0.contains("cannot read") })
+            #expect(problems.contains { $0.contains("p384.pem") && $0.contains("P-256") })
+            #expect(problems.contains { $0.contains("merchant_encryption.key") && $0.contains("test key") })
+            #expect(problems.contains { $0.contains("trust store") && $0.contains("no certificate") })
+            #expect(problems.contains { $0.contains("memory: store is for tests only") })
+        }
+    }
+
+    @Test("the executable prints one line per problem and exits 2")
+    func executableRefuses() throws {
+        let process = Process()
+        process.executableURL = ServerProcess.binary
+        process.environment = ["VERIFY_SERVER_MERCHANT_ID": "m", "VERIFY_SERVER_DECRYPTION_KEYS": "/nonexistent.pem",
+                               "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let lines = text.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("verify-server: configuration: ") }.count == 2, "\(text)")
+        #expect(text.contains("teamID is missing"))
+        #expect(text.contains("/nonexistent.pem: cannot read the file"))
+    }
+}

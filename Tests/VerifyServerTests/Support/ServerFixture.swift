@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+import VerifyServer
+
+/// A wall clock the test moves by hand (request expiry), so no test waits for time to pass.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date()) { current = Mutex(start) }
+
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    var serverClock: ServerClock { ServerClock { [self] in self.now } }
+}
+
+/// A server running in-process on 127.0.0.1 with an ephemeral port, and a client for it.
+struct RunningServer: Sendable {
+    let app: VerifyServerApp
+    let client: LoopbackHTTPClient
+    let group: ServiceGroup
+
+    var store: any RequestStore { app.store }
+}
+
+enum ServerFixture {
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "verify-server-tests")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// Starts the server, runs `body`, then shuts it down gracefully (also when `body` throws).
+    static func withServer<T: Sendable>(
+        _ configuration: ServerConfiguration = AppleSample.configuration(), store: (any RequestStore)? = nil,
+        clock: TestClock = TestClock(), hooks: ServerHooks = ServerHooks(), logger: Logger = quietLogger,
+        _ body: @Sendable (RunningServer) async throws -> T
+    ) async throws -> T {
+        let app = try await VerifyServerApp.make(configuration: configuration, store: store, clock: clock.serverClock,
+                                                 hooks: hooks, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let result: Result<T, any Error>
+            do {
+                let port = try await app.port()
+                let server = RunningServer(app: app, client: try LoopbackHTTPClient(port: port), group: group)
+                result = .success(try await body(server))
+            } catch {
+                result = .failure(error)
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+
+    /// Runs a store's services (e.g. a PostgreSQL pool) around `body`.
+    static func withStore<T: Sendable>(_ store: any RequestStore, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for service in store.services {
+                tasks.addTask { try await service.run() }
+            }
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body())
+            } catch {
+                result = .failure(error)
+            }
+            tasks.cancelAll()
+            try? await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+}
+
+/// The PostgreSQL server the tests use: `.ci/run` starts one and exports its URL.
+enum TestPostgres {
+    static let variable = "VERIFY_SERVER_TEST_POSTGRES_URL"
+    static var url: String? { ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 } }
+    static let skipReason: Comment = "VERIFY_SERVER_TEST_POSTGRES_URL is not set: PostgreSQL tests skipped (.ci/run starts a server and sets it)"
+}
+
+/// Parses a JSON response body.
+func jsonObject(_ response: LoopbackHTTPClient.Response) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(response.body))
+    return try #require(object as? [String: Any], "response is not a JSON object: \(response.text)")
+}
+
+/// The `error.code` of an error body, or the first report error code.
+func errorCode(_ response: LoopbackHTTPClient.Response) throws -> String? {
+    let object = try jsonObject(response)
+    if let error = object["error"] as? [String: Any] { return error["code"] as? String }
+    return ((object["errors"] as? [[String: Any]])?.first)?["code"] as? String
+}
+
+/// Every report error code.
+func errorCodes(_ response: LoopbackHTTPClient.Response) throws -> [String] {
+    ((try jsonObject(response)["errors"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// The built `verify-server` executable, started with a given environment; its stderr is read for the
+/// "listening on" line that carries the ephemeral port.
+final class ServerProcess: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let process: Process
+    private let stderrLines = Mutex<[String]>([])
+    private let listening = DispatchSemaphore(value: 0)
+    private let boundPort = Mutex<Int?>(nil)
+
+    static var binary: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("verify-server")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return VectorFiles.root.appendingPathComponent(".build/debug/verify-server")
+    }
+
+    private init(process: Process) {
+        self.process = process
+    }
+
+    static func start(environment: [String: String]) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = binary
+        process.currentDirectoryURL = VectorFiles.root
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VERIFY_SERVER_") }
+            .merging(environment) { _, new in new }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let server = ServerProcess(process: process)
+        try process.run()
+        let handle = errors.fileHandleForReading
+        Thread.detachNewThread { server.readLines(from: handle) }
+        return server
+    }
+
+    /// Blocks until the server logged its port, or fails if it exited first.
+    func port() throws -> Int {
+        listening.wait()
+        listening.signal()
+        guard let port = boundPort.withLock({ $0 }) else {
+            throw Failure(description: "verify-server exited before listening:\n" + stderrLines.withLock { $0.joined(separator: "\n") })
+        }
+        return port
+    }
+
+    /// SIGTERM (graceful shutdown), then the exit status. Idempotent.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private func readLines(from handle: FileHandle) {
+        var pending = Data()
+        var signalled = false
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex ..< newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex ... newline)
+                stderrLines.withLock { $0.append(line) }
+                if !signalled, let port = Self.port(in: line) {
+                    boundPort.withLock { $0 = port }
+                    signalled = true
+                    listening.signal()
+                }
+            }
+        }
+        if !signalled { listening.signal() }
+    }
+
+    static func port(in line: String) -> Int? {
+        guard let range = line.range(of: "listening on http://127.0.0.1:") else { return nil }
+        return Int(line[range.upperBound...].prefix { $0.isNumber })
+    }
+}

@@ -29,10 +29,10 @@ let package = Package(
             dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
-        .target(name: "TestSupport", dependencies: ["Mdoc", "CryptoCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
-        .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore"]),
+        .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
+        .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),

@@ -81,3 +81,13 @@ public enum AnnexDVector {
         return try PrivateKey(curve: .p256, rawScalar: TestSupport.hex(d))
     }
 }
+
+extension AnnexDVector {
+    /// D.4.1.1 request side: DeviceRequest, its ItemsRequest (untagged), ReaderAuth, ReaderAuthenticationBytes.
+    public static var deviceRequest: [UInt8] { VectorFiles.hex(folder + "device_request.hex") }
+    public static var itemsRequest: [UInt8] { VectorFiles.hex(folder + "items_request.hex") }
+    public static var readerAuth: [UInt8] { VectorFiles.hex(folder + "reader_auth.hex") }
+    public static var readerAuthenticationBytes: [UInt8] { VectorFiles.hex(folder + "reader_authentication_bytes.hex") }
+    public static func readerCertificate() throws -> Certificate { try Certificate(derEncoded: VectorFiles.hex(folder + "reader_cert.der.hex")) }
+    public static func readerRoot() throws -> Certificate { try Certificate(derEncoded: VectorFiles.hex(folder + "reader_root_cert.der.hex")) }
+}

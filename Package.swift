@@ -10,10 +10,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Verifier", targets: ["Verifier"]),
+        .library(name: "MdocTesting", targets: ["MdocTesting"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Test-only: an independent HPKE/ECDSA implementation to cross-check MdocTesting's output.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -24,9 +27,11 @@ let package = Package(
         .target(name: "HPKE", dependencies: ["CryptoCore", "CShims", "COpenSSL"]),
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore"]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        // Signed test responses from a test PKI, with named faults (compliance-test kit).
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Verifier", "MdocTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
         .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
@@ -36,6 +41,11 @@ let package = Package(
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
+        .testTarget(
+            name: "MdocTestingTests",
+            dependencies: ["MdocTesting", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Verifier", targets: ["Verifier"]),
+        .library(name: "MdocTesting", targets: ["MdocTesting"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
         .library(name: "VerifyServer", targets: ["VerifyServer"]),
         .executable(name: "verify-server", targets: ["verify-server"]),
@@ -26,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Test-only: an independent HPKE/ECDSA implementation to cross-check MdocTesting's output.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -36,9 +39,11 @@ let package = Package(
         .target(name: "HPKE", dependencies: ["CryptoCore", "CShims", "COpenSSL"]),
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore"]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        // Signed test responses from a test PKI, with named faults (compliance-test kit).
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Verifier", "MdocTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
         .target(
@@ -73,10 +78,10 @@ let package = Package(
             path: "Benchmarks/VerifyServerLoad"
         ),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
-        .target(name: "TestSupport", dependencies: ["Mdoc", "CryptoCore"], path: "Tests/TestSupport"),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore"]),
-        .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore"]),
+        .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
+        .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
@@ -86,6 +91,11 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Yams", package: "Yams")]
+        ),
+        .testTarget(
+            name: "MdocTestingTests",
+            dependencies: ["MdocTesting", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -107,7 +107,8 @@ extension HPKE {
         }()
 
         static func value(for suite: Ciphersuite) -> [UInt8] {
-            table[suite]!
+            table[suite] ?? suite.labeled.extract(salt: UnsafeRawBufferPointer(start: nil, count: 0), label: "psk_id_hash",
+                                                  ikm: UnsafeRawBufferPointer(start: nil, count: 0))
         }
     }
 }

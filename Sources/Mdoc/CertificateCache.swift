@@ -2,9 +2,10 @@ import CryptoCore
 import Foundation
 import Synchronization
 
-/// Caches parsed certificates (OpenSSL's d2i_X509 costs ~250 µs) and successful chain validations
-/// per document signer. A trusted chain stays trusted for any time inside the intersection of its
-/// certificates' validity periods, so a cached result is reused only for times inside that window.
+/// Caches what depends only on certificate bytes: parsed certificates (OpenSSL's d2i_X509 costs ~250 µs),
+/// their public keys, Annex B profile findings, and successful chain validations. A trusted chain stays
+/// trusted for any time inside the intersection of its certificates' validity periods, so a cached result
+/// is reused only for times inside that window.
 package final class CertificateCache: Sendable {
     private struct ChainEntry {
         let chain: [Certificate]
@@ -13,6 +14,8 @@ package final class CertificateCache: Sendable {
 
     private struct State {
         var certificates: [[UInt8]: Certificate] = [:]
+        var publicKeys: [[UInt8]: PublicKey] = [:]
+        var profiles: [[UInt8]: [DocumentVerification.ProfileDeviation]] = [:]
         var chains: [[UInt8]: ChainEntry] = [:]
     }
 
@@ -33,6 +36,31 @@ package final class CertificateCache: Sendable {
             state.certificates[key] = certificate
         }
         return certificate
+    }
+
+    /// The certificate's public key, extracted and validated once.
+    package func publicKey(of certificate: Certificate) throws -> PublicKey {
+        let key = certificate.sha256Fingerprint
+        if let cached = state.withLock({ $0.publicKeys[key] }) { return cached }
+        let publicKey = try certificate.publicKey()
+        state.withLock { state in
+            if state.publicKeys.count >= capacity { state.publicKeys.removeAll(keepingCapacity: true) }
+            state.publicKeys[key] = publicKey
+        }
+        return publicKey
+    }
+
+    /// Annex B findings for a document signer (and its root), computed once per certificate pair.
+    func profileDeviations(documentSigner: Certificate, root: Certificate?,
+                           compute: () -> [DocumentVerification.ProfileDeviation]) -> [DocumentVerification.ProfileDeviation] {
+        let key = documentSigner.sha256Fingerprint + (root?.sha256Fingerprint ?? [])
+        if let cached = state.withLock({ $0.profiles[key] }) { return cached }
+        let deviations = compute()
+        state.withLock { state in
+            if state.profiles.count >= capacity { state.profiles.removeAll(keepingCapacity: true) }
+            state.profiles[key] = deviations
+        }
+        return deviations
     }
 
     /// Path validation through `store`, reusing an earlier success for the same certificates when `time`

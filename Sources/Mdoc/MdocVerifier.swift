@@ -29,7 +29,7 @@ package final class MdocVerifier: Sendable {
         var outcome = Outcome()
         let response: DeviceResponse
         do {
-            response = try DeviceResponse(item)
+            response = try outcome.timings.measure(\.decode) { () throws(VerificationError) in try DeviceResponse(item) }
         } catch {
             outcome.log.fail("response.structure", error.code, error.message, clause: Self.responseClause)
             return outcome
@@ -57,7 +57,7 @@ package final class MdocVerifier: Sendable {
         for (index, node) in response.documents.enumerated() {
             let document: MdocDocument
             do {
-                document = try MdocDocument(node)
+                document = try outcome.timings.measure(\.decode) { () throws(VerificationError) in try MdocDocument(node) }
             } catch {
                 outcome.log.fail("document.structure", error.code, error.message, clause: Self.responseClause, document: index)
                 continue

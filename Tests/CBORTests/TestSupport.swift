@@ -1,20 +1,6 @@
 import Testing
+import TestSupport
 @testable import CBOR
-
-/// Bytes from hex; spaces and underscores are ignored ("82 01 02"). Test data only.
-func hex(_ string: String) -> [UInt8] {
-    let digits = string.filter { !$0.isWhitespace && $0 != "_" }.map { $0 }
-    precondition(digits.count % 2 == 0, "odd hex length: \(string)")
-    return stride(from: 0, to: digits.count, by: 2).map { i in
-        guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { preconditionFailure("bad hex: \(string)") }
-        return byte
-    }
-}
-
-/// Lowercase hex of bytes.
-func hexString<S: Sequence<UInt8>>(_ bytes: S) -> String {
-    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-}
 
 /// Decodes hex input and returns the thrown CBORDecodingError, or nil if decoding succeeded.
 func decodingError(_ hexInput: String, limits: CBORLimits = .default) -> CBORDecodingError? {

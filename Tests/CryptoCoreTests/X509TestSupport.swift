@@ -1,45 +1,22 @@
+import TestSupport
 import CryptoCore
 import Foundation
 import Testing
 
 /// Test vectors and small helpers for the X509* suites.
 enum X509Fixtures {
-    /// Repository root, found from this file's path (Tests/CryptoCoreTests/…).
-    static let repoRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ relative: String) -> String { VectorFiles.url(relative).path }
 
-    static func path(_ relative: String) -> String { repoRoot.appendingPathComponent(relative).path }
-
-    static func text(_ relative: String) throws -> String {
-        try String(contentsOfFile: path(relative), encoding: .utf8)
-    }
+    static func text(_ relative: String) throws -> String { VectorFiles.text(relative) }
 
     /// Bytes of a hex text file (whitespace ignored).
-    static func hexFile(_ relative: String) throws -> [UInt8] {
-        try #require(bytes(hex: try text(relative)))
-    }
+    static func hexFile(_ relative: String) throws -> [UInt8] { VectorFiles.hex(relative) }
 
-    static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.unicodeScalars.filter { !$0.properties.isWhitespace })
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let byte = UInt8(String(digits[index]) + String(digits[index + 1]), radix: 16) else { return nil }
-            out.append(byte)
-            index += 2
-        }
-        return out
-    }
+    static func bytes(hex text: String) -> [UInt8]? { TestSupport.hex(text) }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { hexString(bytes) }
 
-    /// "2022-06-01T00:00:00Z" → Date (tests only; never on a hot path).
-    static func date(_ iso: String) -> Date {
-        guard let date = ISO8601DateFormatter().date(from: iso) else { fatalError("bad test date \(iso)") }
-        return date
-    }
+    static func date(_ iso: String) -> Date { VectorFiles.date(iso) }
 
     static func appleDS() throws -> Certificate {
         try Certificate(pemEncoded: text("TestVectors/apple/in-app-sample/issuer_signing.crt"))

@@ -1,6 +1,13 @@
 import CryptoCore
 import Foundation
-import Mdoc
+
+/// The repository root, found from this file's path (Tests/TestSupport/VectorFiles.swift).
+public let repositoryRoot: URL = VectorFiles.root
+
+/// Text of a file under `TestVectors/`.
+public func vectorText(_ relativePath: String) throws -> String {
+    try String(contentsOf: repositoryRoot.appendingPathComponent("TestVectors/" + relativePath), encoding: .utf8)
+}
 
 /// Reads files under `TestVectors/` (located from this source file, so tests run from any directory).
 public enum VectorFiles {
@@ -16,10 +23,7 @@ public enum VectorFiles {
         return String(decoding: data, as: UTF8.self)
     }
 
-    public static func hex(_ relative: String) -> [UInt8] {
-        guard let bytes = Hex.decode(text(relative)) else { fatalError("test vector \(relative) is not hex") }
-        return bytes
-    }
+    public static func hex(_ relative: String) -> [UInt8] { TestSupport.hex(text(relative)) }
 
     /// `Label: value` lines of Apple's parameter files.
     public static func labelled(_ relative: String) -> [String: String] {
@@ -39,7 +43,7 @@ public enum VectorFiles {
     }
 
     public static func date(_ text: String) -> Date {
-        guard let date = RFC3339.parseDateTime(text) else { fatalError("bad date \(text)") }
+        guard let date = ISO8601DateFormatter().date(from: text) else { fatalError("bad date \(text)") }
         return date
     }
 }
@@ -52,7 +56,7 @@ public enum AppleSampleVector {
     public static var transcript: [UInt8] { VectorFiles.hex(folder + "session_transcript.txt") }
     public static var infoHash: [UInt8] { VectorFiles.hex(folder + "info_hash.txt") }
     public static var parameters: [String: String] { VectorFiles.labelled(folder + "session_transcript_parameters.txt") }
-    public static var nonce: [UInt8] { Hex.decode(parameters["Nonce"] ?? "") ?? [] }
+    public static var nonce: [UInt8] { TestSupport.hex(parameters["Nonce"] ?? "") }
     public static var merchantID: String { parameters["Merchant ID"] ?? "" }
     public static var teamID: String { parameters["Team ID"] ?? "" }
     public static func merchantKey() throws -> PrivateKey { try PrivateKey(pemEncoded: VectorFiles.text(folder + "merchant_encryption.key")) }
@@ -73,7 +77,17 @@ public enum AnnexDVector {
     public static func readerKey() throws -> PrivateKey {
         let json = try JSONSerialization.jsonObject(with: Data(VectorFiles.text(folder + "keys.json").utf8)) as? [String: Any]
         let reader = json?["eReaderKey"] as? [String: String]
-        guard let d = reader?["d"].flatMap(Hex.decode) else { fatalError("keys.json has no eReaderKey.d") }
-        return try PrivateKey(curve: .p256, rawScalar: d)
+        guard let d = reader?["d"] else { fatalError("keys.json has no eReaderKey.d") }
+        return try PrivateKey(curve: .p256, rawScalar: TestSupport.hex(d))
     }
+}
+
+extension AnnexDVector {
+    /// D.4.1.1 request side: DeviceRequest, its ItemsRequest (untagged), ReaderAuth, ReaderAuthenticationBytes.
+    public static var deviceRequest: [UInt8] { VectorFiles.hex(folder + "device_request.hex") }
+    public static var itemsRequest: [UInt8] { VectorFiles.hex(folder + "items_request.hex") }
+    public static var readerAuth: [UInt8] { VectorFiles.hex(folder + "reader_auth.hex") }
+    public static var readerAuthenticationBytes: [UInt8] { VectorFiles.hex(folder + "reader_authentication_bytes.hex") }
+    public static func readerCertificate() throws -> Certificate { try Certificate(derEncoded: VectorFiles.hex(folder + "reader_cert.der.hex")) }
+    public static func readerRoot() throws -> Certificate { try Certificate(derEncoded: VectorFiles.hex(folder + "reader_root_cert.der.hex")) }
 }

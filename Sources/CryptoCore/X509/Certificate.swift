@@ -42,6 +42,11 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         self.x509 = parsed
         self.derEncoded = derEncoded
         self.sha256Fingerprint = Digest.hash(.sha256, derEncoded)
+        // Read once: certificates are immutable and these are consulted on every verification.
+        self.subject = DistinguishedName(X509_get_subject_name(parsed))
+        self.issuer = DistinguishedName(X509_get_issuer_name(parsed))
+        self.notBefore = ASN1Time.date(X509_get0_notBefore(parsed)) ?? .distantFuture
+        self.notAfter = ASN1Time.date(X509_get0_notAfter(parsed)) ?? .distantPast
     }
 
     public convenience init(derEncoded: ArraySlice<UInt8>) throws {
@@ -82,13 +87,13 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     // MARK: Fields
 
-    public var subject: DistinguishedName { DistinguishedName(X509_get_subject_name(x509)) }
-    public var issuer: DistinguishedName { DistinguishedName(X509_get_issuer_name(x509)) }
+    public let subject: DistinguishedName
+    public let issuer: DistinguishedName
 
     /// Start of the validity period. An unreadable time yields `.distantFuture`, so the certificate is never valid.
-    public var notBefore: Date { ASN1Time.date(X509_get0_notBefore(x509)) ?? .distantFuture }
+    public let notBefore: Date
     /// End of the validity period. An unreadable time yields `.distantPast`, so the certificate is never valid.
-    public var notAfter: Date { ASN1Time.date(X509_get0_notAfter(x509)) ?? .distantPast }
+    public let notAfter: Date
 
     /// The serial number's magnitude, big-endian, without sign padding (OpenSSL's ASN1_INTEGER bytes).
     public var serialNumber: [UInt8] { X509Support.bytes(X509_get0_serialNumber(x509)) }

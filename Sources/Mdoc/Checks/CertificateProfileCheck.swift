@@ -6,7 +6,7 @@ extension DocumentVerification {
 
     /// One Annex B rule broken by a certificate. `enforced` rules fail under every preset because
     /// security rests on them; the others warn under `.default` and fail under `.strict`.
-    struct ProfileDeviation {
+    struct ProfileDeviation: Sendable {
         let rule: String
         let detail: String
         let enforced: Bool
@@ -19,9 +19,8 @@ extension DocumentVerification {
             return
         }
         let root = trustedChain.flatMap { $0.count > 1 ? $0.last : nil }
-        var deviations = CertificateProfileRules.documentSigner(signer, root: root)
-        if let root {
-            deviations += CertificateProfileRules.iaca(root)
+        let deviations = context.cache.profileDeviations(documentSigner: signer, root: root) {
+            CertificateProfileRules.documentSigner(signer, root: root) + (root.map(CertificateProfileRules.iaca) ?? [])
         }
         guard !deviations.isEmpty else {
             pass(id, "document signer\(root == nil ? "" : " and IACA") follow the Annex B profile", clause: Self.profileClause)

@@ -21,7 +21,7 @@ extension DocumentVerification {
         }
         let key: PublicKey
         do {
-            key = try signer.publicKey()
+            key = try context.cache.publicKey(of: signer)
         } catch {
             fail(id, .issuerAlgorithmUnsupported, "document signer key is not supported: \(error)", clause: Self.issuerSignatureClause)
             return

@@ -32,6 +32,10 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable, Comparable {
     case nonceUnknown = "nonce.unknown"
     case nonceReplayed = "nonce.replayed"
     case nonceExpired = "nonce.expired"
+    /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
+    case readerAuthSignatureInvalid = "reader_auth.signature_invalid"
+    /// A reader's certificate does not chain to a trusted reader root, or is not an mdoc reader certificate.
+    case readerAuthChainUntrusted = "reader_auth.chain_untrusted"
 
     public static func < (lhs: ErrorCode, rhs: ErrorCode) -> Bool { lhs.rawValue < rhs.rawValue }
 }

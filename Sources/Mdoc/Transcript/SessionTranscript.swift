@@ -39,28 +39,17 @@ public struct SessionTranscript: Sendable, Equatable {
         self.bytes = CBOREncoder.encode(value)
     }
 
-    /// Apple "Verify with Wallet" in-app (iOS 16+):
-    /// `[null, null, ["AppleIdentityPresentment_1.0", nonce, merchantID, teamID, pkRHash]]`.
-    public static func appleInApp(nonce: [UInt8], merchantID: String, teamID: String, recipientKeyHash: [UInt8]) -> SessionTranscript {
-        SessionTranscript(built: .array([
-            .null, .null,
-            .array([
-                .text("AppleIdentityPresentment_1.0"),
-                .bytes(nonce),
-                .text(merchantID),
-                .text(teamID),
-                .bytes(recipientKeyHash),
-            ]),
-        ]))
+    /// SHA-256 of the preferred CBOR encoding of `value`: the "…InfoHash" every online handover carries.
+    static func hash(_ value: CBORValue) -> [UInt8] {
+        Digest.hash(.sha256, CBOREncoder.encode(value))
     }
 
-    /// ISO/IEC 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API):
-    /// `[null, null, ["dcapi", SHA-256(cbor([encryptionInfo as sent, origin]))]]`.
-    public static func annexC(encryptionInfo: String, origin: String) -> SessionTranscript {
-        let info = CBOREncoder.encode(.array([.text(encryptionInfo), .text(origin)]))
-        return SessionTranscript(built: .array([
-            .null, .null,
-            .array([.text("dcapi"), .bytes(Digest.hash(.sha256, info))]),
-        ]))
+    /// `#6.24(bstr .cbor X)` around caller-supplied CBOR bytes, kept exactly as given. The bytes must be one
+    /// well-formed CBOR map (DeviceEngagement, COSE_Key); anything else is `input.malformed`.
+    static func embeddedMap(_ bytes: [UInt8], what: String) throws(VerificationError) -> CBORValue {
+        guard let item = try? CBORDecoder.decode(bytes), item.map != nil else {
+            throw VerificationError(.inputMalformed, "\(what) is not one well-formed CBOR map")
+        }
+        return .tagged(24, .bytes(bytes))
     }
 }

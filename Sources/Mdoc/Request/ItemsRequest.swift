@@ -1,0 +1,90 @@
+import CBOR
+
+/// `ItemsRequest` (ISO/IEC 18013-5 §8.3.2.1.2.1):
+/// `{"docType": tstr, "nameSpaces": {+ NameSpace => {+ DataElementIdentifier => IntentToRetain}}, ? "requestInfo"}`.
+/// Namespaces and elements keep their order, so an encoding is reproducible byte for byte.
+public struct ItemsRequest: Sendable, Equatable {
+    public struct Element: Sendable, Equatable {
+        public var identifier: String
+        public var intentToRetain: Bool
+
+        public init(_ identifier: String, intentToRetain: Bool) {
+            self.identifier = identifier
+            self.intentToRetain = intentToRetain
+        }
+    }
+
+    public struct NameSpace: Sendable, Equatable {
+        public var name: String
+        public var elements: [Element]
+
+        public init(_ name: String, elements: [Element]) {
+            self.name = name
+            self.elements = elements
+        }
+    }
+
+    public var docType: String
+    public var nameSpaces: [NameSpace]
+
+    public init(docType: String, nameSpaces: [NameSpace]) {
+        self.docType = docType
+        self.nameSpaces = nameSpaces
+    }
+
+    /// From a request policy entry; namespaces and elements sorted by name (a policy holds dictionaries).
+    public init(_ request: RequestPolicy.DocumentRequest) {
+        self.docType = request.docType
+        self.nameSpaces = request.nameSpaces.keys.sorted().map { name in
+            let elements = request.nameSpaces[name] ?? [:]
+            return NameSpace(name, elements: elements.keys.sorted().map { Element($0, intentToRetain: elements[$0] ?? false) })
+        }
+    }
+
+    /// The same request as a policy entry, for checking the response against it.
+    public var policy: RequestPolicy.DocumentRequest {
+        var map: [String: [String: Bool]] = [:]
+        for nameSpace in nameSpaces {
+            for element in nameSpace.elements { map[nameSpace.name, default: [:]][element.identifier] = element.intentToRetain }
+        }
+        return RequestPolicy.DocumentRequest(docType: docType, nameSpaces: map)
+    }
+
+    /// The ItemsRequest map, preferred serialization, in the stored order.
+    public var encoded: [UInt8] {
+        CBOREncoder.encode(.map([
+            (.text("docType"), .text(docType)),
+            (.text("nameSpaces"), .map(nameSpaces.map { nameSpace in
+                (.text(nameSpace.name), .map(nameSpace.elements.map { (.text($0.identifier), .bool($0.intentToRetain)) }))
+            })),
+        ]))
+    }
+
+    /// `ItemsRequestBytes = #6.24(bstr .cbor ItemsRequest)`.
+    public var taggedBytes: [UInt8] { CBOREncoder.encode(.tagged(24, .bytes(encoded))) }
+
+    /// Parses a decoded ItemsRequest map. `requestInfo` and unknown keys are ignored; anything else that does
+    /// not fit the CDDL is `input.malformed`.
+    public init(decoding item: CBORItem) throws(VerificationError) {
+        func malformed(_ what: String) -> VerificationError { VerificationError(.inputMalformed, "ItemsRequest: \(what)") }
+        guard item.map != nil else { throw malformed("not a map") }
+        guard let docType = item["docType"]?.text else { throw malformed("no text `docType`") }
+        guard let nameSpacesMap = item["nameSpaces"]?.map else { throw malformed("no `nameSpaces` map") }
+        var nameSpaces: [NameSpace] = []
+        for entry in nameSpacesMap {
+            guard let name = entry.key.text, let elementsMap = entry.value.map else {
+                throw malformed("nameSpaces is not NameSpace → {element → bool}")
+            }
+            var elements: [Element] = []
+            for element in elementsMap {
+                guard let identifier = element.key.text, let intent = element.value.bool else {
+                    throw malformed("element \(name)/… is not identifier → intent to retain (bool)")
+                }
+                elements.append(Element(identifier, intentToRetain: intent))
+            }
+            nameSpaces.append(NameSpace(name, elements: elements))
+        }
+        self.docType = docType
+        self.nameSpaces = nameSpaces
+    }
+}

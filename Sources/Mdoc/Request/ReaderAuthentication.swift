@@ -1,0 +1,116 @@
+import CBOR
+import CryptoCore
+import Foundation
+
+/// mdoc reader authentication (ISO/IEC 18013-5 §9.1.4): a COSE_Sign1 with `x5chain` and a detached payload
+/// over ReaderAuthenticationBytes built from the session transcript and the exact ItemsRequestBytes.
+public enum ReaderAuthentication {
+    static let clause = "ISO/IEC 18013-5 §9.1.4"
+    /// Extended key usage of an mdoc reader certificate (ISO/IEC 18013-5 Annex B).
+    public static let readerExtendedKeyUsage = "1.0.18013.5.1.6"
+
+    /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, ItemsRequestBytes])`,
+    /// the transcript untagged, the ItemsRequestBytes exactly as sent (per-document `readerAuth`).
+    public static func bytes(transcript: SessionTranscript, itemsRequestBytes: [UInt8]) -> [UInt8] {
+        CBOREncoder.encode(.embedded(.array([
+            .text("ReaderAuthentication"), .encoded(transcript.bytes), .encoded(itemsRequestBytes),
+        ])))
+    }
+
+    /// `#6.24(bstr .cbor ["ReaderAuthenticationAll", SessionTranscript, [+ ItemsRequestBytes], DeviceRequestInfoBytes / null])`
+    /// for `readerAuthAll` (18013-5 second edition, DeviceRequest 1.1). The four-element form follows current
+    /// Multipaz and a-sit-plus/vck (apple-verify-with-wallet.md §2.2, §5 item 3); Apple has not published which
+    /// form its sample request signs.
+    public static func allBytes(transcript: SessionTranscript, itemsRequestBytes: [[UInt8]], deviceRequestInfoBytes: [UInt8]?) -> [UInt8] {
+        CBOREncoder.encode(.embedded(.array([
+            .text("ReaderAuthenticationAll"),
+            .encoded(transcript.bytes),
+            .array(itemsRequestBytes.map { .encoded($0) }),
+            deviceRequestInfoBytes.map { .encoded($0) } ?? .null,
+        ])))
+    }
+
+    /// An untagged COSE_Sign1 `[<<{1: alg}>>, {33: x5chain}, null, signature]` over `["Signature1", protected,
+    /// h'', readerAuthenticationBytes]` (RFC 9052 §4.4; detached payload as in Annex D, D.4.1.1).
+    /// `x5chain` is one bstr for one certificate, else an array (RFC 9360 §2).
+    public static func sign(_ readerAuthenticationBytes: [UInt8], with identity: ReaderIdentity) throws -> [UInt8] {
+        let protected = CBOREncoder.encode(.map([(.int(COSEHeaderLabel.algorithm), .int(identity.algorithm.rawValue))]))
+        let ders = identity.certificates.map(\.derEncoded)
+        let x5chain: CBORValue = ders.count == 1 ? .bytes(ders[0]) : .array(ders.map { .bytes($0) })
+        let toBeSigned = CBOREncoder.encode(.array([
+            .text("Signature1"), .bytes(protected), .bytes([]), .bytes(readerAuthenticationBytes),
+        ]))
+        guard let digest = identity.algorithm.signatureParameters?.digest else {
+            throw VerificationError(.inputMalformed, "\(identity.algorithm.name) is not a signature algorithm")
+        }
+        let signature = try identity.key.signature(for: toBeSigned, digest: digest)
+        return CBOREncoder.encode(.array([
+            .bytes(protected), .map([(.int(COSEHeaderLabel.x5chain), x5chain)]), .null, .bytes(signature),
+        ]))
+    }
+
+    /// Verifies a ReaderAuth COSE_Sign1 over `readerAuthenticationBytes` and chains its certificate to a reader
+    /// root at `time`. Returns the reader certificate.
+    ///
+    /// Errors: `input.malformed` (not a COSE_Sign1, no usable x5chain), `reader_auth.signature_invalid`
+    /// (algorithm missing, unsupported or not fitting the key, attached payload differing, bad signature),
+    /// `reader_auth.chain_untrusted` (no path to a root, expired, or an EKU without 1.0.18013.5.1.6).
+    public static func verify(_ readerAuth: [UInt8], readerAuthenticationBytes: [UInt8], trustStore: TrustStore,
+                              at time: Date) throws(VerificationError) -> Certificate {
+        let message: COSEMessage
+        do {
+            message = try COSEMessage(try CBORDecoder.decode(readerAuth), tag: 18)
+        } catch let error as COSEParseError {
+            throw VerificationError(.inputMalformed, "ReaderAuth is not a COSE_Sign1: \(error)")
+        } catch {
+            throw VerificationError(.inputMalformed, "ReaderAuth is not well-formed CBOR: \(error)")
+        }
+        let certificates = try x5chain(message)
+        let leaf = certificates[0]
+        guard let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
+              let parameters = algorithm.signatureParameters
+        else {
+            throw VerificationError(.readerAuthSignatureInvalid, "ReaderAuth algorithm is missing from the protected header or unsupported")
+        }
+        guard let key = try? leaf.publicKey(), key.curve == parameters.curve else {
+            throw VerificationError(.readerAuthSignatureInvalid, "\(algorithm.name) does not fit the reader certificate's key")
+        }
+        if let attached = message.payload, !attached.elementsEqual(readerAuthenticationBytes) {
+            throw VerificationError(.readerAuthSignatureInvalid, "attached payload differs from our ReaderAuthenticationBytes")
+        }
+        let toBeSigned = message.toBeAuthenticated(context: "Signature1", payload: readerAuthenticationBytes)
+        guard key.isValidSignature(message.authenticator, for: toBeSigned, digest: parameters.digest) else {
+            throw VerificationError(.readerAuthSignatureInvalid,
+                                    "ReaderAuth signature does not verify (another transcript or request, or another key)")
+        }
+        if let usages = leaf.extendedKeyUsage, !usages.contains(readerExtendedKeyUsage) {
+            throw VerificationError(.readerAuthChainUntrusted, "reader certificate EKU lacks \(readerExtendedKeyUsage) (mdoc reader)")
+        }
+        switch trustStore.validate(leaf: leaf, intermediates: Array(certificates.dropFirst()), at: time) {
+        case .trusted:
+            return leaf
+        case .failed(let failure):
+            throw VerificationError(.readerAuthChainUntrusted, "reader certificate \(leaf.subject): \(failure.message)")
+        }
+    }
+
+    /// `x5chain` (label 33): one DER certificate as a bstr, or an array of them, leaf first.
+    private static func x5chain(_ message: COSEMessage) throws(VerificationError) -> [Certificate] {
+        guard let node = message.header(COSEHeaderLabel.x5chain) else {
+            throw VerificationError(.inputMalformed, "ReaderAuth carries no x5chain")
+        }
+        let ders: [ArraySlice<UInt8>]
+        if let single = node.bytes {
+            ders = [single]
+        } else if let array = node.array, !array.isEmpty, array.allSatisfy({ $0.bytes != nil }) {
+            ders = array.compactMap(\.bytes)
+        } else {
+            throw VerificationError(.inputMalformed, "ReaderAuth x5chain is neither a bstr nor a non-empty array of bstr")
+        }
+        do {
+            return try ders.map { try Certificate(derEncoded: $0) }
+        } catch {
+            throw VerificationError(.inputMalformed, "ReaderAuth x5chain holds a certificate that does not parse: \(error)")
+        }
+    }
+}

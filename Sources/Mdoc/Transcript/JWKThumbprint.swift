@@ -1,0 +1,24 @@
+import CryptoCore
+
+/// RFC 7638 JWK SHA-256 thumbprint of a public key, for the `jwkThumbprint` of the OpenID4VP handovers
+/// (OpenID4VP 1.0 Appendix B.2.6). The hash input is the JSON of the required members in lexicographic
+/// order without whitespace (RFC 7638 §3.2): EC `{"crv","kty","x","y"}`, OKP `{"crv","kty","x"}` (RFC 8037 §2).
+public enum JWKThumbprint {
+    public static func sha256(_ key: PublicKey) -> [UInt8] {
+        Digest.hash(.sha256, Array(canonicalJSON(key).utf8))
+    }
+
+    /// The exact JSON that is hashed. `Curve.rawValue` is the JOSE `crv` name (RFC 7518 §6.2.1.1, RFC 8037 §2).
+    public static func canonicalJSON(_ key: PublicKey) -> String {
+        let point = key.uncompressedPoint
+        switch key.curve {
+        case .p256, .p384, .p521:
+            let size = key.curve.coordinateByteCount
+            let x = Base64URL.encode(point[1 ..< 1 + size])
+            let y = Base64URL.encode(point[(1 + size)...])
+            return #"{"crv":"\#(key.curve.rawValue)","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+        case .ed25519, .x25519:
+            return #"{"crv":"\#(key.curve.rawValue)","kty":"OKP","x":"\#(Base64URL.encode(point))"}"#
+        }
+    }
+}

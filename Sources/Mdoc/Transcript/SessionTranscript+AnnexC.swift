@@ -1,0 +1,14 @@
+import CBOR
+
+extension SessionTranscript {
+    /// ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API):
+    /// `[null, null, ["dcapi", SHA-256(cbor([Base64EncryptionInfo, SerializedOrigin]))]]`
+    /// (apple-verify-with-wallet.md §2.2). `encryptionInfo` is the exact base64url text the server sent, never
+    /// a re-encoding: padded and unpadded spellings give different transcripts.
+    public static func annexC(encryptionInfo: String, origin: String) -> SessionTranscript {
+        SessionTranscript(built: .array([
+            .null, .null,
+            .array([.text("dcapi"), .bytes(hash(.array([.text(encryptionInfo), .text(origin)])))]),
+        ]))
+    }
+}

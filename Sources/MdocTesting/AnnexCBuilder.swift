@@ -1,0 +1,55 @@
+import CBOR
+import CryptoCore
+import HPKE
+import Mdoc
+
+/// The relying party's side of one ISO/IEC 18013-7 Annex C request (`org-iso-mdoc` over the Digital
+/// Credentials API): its recipient key, the exact `encryptionInfo` string it sent, and its origin.
+public struct AnnexCRequest: Sendable {
+    public let recipientKey: PrivateKey
+    public let nonce: [UInt8]
+    /// base64url (no padding) of `["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]`, as sent.
+    public let encryptionInfo: String
+    /// The page origin, e.g. `https://shop.example`.
+    public let origin: String
+
+    public init(recipientKey: PrivateKey, nonce: [UInt8], origin: String) {
+        self.recipientKey = recipientKey
+        self.nonce = nonce
+        self.origin = origin
+        self.encryptionInfo = Base64URL.encode(CBOREncoder.encode(.array([
+            .text("dcapi"),
+            .map([(.text("nonce"), .bytes(nonce)), (.text("recipientPublicKey"), COSEKey.encode(recipientKey.publicKey))]),
+        ])))
+    }
+
+    /// A request whose key and nonce come from `seed`.
+    public init(seed: UInt64, origin: String = "https://verifier.example") throws {
+        let material = SeedMaterial(seed)
+        try self.init(recipientKey: material.key("annex-c/recipient", curve: .p256),
+                      nonce: material.bytes("annex-c/nonce", count: 32), origin: origin)
+    }
+
+    /// `[null, null, ["dcapi", SHA-256(cbor([encryptionInfo, origin]))]]`.
+    public var transcript: SessionTranscript { .annexC(encryptionInfo: encryptionInfo, origin: origin) }
+}
+
+/// The Annex C response: the bare DeviceResponse sealed with HPKE base mode P-256 / HKDF-SHA256 / AES-128-GCM,
+/// info = the Annex C transcript, empty aad, as `["dcapi", {"enc": bstr, "cipherText": bstr}]`, returned as the
+/// base64url-without-padding string the page receives in `DigitalCredential.data.response`.
+public enum AnnexCResponseBuilder {
+    public static func seal(deviceResponse: [UInt8], recipientKey: PublicKey, transcript: SessionTranscript,
+                            corruptCiphertext: Bool = false) throws -> String {
+        guard recipientKey.curve == .p256 else { throw SimulationError.unsupported("Annex C needs a P-256 recipient key") }
+        var sealed = try HPKE.seal(suite: .p256SHA256AES128GCM, recipientKey: recipientKey, info: transcript.bytes, aad: [UInt8](),
+                                   plaintext: deviceResponse)
+        if corruptCiphertext, !sealed.ciphertext.isEmpty {
+            sealed.ciphertext[sealed.ciphertext.count / 2] ^= 0x01
+        }
+        let response = CBOREncoder.encode(.array([
+            .text("dcapi"),
+            .map([(.text("enc"), .bytes(sealed.encapsulatedKey)), (.text("cipherText"), .bytes(sealed.ciphertext))]),
+        ]))
+        return Base64URL.encode(response)
+    }
+}

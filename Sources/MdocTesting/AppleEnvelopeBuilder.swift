@@ -1,0 +1,50 @@
+import CBOR
+import CryptoCore
+import HPKE
+import Mdoc
+import Verifier
+
+/// Apple "Verify with Wallet" in-app response (`PKIdentityDocument.encryptedData`): `{"identity": DeviceResponse}`
+/// sealed with HPKE base mode DHKEM(P-256, HKDF-SHA256) / HKDF-SHA256 / AES-128-GCM to the merchant key,
+/// info = the Apple session transcript, empty aad, in
+/// `{"algorithm": "APPLE-HPKE-v1", "params": {"mode": 0, "pkEm", "pkRHash", "infoHash"}, "data"}`.
+public struct AppleEnvelopeBuilder: Sendable {
+    public var algorithm = "APPLE-HPKE-v1"
+    public var mode: UInt64 = 0
+    /// Replaces SHA-256(transcript) in `params.infoHash` (fault tests).
+    public var infoHash: [UInt8]?
+    /// Flip one bit of the ciphertext after sealing (fault tests).
+    public var corruptCiphertext = false
+    /// Unknown keys added to the envelope, to `params` and to the plaintext map.
+    public var extraEntries: [(CBORValue, CBORValue)] = []
+
+    public init() {}
+
+    /// The Apple in-app transcript for a merchant key:
+    /// `[null, null, ["AppleIdentityPresentment_1.0", nonce, merchantID, teamID, SHA-256(04‖X‖Y)]]`.
+    public static func transcript(nonce: [UInt8], merchantID: String, teamID: String, merchantKey: PublicKey) -> SessionTranscript {
+        .appleInApp(nonce: nonce, merchantID: merchantID, teamID: teamID, recipientKeyHash: RecipientKeyRing.pkRHash(of: merchantKey))
+    }
+
+    /// Seals `deviceResponse` (its CBOR bytes) to `merchantKey` under `transcript`.
+    public func seal(deviceResponse: [UInt8], merchantKey: PublicKey, transcript: SessionTranscript) throws -> [UInt8] {
+        guard merchantKey.curve == .p256 else { throw SimulationError.unsupported("APPLE-HPKE-v1 needs a P-256 merchant key") }
+        let plaintext = CBOREncoder.encode(.map([(.text("identity"), .encoded(deviceResponse))] + extraEntries))
+        var sealed = try HPKE.seal(suite: .p256SHA256AES128GCM, recipientKey: merchantKey, info: transcript.bytes, aad: [UInt8](),
+                                   plaintext: plaintext)
+        if corruptCiphertext, !sealed.ciphertext.isEmpty {
+            sealed.ciphertext[sealed.ciphertext.count / 2] ^= 0x01
+        }
+        let params: CBORValue = .map([
+            (.text("mode"), .unsigned(mode)),
+            (.text("pkEm"), .bytes(sealed.encapsulatedKey)),
+            (.text("pkRHash"), .bytes(RecipientKeyRing.pkRHash(of: merchantKey))),
+            (.text("infoHash"), .bytes(infoHash ?? Digest.hash(.sha256, transcript.bytes))),
+        ] + extraEntries)
+        return CBOREncoder.encode(.map([
+            (.text("algorithm"), .text(algorithm)),
+            (.text("params"), params),
+            (.text("data"), .bytes(sealed.ciphertext)),
+        ] + extraEntries))
+    }
+}

@@ -1,0 +1,66 @@
+import CBOR
+import Foundation
+
+/// One data element: namespace, identifier and CBOR value (e.g. `.tagged(1004, .text("1990-04-12"))` for a full-date).
+public struct DataElement: Sendable, Equatable {
+    public var nameSpace: String
+    public var identifier: String
+    public var value: CBORValue
+
+    public init(_ nameSpace: String, _ identifier: String, _ value: CBORValue) {
+        self.nameSpace = nameSpace
+        self.identifier = identifier
+        self.value = value
+    }
+
+    public var id: ElementID { ElementID(nameSpace, identifier) }
+}
+
+/// `namespace:identifier`, e.g. `org.iso.18013.5.1:family_name`.
+public struct ElementID: Sendable, Hashable, CustomStringConvertible {
+    public var nameSpace: String
+    public var identifier: String
+
+    public init(_ nameSpace: String, _ identifier: String) {
+        self.nameSpace = nameSpace
+        self.identifier = identifier
+    }
+
+    /// Parses `namespace:identifier` (split at the last colon; namespaces hold dots, not colons).
+    public init?(parsing text: some StringProtocol) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let colon = trimmed.lastIndex(of: ":") else { return nil }
+        let nameSpace = String(trimmed[..<colon])
+        let identifier = String(trimmed[trimmed.index(after: colon)...])
+        guard !nameSpace.isEmpty, !identifier.isEmpty else { return nil }
+        self.init(nameSpace, identifier)
+    }
+
+    /// A comma-separated list; nil if any entry does not parse.
+    public static func list(_ text: String) -> [ElementID]? {
+        var out: [ElementID] = []
+        for part in text.split(separator: ",") {
+            guard let id = ElementID(parsing: part) else { return nil }
+            out.append(id)
+        }
+        return out
+    }
+
+    public var description: String { "\(nameSpace):\(identifier)" }
+}
+
+/// Document types the kit fills with sample content.
+public enum DocType {
+    public static let mDL = "org.iso.18013.5.1.mDL"
+    /// Apple's Digital ID (ISO/IEC 23220 photo ID).
+    public static let photoID = "org.iso.23220.photoid.1"
+}
+
+/// Namespaces of the sample content.
+public enum NameSpace {
+    public static let mDL = "org.iso.18013.5.1"
+    public static let aamva = "org.iso.18013.5.1.aamva"
+    /// ISO/IEC 23220-2 core elements, as used with the photo ID.
+    public static let iso23220 = "org.iso.23220.1"
+    public static let photoID = "org.iso.23220.photoid.1"
+}

@@ -1,0 +1,29 @@
+import CBOR
+
+/// `DeviceResponse = {"version": "1.0", "documents": [+Document], "status": 0}` and its `Document`s
+/// (ISO/IEC 18013-5 §8.3.2.1.2.2).
+public enum DeviceResponseBuilder {
+    /// `{"docType", "issuerSigned": {"nameSpaces": {ns: [IssuerSignedItemBytes]}, "issuerAuth"}, "deviceSigned"}`.
+    public static func document(docType: String, issuerNameSpaces: [(nameSpace: String, items: [[UInt8]])], issuerAuth: CBORValue,
+                                deviceSigned: CBORValue, extraEntries: [(CBORValue, CBORValue)] = []) -> CBORValue {
+        var issuerSigned: [(CBORValue, CBORValue)] = []
+        if !issuerNameSpaces.isEmpty {
+            issuerSigned.append((.text("nameSpaces"), .map(issuerNameSpaces.map { (.text($0.nameSpace), .array($0.items.map { .encoded($0) })) })))
+        }
+        issuerSigned.append((.text("issuerAuth"), issuerAuth))
+        return .map([
+            (.text("docType"), .text(docType)),
+            (.text("issuerSigned"), .map(issuerSigned)),
+            (.text("deviceSigned"), deviceSigned),
+        ] + extraEntries)
+    }
+
+    public static func encode(documents: [CBORValue], version: String = "1.0", status: UInt64 = 0,
+                              extraEntries: [(CBORValue, CBORValue)] = [], style: CBOREncodingStyle = .preferred) -> [UInt8] {
+        style.encode(.map([
+            (.text("version"), .text(version)),
+            (.text("documents"), .array(documents)),
+            (.text("status"), .unsigned(status)),
+        ] + extraEntries))
+    }
+}

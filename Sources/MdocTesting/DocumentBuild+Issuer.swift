@@ -1,0 +1,109 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+
+extension DocumentBuild {
+    static let day: TimeInterval = 86_400
+
+    /// issuerAuth: COSE_Sign1 by the Document Signer over the MSO, x5chain in the unprotected header.
+    mutating func issuerAuth(nameSpaces: [NameSpaceItems], deviceKey: PublicKey) throws -> CBORValue {
+        let dsValidity = documentSignerValidity()
+        let (signer, signerKey) = try documentSignerAndKey(validity: dsValidity)
+        documentSigner = signer
+
+        let algorithm = options.digestAlgorithm
+        let valueDigests = nameSpaces.map { nameSpace in
+            let digests = nameSpace.all.map { (id: $0.digestID, digest: Digest.hash(algorithm, $0.bytes)) } + nameSpace.decoys
+            let kept = digests.filter { !(omittedDigest?.nameSpace == nameSpace.name && omittedDigest?.id == $0.id) }
+            return (nameSpace: nameSpace.name, digests: kept.sorted { $0.id < $1.id })
+        }
+        var mso = MobileSecurityObjectBuilder(
+            digestAlgorithm: faults.contains(.unsupportedDigestAlgorithm) ? "SHA-1" : algorithm.rawValue,
+            valueDigests: valueDigests,
+            deviceKey: faults.contains(.deviceKeyMismatch)
+                ? try pki.deviceKey(curve: options.deviceCurve, label: "other-device").publicKey : deviceKey,
+            keyAuthorizations: faults.contains(.deviceSignedElementUnauthorized) ? nil : options.keyAuthorizations,
+            // The Document and the device signature keep the requested docType; only the MSO names another.
+            docType: faults.contains(.msoDocTypeMismatch) ? (options.docType == DocType.mDL ? DocType.photoID : DocType.mDL) : options.docType,
+            validity: msoValidity(documentSigner: dsValidity))
+        mso.extraEntries = extraEntries
+
+        let payload = mso.encode(style: style)
+        let x5chain: CBORValue = options.x5chain == .bstr
+            ? .bytes(signer.derEncoded) : .array([.bytes(signer.derEncoded), .bytes(pki.iaca.derEncoded)])
+        let signed = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
+                                           algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : nil,
+                                           unprotected: [(.int(33), x5chain)])
+        return faults.contains(.issuerSignatureCorrupted) ? Self.flippingSignatureBit(signed) : signed
+    }
+
+    static func flippingSignatureBit(_ message: CBORValue) -> CBORValue {
+        guard case .array(var parts) = message, parts.count == 4, case .bytes(var signature) = parts[3], !signature.isEmpty else {
+            return message
+        }
+        signature[signature.count / 2] ^= 0x01
+        parts[3] = .bytes(signature)
+        return .array(parts)
+    }
+
+    // MARK: Document Signer
+
+    func documentSignerValidity() -> DateInterval {
+        let today = TestPKI.startOfDay(time)
+        if faults.contains(.documentSignerExpired) {
+            return DateInterval(start: today - 500 * Self.day, duration: 450 * Self.day)
+        }
+        if faults.contains(.documentSignerNotYetValid) {
+            return DateInterval(start: today + Self.day, duration: 450 * Self.day)
+        }
+        return TestPKI.documentSignerValidity(at: time)
+    }
+
+    /// The PKI's own Document Signer when it fits; otherwise one issued for the faults and time.
+    func documentSignerAndKey(validity: DateInterval) throws -> (Certificate, PrivateKey) {
+        var deviations: DocumentSignerDeviations = []
+        if faults.contains(.documentSignerWrongEKU) { deviations.insert(.wrongExtendedKeyUsage) }
+        if faults.contains(.documentSignerKeyUsageWithoutDigitalSignature) { deviations.insert(.keyUsageWithoutDigitalSignature) }
+        if faults.contains(.documentSignerNoKeyUsage) { deviations.insert(.noKeyUsage) }
+        if faults.contains(.documentSignerIsCA) { deviations.insert(.certificateAuthority) }
+        let untrusted = faults.contains(.untrustedRoot)
+        let standard = pki.documentSigner
+        if deviations.isEmpty, !untrusted, standard.notBefore == validity.start, standard.notAfter == validity.end {
+            return (standard, pki.documentSignerKey)
+        }
+        let label = "variant-\(deviations.rawValue)-\(untrusted)-\(Int(validity.start.timeIntervalSince1970))"
+        let issued = try pki.issueDocumentSigner(label: label, deviations: deviations, validity: validity,
+                                                 untrustedIssuer: untrusted, at: time)
+        return (issued.certificate, issued.key)
+    }
+
+    // MARK: MSO validity
+
+    /// signed one hour before the verification time, valid 30 days from then; moved for the validity faults.
+    /// `signed` stays inside the Document Signer's validity, except when the Document Signer is not yet valid
+    /// (then `signed` precedes it too, which the verifier reports with the same code).
+    func msoValidity(documentSigner: DateInterval) -> MobileSecurityObjectBuilder.ValidityInfo {
+        var signed = time - 3600
+        var validFrom = signed
+        var validUntil = time + 30 * Self.day
+        var expectedUpdate = time + 20 * Self.day
+        if faults.contains(.msoExpired) {
+            signed = time - 40 * Self.day
+            validFrom = signed
+            validUntil = time - 10 * Self.day
+            expectedUpdate = time - 20 * Self.day
+        }
+        if faults.contains(.msoNotYetValid) {
+            validFrom = time + 10 * Self.day
+            validUntil = time + 40 * Self.day
+            expectedUpdate = time + 30 * Self.day
+        }
+        if signed > documentSigner.end {
+            signed = documentSigner.end - Self.day
+            if !faults.contains(.msoNotYetValid) { validFrom = signed }
+        }
+        return MobileSecurityObjectBuilder.ValidityInfo(signed: signed, validFrom: validFrom, validUntil: validUntil,
+                                                        expectedUpdate: options.expectedUpdate ? expectedUpdate : nil)
+    }
+}

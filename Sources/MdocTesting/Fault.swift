@@ -1,0 +1,153 @@
+import Mdoc
+import Verifier
+
+/// The response formats the kit produces (the verifier's report formats).
+public typealias ResponseFormat = VerificationReport.Format
+
+/// A deliberate defect in a simulated response, named for the command line (`--fault NAME`) and mapped to the
+/// error code the verifier must return. Faults compose: a simulation takes any list of compatible faults.
+///
+/// A fault aims at exactly one check. Where a defect necessarily trips two checks they report the same code
+/// (a Document Signer not yet valid also fails `mso.signed_within_certificate`, both `issuer.certificate_expired`).
+public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
+    // Issuer data (any format).
+    case tamperedElementValue = "tampered-element-value"
+    case missingDigestID = "missing-digest-id"
+    case duplicateDigestID = "duplicate-digest-id"
+    case issuerSignatureCorrupted = "issuer-signature-corrupted"
+    case untrustedRoot = "untrusted-root"
+    case documentSignerExpired = "document-signer-expired"
+    case documentSignerNotYetValid = "document-signer-not-yet-valid"
+    case documentSignerWrongEKU = "document-signer-wrong-eku"
+    case documentSignerKeyUsageWithoutDigitalSignature = "document-signer-key-usage-without-digital-signature"
+    case documentSignerNoKeyUsage = "document-signer-no-key-usage"
+    case documentSignerIsCA = "document-signer-is-ca"
+    case msoExpired = "mso-expired"
+    case msoNotYetValid = "mso-not-yet-valid"
+    case msoDocTypeMismatch = "mso-doctype-mismatch"
+    case unsupportedDigestAlgorithm = "unsupported-digest-algorithm"
+    case unsupportedCOSEAlgorithm = "unsupported-cose-algorithm"
+    // Device authentication (any format).
+    case deviceSignatureOtherTranscript = "device-signature-other-transcript"
+    case deviceKeyMismatch = "device-key-mismatch"
+    case deviceSignedElementUnauthorized = "device-signed-element-unauthorized"
+    case deviceMacWithoutReaderKey = "device-mac-without-reader-key"
+    // Transport (encrypted formats).
+    case encryptedToOtherKey = "encrypted-to-other-key"
+    case wrongInfoHash = "wrong-info-hash"
+    case corruptedCiphertext = "corrupted-ciphertext"
+    case unsupportedEnvelopeAlgorithm = "unsupported-envelope-algorithm"
+    case unsupportedEnvelopeMode = "unsupported-envelope-mode"
+    case truncatedEnvelope = "truncated-envelope"
+    // Encodings a verifier must accept (the response still verifies).
+    case nonShortestCBOR = "non-shortest-cbor"
+    case unknownMapKeys = "unknown-map-keys"
+
+    public var name: String { rawValue }
+
+    /// `--fault` spelling, or nil.
+    public init?(name: String) {
+        self.init(rawValue: name)
+    }
+
+    public var summary: String {
+        switch self {
+        case .tamperedElementValue: return "a disclosed element's value is changed after the MSO digests were computed"
+        case .missingDigestID: return "the MSO has no digest for a disclosed element's digestID"
+        case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
+        case .issuerSignatureCorrupted: return "one bit of the issuerAuth signature is flipped"
+        case .untrustedRoot: return "the Document Signer is issued by another root with the IACA's name but not its key"
+        case .documentSignerExpired: return "the Document Signer's validity ended before the verification time"
+        case .documentSignerNotYetValid: return "the Document Signer's validity starts after the verification time"
+        case .documentSignerWrongEKU: return "the Document Signer's EKU is 1.0.18013.5.1.6 (reader auth), not 1.0.18013.5.1.2"
+        case .documentSignerKeyUsageWithoutDigitalSignature: return "the Document Signer's key usage is nonRepudiation only"
+        case .documentSignerNoKeyUsage: return "the Document Signer has no key usage extension (the default profile warns, strict fails)"
+        case .documentSignerIsCA: return "the Document Signer has basicConstraints CA=true"
+        case .msoExpired: return "the MSO's validUntil is before the verification time"
+        case .msoNotYetValid: return "the MSO's validFrom is after the verification time"
+        case .msoDocTypeMismatch: return "the MSO names another docType than the Document (the device signs the Document's)"
+        case .unsupportedDigestAlgorithm: return "the MSO's digestAlgorithm is \"SHA-1\""
+        case .unsupportedCOSEAlgorithm: return "issuerAuth's protected alg is -37 (PS256)"
+        case .deviceSignatureOtherTranscript: return "the device signs DeviceAuthentication over another session transcript"
+        case .deviceKeyMismatch: return "the MSO binds another device key than the one that signs"
+        case .deviceSignedElementUnauthorized: return "a device-signed element without keyAuthorizations for it in the MSO"
+        case .deviceMacWithoutReaderKey: return "deviceMac instead of deviceSignature, and the verifier gets no reader key"
+        case .encryptedToOtherKey: return "the response is sealed to another recipient key"
+        case .wrongInfoHash: return "params.infoHash is SHA-256 of another session transcript"
+        case .corruptedCiphertext: return "one bit of the HPKE ciphertext is flipped"
+        case .unsupportedEnvelopeAlgorithm: return "the envelope's algorithm is \"APPLE-HPKE-v2\""
+        case .unsupportedEnvelopeMode: return "the envelope's params.mode is 1 (PSK)"
+        case .truncatedEnvelope: return "the envelope bytes are cut in half"
+        case .nonShortestCBOR: return "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)"
+        case .unknownMapKeys: return "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)"
+        }
+    }
+
+    /// The formats the fault applies to.
+    public var formats: Set<ResponseFormat> {
+        switch self {
+        case .encryptedToOtherKey, .corruptedCiphertext: return [.appleApp, .annexC]
+        case .wrongInfoHash, .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode, .truncatedEnvelope: return [.appleApp]
+        default: return [.appleApp, .annexC, .deviceResponse]
+        }
+    }
+
+    /// The code the verifier must return for this fault alone; nil when the response must still verify.
+    /// Annex C transport codes are those of ISO/IEC 18013-7 Annex C decryption (HPKE open fails).
+    public func expectedCode(format: ResponseFormat, profile: CertificateProfile = .default) -> ErrorCode? {
+        switch self {
+        case .tamperedElementValue: return .digestMismatch
+        case .missingDigestID: return .digestMissing
+        case .duplicateDigestID: return .digestDuplicate
+        case .issuerSignatureCorrupted: return .issuerSignatureInvalid
+        case .untrustedRoot: return .issuerChainUntrusted
+        case .documentSignerExpired, .documentSignerNotYetValid: return .issuerCertificateExpired
+        case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerIsCA: return .issuerCertificateProfile
+        case .documentSignerNoKeyUsage: return profile == .strict ? .issuerCertificateProfile : nil
+        case .msoExpired: return .msoExpired
+        case .msoNotYetValid: return .msoNotYetValid
+        case .msoDocTypeMismatch: return .msoDocTypeMismatch
+        case .unsupportedDigestAlgorithm: return .msoDigestAlgorithmUnsupported
+        case .unsupportedCOSEAlgorithm: return .issuerAlgorithmUnsupported
+        case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
+        case .deviceSignedElementUnauthorized: return .deviceKeyUnauthorized
+        // Apple refuses deviceMac outright; the other formats cannot check it without the reader key.
+        case .deviceMacWithoutReaderKey: return .deviceAuthMissing
+        case .encryptedToOtherKey: return format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
+        case .wrongInfoHash: return .envelopeTranscriptMismatch
+        case .corruptedCiphertext: return .hpkeOpenFailed
+        case .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode: return .envelopeUnsupported
+        case .truncatedEnvelope: return .inputMalformed
+        case .nonShortestCBOR, .unknownMapKeys: return nil
+        }
+    }
+
+    /// Position in the transport pipeline (the verifier stops at the first transport failure); nil for the rest.
+    var transportStage: Int? {
+        switch self {
+        case .truncatedEnvelope: return 0
+        case .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode: return 1
+        case .encryptedToOtherKey: return 2
+        case .wrongInfoHash: return 3
+        case .corruptedCiphertext: return 4
+        default: return nil
+        }
+    }
+
+    /// Pairs that cannot be built into one response.
+    static let conflicts: [(Fault, Fault)] = [
+        (.documentSignerExpired, .documentSignerNotYetValid),
+        (.msoExpired, .msoNotYetValid),
+        (.documentSignerNoKeyUsage, .documentSignerKeyUsageWithoutDigitalSignature),
+    ]
+
+    /// Throws for a fault that does not apply to `format` or a conflicting pair.
+    public static func validate(_ faults: [Fault], format: ResponseFormat) throws {
+        for fault in faults where !fault.formats.contains(format) {
+            throw SimulationError.faultNotApplicable(fault, "it does not apply to the \(format.rawValue) format")
+        }
+        for (a, b) in conflicts where faults.contains(a) && faults.contains(b) {
+            throw SimulationError.conflictingFaults(a, b)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Builds signed responses from a `TestPKI`: sample or given content, the requested disclosure, and faults.
+public struct MdocSimulator: Sendable {
+    public let pki: TestPKI
+
+    public init(pki: TestPKI) {
+        self.pki = pki
+    }
+
+    public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date()) throws {
+        self.pki = try TestPKI(seed: seed, curve: curve, at: time)
+    }
+
+    public func simulate(_ target: ResponseTarget, options: SimulationOptions) throws -> SimulatedResponse {
+        var faults: [Fault] = []
+        for fault in options.faults where !faults.contains(fault) { faults.append(fault) }
+        try Fault.validate(faults, format: target.format)
+        var build = DocumentBuild(pki: pki, options: options, faults: Set(faults))
+        let document = try build.document(target: target)
+        let deviceResponse = DeviceResponseBuilder.encode(documents: [document], extraEntries: build.extraEntries, style: build.style)
+        let (bytes, annexC) = try wrap(deviceResponse, target: target, build: build)
+        return SimulatedResponse(
+            format: target.format, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
+            transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
+            expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
+            time: options.time, request: options.request, documentSigner: build.documentSigner ?? pki.documentSigner,
+            disclosed: build.disclosed)
+    }
+
+    /// Seals the DeviceResponse for the target's format, applying the transport faults.
+    private func wrap(_ deviceResponse: [UInt8], target: ResponseTarget, build: DocumentBuild) throws -> ([UInt8], String?) {
+        let has = build.faults.contains
+        switch target {
+        case .appleApp(let request):
+            var envelope = AppleEnvelopeBuilder()
+            if has(.unsupportedEnvelopeAlgorithm) { envelope.algorithm = "APPLE-HPKE-v2" }
+            if has(.unsupportedEnvelopeMode) { envelope.mode = 1 }
+            if has(.wrongInfoHash) { envelope.infoHash = Digest.hash(.sha256, target.otherTranscript.bytes) }
+            envelope.corruptCiphertext = has(.corruptedCiphertext)
+            envelope.extraEntries = build.extraEntries
+            let recipient = has(.encryptedToOtherKey) ? try pki.seed.key("other-recipient", curve: .p256).publicKey : request.merchantKey
+            var bytes = try envelope.seal(deviceResponse: deviceResponse, merchantKey: recipient, transcript: request.transcript)
+            if has(.truncatedEnvelope) { bytes = Array(bytes.prefix(bytes.count / 2)) }
+            return (bytes, nil)
+        case .annexC(let request):
+            let recipient = has(.encryptedToOtherKey)
+                ? try pki.seed.key("other-recipient", curve: .p256).publicKey : request.recipientKey.publicKey
+            let response = try AnnexCResponseBuilder.seal(deviceResponse: deviceResponse, recipientKey: recipient,
+                                                          transcript: request.transcript, corruptCiphertext: has(.corruptedCiphertext))
+            return (Array(response.utf8), response)
+        case .deviceResponse:
+            return (deviceResponse, nil)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CryptoCore
+
+/// Deterministic bytes from a numeric seed and a label: HKDF-SHA-256(ikm = "MdocTesting v1" ‖ seed (8 bytes,
+/// big-endian), info = label). Every key, salt and serial number of a simulation comes from here, so one
+/// seed gives the same keys and structures on every run (ECDSA signatures excepted: OpenSSL randomizes them).
+public struct SeedMaterial: Sendable, Equatable {
+    public let seed: UInt64
+
+    public init(_ seed: UInt64) {
+        self.seed = seed
+    }
+
+    public func bytes(_ label: String, count: Int) -> [UInt8] {
+        var ikm = Array("MdocTesting v1".utf8)
+        for shift in stride(from: 56, through: 0, by: -8) {
+            ikm.append(UInt8(truncatingIfNeeded: seed >> UInt64(shift)))
+        }
+        // HKDF-SHA-256 output is at most 255 × 32 bytes; callers ask for keys, salts and serials (≤ 64 bytes).
+        precondition(count > 0 && count <= 255 * 32, "SeedMaterial.bytes: count must be 1…8160")
+        guard let out = try? HKDF.derive(.sha256, ikm: ikm, salt: [UInt8](), info: Array(label.utf8), length: count) else {
+            fatalError("HKDF-SHA-256 failed for a valid length")
+        }
+        return out
+    }
+
+    /// A private key on `curve`, derived from this seed and `label`.
+    public func key(_ label: String, curve: Curve) throws -> PrivateKey {
+        try PrivateKey.derived(fromSeed: bytes("key:" + label, count: 32), curve: curve)
+    }
+
+    /// A positive 16-byte certificate serial number (top byte 0x40…0x7f, like CertificateBuilder's random ones).
+    public func serialNumber(_ label: String) -> [UInt8] {
+        var serial = bytes("serial:" + label, count: 16)
+        serial[0] = (serial[0] & 0x7f) | 0x40
+        return serial
+    }
+}

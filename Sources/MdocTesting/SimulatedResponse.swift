@@ -1,0 +1,27 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// A built response with everything needed to verify it.
+public struct SimulatedResponse: Sendable {
+    public let format: ResponseFormat
+    /// What a relying party receives: the Apple envelope (raw CBOR), the UTF-8 bytes of the Annex C
+    /// base64url string, or the bare DeviceResponse.
+    public let bytes: [UInt8]
+    /// The Annex C `DigitalCredential.data.response` string (Annex C only).
+    public let annexCResponse: String?
+    /// The DeviceResponse inside (the plaintext for the encrypted formats).
+    public let deviceResponse: [UInt8]
+    /// The relying party's transcript, to verify with.
+    public let transcript: SessionTranscript
+    /// The reader key to give the verifier for deviceMac (nil with deviceSignature, or when a fault withholds it).
+    public let readerKey: PrivateKey?
+    public let faults: [Fault]
+    public let expected: ExpectedOutcome
+    /// Verification time the response was made for.
+    public let time: Date
+    public let request: RequestPolicy?
+    public let documentSigner: Certificate
+    /// The elements disclosed in IssuerSigned.
+    public let disclosed: [ElementID]
+}

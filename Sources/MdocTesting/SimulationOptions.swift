@@ -1,0 +1,106 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// What to put in a simulated document and how to encode it.
+public struct SimulationOptions: Sendable {
+    public enum X5ChainForm: String, Sendable, CaseIterable {
+        /// `33: bstr` — the Document Signer alone (what Apple sends).
+        case bstr
+        /// `33: [DS, IACA]` — an array, leaf first.
+        case array
+    }
+
+    public enum DeviceAuthMode: String, Sendable, CaseIterable {
+        case signature
+        /// deviceMac keyed with the reader's key (ISO 18013-5 proximity; Apple refuses it).
+        case mac
+    }
+
+    public var docType: String = DocType.mDL
+    /// Disclosed elements; nil discloses every element of the content. The MSO always holds digests for all
+    /// elements of the content plus decoys.
+    public var elements: [ElementID]?
+    /// The issuer's data; nil uses `SampleContent` for `docType`.
+    public var content: [DataElement]?
+    public var faults: [Fault] = []
+    /// Verification time: certificates and the MSO are made valid around it.
+    public var time: Date
+    public var digestAlgorithm: DigestAlgorithm = .sha256
+    public var x5chain: X5ChainForm = .bstr
+    public var deviceCurve: Curve = .p256
+    public var deviceAuthentication: DeviceAuthMode = .signature
+    /// Elements in DeviceSigned (need `keyAuthorizations` to verify).
+    public var deviceSignedElements: [DataElement] = []
+    public var keyAuthorizations: MobileSecurityObjectBuilder.KeyAuthorizations?
+    /// Random digests added to every namespace of the MSO, as issuers do to hide the element count.
+    public var decoysPerNameSpace = 3
+    /// Bytes of `random` per IssuerSignedItem (at least 16).
+    public var saltLength = 32
+    /// Include `validityInfo.expectedUpdate`.
+    public var expectedUpdate = true
+    /// What the relying party asked for, handed to the verifier by `SimulatedCase` (nil: no policy check).
+    public var request: RequestPolicy?
+
+    public init(time: Date = Date(), faults: [Fault] = []) {
+        self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        self.faults = faults
+    }
+}
+
+/// Where the response goes: the format and the relying party's out-of-band values.
+public enum ResponseTarget: Sendable {
+    case appleApp(AppleAppRequest)
+    case annexC(AnnexCRequest)
+    /// A bare DeviceResponse for a transcript the caller chose.
+    case deviceResponse(SessionTranscript)
+
+    public var format: ResponseFormat {
+        switch self {
+        case .appleApp: return .appleApp
+        case .annexC: return .annexC
+        case .deviceResponse: return .deviceResponse
+        }
+    }
+
+    public var transcript: SessionTranscript {
+        switch self {
+        case .appleApp(let request): return request.transcript
+        case .annexC(let request): return request.transcript
+        case .deviceResponse(let transcript): return transcript
+        }
+    }
+
+    /// A transcript of the same kind for another session (for `deviceSignatureOtherTranscript`).
+    var otherTranscript: SessionTranscript {
+        switch self {
+        case .appleApp(let request):
+            return AppleEnvelopeBuilder.transcript(nonce: request.nonce.map { $0 ^ 0xFF }, merchantID: request.merchantID,
+                                                   teamID: request.teamID, merchantKey: request.merchantKey)
+        case .annexC(let request):
+            return .annexC(encryptionInfo: request.encryptionInfo, origin: "https://another-origin.example")
+        case .deviceResponse(let transcript):
+            return SessionTranscript(built: .array([.null, .null, .array([.text("another session"), .bytes(transcript.bytes)])]))
+        }
+    }
+}
+
+/// The relying party's side of one Apple in-app request: the merchant's public key and the out-of-band values
+/// of the session transcript.
+public struct AppleAppRequest: Sendable {
+    public var merchantKey: PublicKey
+    public var nonce: [UInt8]
+    public var merchantID: String
+    public var teamID: String
+
+    public init(merchantKey: PublicKey, nonce: [UInt8], merchantID: String, teamID: String) {
+        self.merchantKey = merchantKey
+        self.nonce = nonce
+        self.merchantID = merchantID
+        self.teamID = teamID
+    }
+
+    public var transcript: SessionTranscript {
+        AppleEnvelopeBuilder.transcript(nonce: nonce, merchantID: merchantID, teamID: teamID, merchantKey: merchantKey)
+    }
+}

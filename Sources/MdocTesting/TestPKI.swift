@@ -1,0 +1,100 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// A test PKI shaped like a real mDL issuer's: an IACA root (ISO/IEC 18013-5 Annex B, Table B.1) and a
+/// Document Signer issued by it (Table B.3), plus device keys. Keys and serial numbers come from the seed;
+/// validity periods from the reference time (whole UTC days), so the same seed and day give the same
+/// certificates except for their signatures (OpenSSL's ECDSA is randomized; Ed25519 is not).
+///
+/// With the verifier's default profile a `TestPKI` produces no `issuer.certificate_profile` warning.
+public struct TestPKI: Sendable {
+    public let seed: SeedMaterial
+    /// Curve of the IACA and Document Signer keys (P-256, P-384, P-521 or Ed25519).
+    public let curve: Curve
+    public let iaca: Certificate
+    public let iacaKey: PrivateKey
+    public let documentSigner: Certificate
+    public let documentSignerKey: PrivateKey
+    /// Subject attributes shared by the IACA and its Document Signers (C and ST must match, Table B.3).
+    public let country: String
+    public let jurisdiction: String
+
+    static let issuerAltNameURI = "https://iaca.mdoc-testing.invalid/"
+    static let crlURI = "https://iaca.mdoc-testing.invalid/crl"
+
+    /// - Parameters:
+    ///   - seed: keys and serial numbers derive from it.
+    ///   - curve: IACA and Document Signer curve; X25519 cannot sign.
+    ///   - time: the verification time the PKI must be valid at.
+    public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date(),
+                country: String = "US", jurisdiction: String = "US-CA") throws {
+        guard curve != .x25519 else { throw SimulationError.unsupported("X25519 keys cannot sign certificates") }
+        let seed = SeedMaterial(seed)
+        self.seed = seed
+        self.curve = curve
+        self.country = country
+        self.jurisdiction = jurisdiction
+        let iacaKey = try seed.key("iaca/\(curve.rawValue)", curve: curve)
+        self.iacaKey = iacaKey
+        self.iaca = try Self.makeIACA(key: iacaKey, seed: seed, time: time, country: country, jurisdiction: jurisdiction)
+        let dsKey = try seed.key("document-signer/\(curve.rawValue)", curve: curve)
+        self.documentSignerKey = dsKey
+        self.documentSigner = try Self.makeDocumentSigner(
+            key: dsKey, profile: [], validity: Self.documentSignerValidity(at: time),
+            issuer: iaca, issuerKey: iacaKey, serial: seed.serialNumber("document-signer"),
+            country: country, jurisdiction: jurisdiction)
+    }
+
+    /// The trust store a relying party would configure: this IACA only.
+    public var trustStore: TrustStore { TrustStore(anchors: [iaca]) }
+
+    public var iacaPEM: String { PEMText.certificate(iaca) }
+    public var documentSignerPEM: String { PEMText.certificate(documentSigner) }
+
+    /// A device key (the holder's key the MSO binds), derived from the seed and `label`.
+    public func deviceKey(curve: Curve = .p256, label: String = "device") throws -> PrivateKey {
+        try seed.key("device/\(label)/\(curve.rawValue)", curve: curve)
+    }
+
+    // MARK: Validity periods
+
+    /// IACA: from 1 January two years before `time`, for 15 years (Annex B allows at most 20).
+    static func iacaValidity(at time: Date) -> DateInterval {
+        let start = startOfYear(time, offset: -2)
+        return DateInterval(start: start, end: startOfYear(time, offset: 13))
+    }
+
+    /// Document Signer: from 60 days before `time`'s day, for 450 days (Annex B allows at most 457).
+    static func documentSignerValidity(at time: Date) -> DateInterval {
+        let start = startOfDay(time).addingTimeInterval(-60 * 86_400)
+        return DateInterval(start: start, duration: 450 * 86_400)
+    }
+
+    static func startOfDay(_ time: Date) -> Date {
+        Date(timeIntervalSince1970: (time.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+
+    static func startOfYear(_ time: Date, offset: Int) -> Date {
+        let year = (Int(RFC3339.format(time).prefix(4)) ?? 2000) + offset
+        let text = String(repeating: "0", count: max(0, 4 - String(year).count)) + "\(year)-01-01T00:00:00Z"
+        return RFC3339.parseDateTime(text) ?? time
+    }
+
+    // MARK: Certificates
+
+    static func iacaSubject(country: String, jurisdiction: String) -> [(String, String)] {
+        [("C", country), ("ST", jurisdiction), ("O", "MdocTesting"), ("CN", "MdocTesting Test IACA")]
+    }
+
+    static func makeIACA(key: PrivateKey, seed: SeedMaterial, time: Date, country: String, jurisdiction: String,
+                         label: String = "iaca") throws -> Certificate {
+        let validity = iacaValidity(at: time)
+        let builder = CertificateBuilder(
+            subject: iacaSubject(country: country, jurisdiction: jurisdiction),
+            serialNumber: seed.serialNumber(label), notBefore: validity.start, notAfter: validity.end,
+            publicKey: key.publicKey,
+            extensions: CertificateBuilder.iacaExtensions(issuerAlternativeNameURI: issuerAltNameURI, crlDistributionPointURI: crlURI))
+        return try builder.sign(issuer: nil, issuerKey: key)
+    }
+}

@@ -101,7 +101,7 @@ struct Simulate: ParsableCommand {
 
         func run() throws {
             try runReportingExit {
-                let merchant = try Self.publicKey(merchantKey)
+                let (merchant, isPrivate) = try Self.publicKey(merchantKey)
                 let nonceBytes = try InputFiles.hex(nonce, what: "--nonce")
                 let time = try InputFiles.time(at)
                 let faultList = try faults.map { name in
@@ -134,7 +134,8 @@ struct Simulate: ParsableCommand {
                 let responsePath = try OutputFiles.write(response.bytes, to: out, name: "response.cbor")
                 let trustPath = try OutputFiles.write(Array(pki.iacaPEM.utf8), to: out, name: "iaca.pem")
                 let description = CaseDescription(response: response, request: request, seed: seed, curve: curve,
-                                                  responsePath: responsePath, trustPath: trustPath)
+                                                  responsePath: responsePath, trustPath: trustPath,
+                                                  privateKeyPath: isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem")
                 try OutputFiles.write(Array(description.json.utf8), to: out, name: "case.json")
                 print("wrote \(responsePath) (\(response.bytes.count) bytes), \(trustPath), case.json")
                 print("expected: \(response.expected)")
@@ -143,10 +144,11 @@ struct Simulate: ParsableCommand {
             }
         }
 
-        static func publicKey(_ path: String) throws -> PublicKey {
+        /// The merchant public key, and whether the file held the private key.
+        static func publicKey(_ path: String) throws -> (PublicKey, Bool) {
             let text = try InputFiles.readText(path, what: "merchant key")
-            if let key = try? PublicKey(pemEncoded: text) { return key }
-            if let key = try? PrivateKey(pemEncoded: text) { return key.publicKey }
+            if let key = try? PublicKey(pemEncoded: text) { return (key, false) }
+            if let key = try? PrivateKey(pemEncoded: text) { return (key.publicKey, true) }
             throw UsageFailure("merchant key at \(path) is not a PEM public or private key")
         }
     }
@@ -160,9 +162,11 @@ struct CaseDescription {
     let curve: Curve
     let responsePath: String
     let trustPath: String
+    /// The merchant private key's path for the verify command (a placeholder when only the public key was given).
+    let privateKeyPath: String
 
     var verifyCommand: String {
-        let arguments = ["mdocverify", "verify", "apple-app", "--response", responsePath, "--private-key", "MERCHANT_PRIVATE_KEY.pem",
+        let arguments = ["mdocverify", "verify", "apple-app", "--response", responsePath, "--private-key", privateKeyPath,
                          "--merchant-id", request.merchantID, "--team-id", request.teamID, "--nonce", Hex.encode(request.nonce),
                          "--trust", trustPath, "--at", RFC3339.format(response.time)]
         return arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")

@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "TestSupport",
+            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Yams", package: "Yams")]

@@ -103,14 +103,15 @@ struct EndToEndTests {
         }
     }
 
-    @Test("malformed create bodies: 400 input.malformed; annex-c: 400 envelope.unsupported (not yet wired)", arguments: [
+    @Test("malformed create bodies: 400 input.malformed", arguments: [
         ("{\"format\":\"apple-app\",\"documents\":[]}", "input.malformed"),
         ("{\"format\":\"mdoc\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{\"n\":{\"e\":false}}}]}", "input.malformed"),
         ("{\"format\":\"apple-app\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{}}]}", "input.malformed"),
         ("{\"format\":\"apple-app\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{\"n\":{\"e\":\"yes\"}}}]}", "input.malformed"),
         ("not json", "input.malformed"),
-        ("{\"format\":\"annex-c\",\"origin\":\"https://shop.example\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{\"n\":{\"e\":false}}}]}",
-         "envelope.unsupported"),
+        ("{\"format\":\"annex-c\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{\"n\":{\"e\":false}}}]}", "input.malformed"),
+        ("{\"format\":\"annex-c\",\"origin\":\"https://shop.example/path\",\"documents\":[{\"docType\":\"x\",\"nameSpaces\":{\"n\":{\"e\":false}}}]}",
+         "input.malformed"),
     ])
     func badCreate(body: String, code: String) async throws {
         try await ServerFixture.withServer { server in

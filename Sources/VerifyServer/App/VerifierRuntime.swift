@@ -10,6 +10,9 @@ public struct VerifierRuntime: Sendable {
     public let configuration: ServerConfiguration
     public let trustStore: TrustStore
     public let appleVerifier: AppleAppVerifier
+    public let annexCVerifier: AnnexCVerifier
+    /// Signs annex-c requests when configured.
+    public let readerIdentity: ReaderIdentity?
 
     public var keyCount: Int { appleVerifier.keys.entries.count }
 
@@ -54,12 +57,16 @@ public struct VerifierRuntime: Sendable {
             problems.append("trust store: \(error)")
         }
 
+        let reader = ReaderIdentityLoader.load(
+            keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
+
         guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
         let verifierConfiguration = VerifierConfiguration(
             trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode)
         do {
             let apple = try AppleAppVerifier(configuration: verifierConfiguration, keys: keys)
-            return VerifierRuntime(configuration: configuration, trustStore: trustStore, appleVerifier: apple)
+            return VerifierRuntime(configuration: configuration, trustStore: trustStore, appleVerifier: apple,
+                                   annexCVerifier: AnnexCVerifier(configuration: verifierConfiguration), readerIdentity: reader)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
         }

@@ -40,7 +40,7 @@ public struct VerifyServerApp: Service {
         let apple = AppleAppHandler(verifier: runtime.appleVerifier, merchantID: configuration.merchantID, teamID: configuration.teamID)
         let handlers = ServerHandlers(
             configuration: configuration, runtime: runtime, store: store,
-            formats: [.appleApp: apple, .annexC: UnsupportedAnnexCHandler()],
+            formats: [.appleApp: apple, .annexC: AnnexCHandler(verifier: runtime.annexCVerifier, reader: runtime.readerIdentity)],
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: BasicRequestContext.self)

@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     /// How often expired requests are deleted.
     public var purgeInterval: TimeInterval = 60
     public var logLevel: Logger.Level = .info
+    /// Annex C reader authentication (optional; Apple Wallet requires signed requests): the PEM private key and the
+    /// PEM certificate file(s), leaf first. With both set, every annex-c DeviceRequest carries readerAuthAll.
+    public var readerKeyPath: String?
+    public var readerCertificatePaths: [String] = []
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 
@@ -62,6 +66,9 @@ public struct ServerConfiguration: Sendable {
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
         if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
+        if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
+            problems.append("readerKey and readerCertificates go together: set both or neither")
+        }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
         return problems
     }

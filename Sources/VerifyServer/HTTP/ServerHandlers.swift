@@ -56,7 +56,8 @@ struct ServerHandlers: Sendable {
             ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
-            ("formats", .array(RequestFormat.allCases.filter { !(formats[$0] is UnsupportedAnnexCHandler) }.map { .string($0.rawValue) })),
+            ("formats", .array(RequestFormat.allCases.filter { formats[$0] != nil }.map { .string($0.rawValue) })),
+            ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
         ]))
     }
 }

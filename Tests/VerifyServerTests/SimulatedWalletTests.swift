@@ -1,0 +1,128 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Testing
+import TestSupport
+import Verifier
+import VerifyServer
+
+/// End to end with responses MdocTesting builds for the server's own random nonce or EncryptionInfo.
+@Suite("verify-server with simulated wallet responses (apple-app and annex-c)")
+struct SimulatedWalletTests {
+    static let pinnedTime = VectorFiles.date("2026-06-01T12:00:00Z")
+
+    static func created(_ response: LoopbackHTTPClient.Response) throws -> (id: String, body: [String: Any]) {
+        #expect(response.status == 201, "\(response.text)")
+        let body = try jsonObject(response)
+        return (try #require(body["requestId"] as? String), body)
+    }
+
+    @Test("apple-app in production mode: create → the wallet answers the random nonce → 200 production → replay 409")
+    func appleProduction() async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("apple-app")))
+            let response = try wallet.appleResponse(nonce: try #require(body["nonce"] as? String))
+            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            let report = try jsonObject(verified)
+            #expect(report["assurance"] as? String == "production")
+            let document = try #require((report["documents"] as? [[String: Any]])?.first)
+            let elements = try #require((document["elements"] as? [String: Any])?[SimulatedWallet.nameSpace] as? [String: Any])
+            #expect(Set(elements.keys) == ["family_name", "given_name", "age_over_21"])
+            let replay = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            #expect(replay.status == 409)
+        }
+    }
+
+    @Test("annex-c: create returns {deviceRequest, encryptionInfo}; the wallet's response verifies (200), replay 409")
+    func annexC() async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            #expect(body["nonce"] == nil)
+            let data = try #require(body["data"] as? [String: Any])
+            let encryptionInfo = try #require(data["encryptionInfo"] as? String)
+            let deviceRequestText = try #require(data["deviceRequest"] as? String)
+            let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(deviceRequestText)))
+            #expect(deviceRequest.policy == SimulatedWallet.policy)
+            #expect(deviceRequest.readerAuthAll.isEmpty)
+
+            let response = try wallet.annexCResponse(encryptionInfo: encryptionInfo)
+            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            #expect(try jsonObject(verified)["format"] as? String == "annex-c")
+            let replay = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            #expect(replay.status == 409)
+        }
+    }
+
+    @Test("annex-c with a configured reader identity: the DeviceRequest carries readerAuthAll")
+    func annexCSigned() async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        let readerKey = try PrivateKey.generate(.p256)
+        let certificate = try CertificateBuilder(subject: [("CN", "verify-server test reader")], notBefore: Date().addingTimeInterval(-3600),
+                                                 notAfter: Date().addingTimeInterval(86400), publicKey: readerKey.publicKey)
+            .sign(issuer: nil, issuerKey: readerKey)
+        let keyPath = wallet.folder.appendingPathComponent("reader.pem")
+        let certificatePath = wallet.folder.appendingPathComponent("reader-cert.pem")
+        try readerKey.pkcs8PEM().write(to: keyPath, atomically: true, encoding: .utf8)
+        try PEMText.certificate(certificate).write(to: certificatePath, atomically: true, encoding: .utf8)
+        var configuration = wallet.configuration()
+        configuration.readerKeyPath = keyPath.path
+        configuration.readerCertificatePaths = [certificatePath.path]
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let (_, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            let data = try #require(body["data"] as? [String: Any])
+            let deviceRequestText = try #require(data["deviceRequest"] as? String)
+            let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(deviceRequestText)))
+            #expect(deviceRequest.readerAuthAll.count == 1)
+            let ready = try jsonObject(try await server.client.get("/readyz"))
+            #expect(ready["readerAuthentication"] as? Bool == true)
+            #expect(ready["formats"] as? [String] == ["apple-app", "annex-c"])
+        }
+    }
+
+    /// Every MdocTesting fault of `format`, through the server: 422 with the fault's code, or 200 when it must verify.
+    static func checkFault(_ fault: Fault, format: RequestFormat) async throws {
+        let wallet = try SimulatedWallet(time: pinnedTime)
+        defer { wallet.remove() }
+        let configuration = wallet.configuration(testMode: true, pinnedTime: true)
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody(format.rawValue)))
+            let response: String
+            switch format {
+            case .appleApp:
+                response = try wallet.appleResponse(nonce: try #require(body["nonce"] as? String), faults: [fault])
+            case .annexC:
+                let data = try #require(body["data"] as? [String: Any])
+                response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String), faults: [fault])
+            }
+            let answer = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let reportFormat: VerificationReport.Format = format == .appleApp ? .appleApp : .annexC
+            if let code = fault.expectedCode(format: reportFormat) {
+                #expect(answer.status == 422, "\(fault.name): \(answer.status)")
+                let codes = try errorCodes(answer)
+                #expect(codes.contains(code.rawValue), "\(fault.name): \(codes)")
+            } else {
+                #expect(answer.status == 200, "\(fault.name): \(answer.text)")
+            }
+        }
+    }
+
+    @Test("apple-app: every simulator fault ends in its error code over HTTP",
+          arguments: Fault.allCases.filter { $0.formats.contains(.appleApp) })
+    func appleFaults(fault: Fault) async throws {
+        try await Self.checkFault(fault, format: .appleApp)
+    }
+
+    @Test("annex-c: every simulator fault ends in its error code over HTTP",
+          arguments: Fault.allCases.filter { $0.formats.contains(.annexC) })
+    func annexCFaults(fault: Fault) async throws {
+        try await Self.checkFault(fault, format: .annexC)
+    }
+}

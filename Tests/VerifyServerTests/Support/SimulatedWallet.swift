@@ -1,0 +1,89 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Verifier
+import VerifyServer
+
+/// A wallet played by MdocTesting: a seeded test PKI whose IACA the server trusts, a merchant key the server
+/// holds, and responses built for the server's own nonce or EncryptionInfo.
+struct SimulatedWallet: Sendable {
+    static let merchantID = "merchant.com.example.verify"
+    static let teamID = "ABCDE12345"
+    static let origin = "https://shop.example"
+    static let nameSpace = "org.iso.18013.5.1"
+
+    let pki: TestPKI
+    let merchantKey: PrivateKey
+    let folder: URL
+    let time: Date
+
+    /// Elements the wallet discloses and the requests ask for.
+    static let policy = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [
+        nameSpace: ["family_name": true, "given_name": false, "age_over_21": false],
+    ])])
+    static let elements = [ElementID(nameSpace, "family_name"), ElementID(nameSpace, "given_name"), ElementID(nameSpace, "age_over_21")]
+    static func createBody(_ format: String) -> String {
+        """
+        {"format":"\(format)","origin":"\(origin)","documents":[{"docType":"\(DocType.mDL)","nameSpaces":{"\(nameSpace)":\
+        {"family_name":true,"given_name":false,"age_over_21":false}}}]}
+        """
+    }
+
+    /// Writes the IACA and the merchant key where a server configuration can name them.
+    init(time: Date) throws {
+        self.time = time
+        pki = try TestPKI(seed: 7, at: time)
+        merchantKey = try PrivateKey.generate(.p256)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-wallet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try PEMText.certificate(pki.iaca).write(to: iacaURL, atomically: true, encoding: .utf8)
+        try merchantKey.pkcs8PEM().write(to: keyURL, atomically: true, encoding: .utf8)
+    }
+
+    var iacaURL: URL { folder.appendingPathComponent("iaca.pem") }
+    var keyURL: URL { folder.appendingPathComponent("merchant.pem") }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    /// Production settings (test mode off) trusting the wallet's IACA; the in-memory store is handed in by the test.
+    func configuration(testMode: Bool = false, pinnedTime: Bool = false) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.testMode = testMode
+        configuration.merchantID = Self.merchantID
+        configuration.teamID = Self.teamID
+        configuration.decryptionKeyPaths = [keyURL.path]
+        configuration.trustStorePaths = [iacaURL.path]
+        configuration.verificationTime = pinnedTime ? time : nil
+        configuration.purgeInterval = 3600
+        return configuration
+    }
+
+    func options(_ faults: [Fault] = []) -> SimulationOptions {
+        var options = SimulationOptions(time: time, faults: faults)
+        options.elements = Self.elements
+        return options
+    }
+
+    /// base64 of the Apple envelope for the server's nonce.
+    func appleResponse(nonce: String, faults: [Fault] = []) throws -> String {
+        guard let nonceBytes = Base64URL.decode(nonce) else { throw SimulationError.unsupported("nonce is not base64url") }
+        let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: nonceBytes, merchantID: Self.merchantID, teamID: Self.teamID)
+        let response = try MdocSimulator(pki: pki).simulate(.appleApp(request), options: options(faults))
+        return Data(response.bytes).base64EncodedString()
+    }
+
+    /// The `data.response` string for the server's EncryptionInfo: a DeviceResponse signed over the Annex C
+    /// transcript of that exact text and the origin, sealed to the public key inside it. The transport faults are
+    /// applied here because the wallet never holds the server's private key.
+    func annexCResponse(encryptionInfo: String, faults: [Fault] = []) throws -> String {
+        let info = try AnnexCEncryptionInfo(base64URL: encryptionInfo)
+        let transcript = SessionTranscript.annexC(encryptionInfo: encryptionInfo, origin: Self.origin)
+        let documentFaults = faults.filter { $0 != .encryptedToOtherKey && $0 != .corruptedCiphertext }
+        let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript), options: options(documentFaults))
+        let recipient = faults.contains(.encryptedToOtherKey) ? try PrivateKey.generate(.p256).publicKey : info.recipientPublicKey
+        return try AnnexCResponseBuilder.seal(deviceResponse: response.deviceResponse, recipientKey: recipient, transcript: transcript,
+                                              corruptCiphertext: faults.contains(.corruptedCiphertext))
+    }
+}

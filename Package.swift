@@ -74,7 +74,10 @@ let package = Package(
         // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
         .executableTarget(
             name: "verify-server-load",
-            dependencies: ["VerifyServer", "Verifier", "Mdoc", "TestSupport"],
+            dependencies: ["VerifyServer", "Verifier", "Mdoc", "TestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             path: "Benchmarks/VerifyServerLoad"
         ),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.

@@ -1,0 +1,40 @@
+import Foundation
+import Mdoc
+import TestSupport
+import VerifyServer
+
+/// Apple's signed sample as the load's workload: every request is bound to the sample's nonce, so each verify
+/// call runs the full pipeline (HPKE, issuer signature and chain, digests, device signature) and verifies.
+enum SampleServer {
+    static func configuration(store: StoreLocation) -> ServerConfiguration {
+        ServerConfiguration.testing(
+            keyPaths: [VectorFiles.url(AppleSampleVector.folder + "merchant_encryption.key").path],
+            trustStorePaths: [VectorFiles.url(AppleSampleVector.folder + "issuer_root.crt").path],
+            merchantID: AppleSampleVector.merchantID, teamID: AppleSampleVector.teamID,
+            verificationTime: AppleSampleVector.validTime, store: store)
+    }
+
+    static func request() -> StoredRequest {
+        let now = Date()
+        return StoredRequest(id: StoredRequest.newID(), format: .appleApp, policy: policy,
+                             state: ["nonce": Base64URL.encode(AppleSampleVector.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(3600))
+    }
+
+    static let envelope = Data(AppleSampleVector.envelope).base64EncodedString()
+
+    static func verifyBody(_ id: String) -> String {
+        "{\"requestId\":\"\(id)\",\"response\":\"\(envelope)\"}"
+    }
+
+    /// Every element the sample returns.
+    static let policy = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL", nameSpaces: [
+        "org.iso.18013.5.1": Dictionary(uniqueKeysWithValues: [
+            "given_name", "family_name", "portrait", "birth_date", "age_over_21", "issuing_country", "issuing_jurisdiction",
+            "resident_city", "resident_state", "resident_postal_code", "resident_country", "resident_address", "expiry_date",
+            "driving_privileges", "document_number", "issuing_authority", "un_distinguishing_sign", "sex",
+        ].map { ($0, false) }),
+        "org.iso.18013.5.1.aamva": Dictionary(uniqueKeysWithValues: [
+            "given_name_truncation", "family_name_truncation", "aka_given_name", "aka_family_name", "domestic_driving_privileges",
+        ].map { ($0, false) }),
+    ])])
+}

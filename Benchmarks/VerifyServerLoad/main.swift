@@ -1,2 +1,0 @@
-import VerifyServer
-print("x")

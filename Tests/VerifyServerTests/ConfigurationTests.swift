@@ -118,6 +118,19 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("the README's example configuration loads: test mode, Apple's sample, the embedded store")
+    func exampleConfiguration() throws {
+        let configuration = try ConfigurationLoader.load(file: VectorFiles.url("docs/verify-server.example.yaml").path, environment: [:])
+        #expect(configuration.testMode)
+        #expect(configuration.store == .sqlite(path: "verify-server.sqlite"))
+        #expect(configuration.verificationTime == AppleSampleVector.validTime)
+        // Paths in the example are relative to the repository root, where the README runs it.
+        var resolved = configuration
+        resolved.decryptionKeyPaths = configuration.decryptionKeyPaths.map { VectorFiles.url($0).path }
+        resolved.trustStorePaths = configuration.trustStorePaths.map { VectorFiles.url($0).path }
+        #expect(try VerifierRuntime.load(resolved).keyCount == 1)
+    }
+
     @Test("the executable prints one line per problem and exits 2")
     func executableRefuses() throws {
         let process = Process()

@@ -15,6 +15,7 @@ public struct VerifyServerApp: Service {
     public let metrics: ServerMetrics
     private let application: Application<RouterResponder<BasicRequestContext>>
     private let listening: ListeningPort
+    private let purger: ExpiredRequestPurger
 
     /// Builds the server. `store`: a store the caller opened and runs (tests); nil opens `configuration.store`
     /// and runs its services with the server. `clock`: expiry time (tests move it).
@@ -36,7 +37,8 @@ public struct VerifyServerApp: Service {
         } else {
             baseStore = try await configuration.store.open(logger: logger)
         }
-        let store = MeteredRequestStore(base: baseStore, metrics: metrics)
+        let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
+                                        name: configuration.store.redacted)
         let apple = AppleAppHandler(verifier: runtime.appleVerifier, merchantID: configuration.merchantID, teamID: configuration.teamID)
         let handlers = ServerHandlers(
             configuration: configuration, runtime: runtime, store: store,
@@ -66,7 +68,12 @@ public struct VerifyServerApp: Service {
             try await store.prepare()
         }
         return VerifyServerApp(configuration: configuration, runtime: runtime, store: store, metrics: metrics,
-                               application: application, listening: listening)
+                               application: application, listening: listening, purger: purger)
+    }
+
+    /// Deletes requests that expired more than one `requestTTL` ago (what the periodic purge does); returns how many.
+    public func purgeExpiredRequests() async throws -> Int {
+        try await purger.purgeOnce()
     }
 
     public func run() async throws {

@@ -46,6 +46,7 @@ struct ConfigurationKey: Sendable {
             configuration.profile = profile
         },
         .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
+        .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
         .init(name: "logLevel") { configuration, value in
             guard let level = Logger.Level(rawValue: try value.text()) else {
                 throw ConfigurationValueError("must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")

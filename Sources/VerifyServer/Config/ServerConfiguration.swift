@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     public var bodyLimit = 1 << 20
     public var store: StoreLocation = .default
     public var profile: CertificateProfile = .default
+    /// Longest wait for one request-store operation; then 503 (or, at start, a refusal to start).
+    public var storeTimeout: TimeInterval = 5
     /// How often expired requests are deleted.
     public var purgeInterval: TimeInterval = 60
     public var logLevel: Logger.Level = .info
@@ -64,6 +66,7 @@ public struct ServerConfiguration: Sendable {
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
+        if !(storeTimeout > 0) { problems.append("storeTimeout must be a positive number of seconds") }
         if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {

@@ -19,17 +19,18 @@ struct ExpiredRequestPurger: Service {
                 } catch {
                     return
                 }
-                await purgeOnce()
+                do {
+                    _ = try await purgeOnce()
+                } catch {
+                    logger.warning("purging expired requests failed", metadata: ["error": "\(error)"])
+                }
             }
         }
     }
 
-    func purgeOnce() async {
-        do {
-            let count = try await store.purge(expiredBefore: clock.now().addingTimeInterval(-retention))
-            if count > 0 { logger.info("purged expired requests", metadata: ["count": "\(count)"]) }
-        } catch {
-            logger.warning("purging expired requests failed", metadata: ["error": "\(error)"])
-        }
+    func purgeOnce() async throws -> Int {
+        let count = try await store.purge(expiredBefore: clock.now().addingTimeInterval(-retention))
+        if count > 0 { logger.info("purged expired requests", metadata: ["count": "\(count)"]) }
+        return count
     }
 }

@@ -1,10 +1,14 @@
 import Foundation
 import ServiceLifecycle
 
-/// Wraps a store to count and time every operation in `/metrics`.
+/// Wraps a store to count and time every operation in `/metrics`, and to bound each by `timeout`: a store that
+/// does not answer (PostgreSQL down: the pool keeps retrying) fails the operation instead of hanging the caller.
 struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
+    let timeout: Duration
+    /// The store's location without credentials, for error messages.
+    let name: String
 
     var kind: String { base.kind }
     var services: [any Service] { base.services }
@@ -18,15 +22,7 @@ struct MeteredRequestStore: RequestStore {
     }
 
     func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        let start = ContinuousClock.now
-        do {
-            let outcome = try await base.consume(id: id, now: now)
-            metrics.storeOperation("consume", result: outcome.label, duration: ContinuousClock.now - start)
-            return outcome
-        } catch {
-            metrics.storeOperation("consume", result: "error", duration: ContinuousClock.now - start)
-            throw error
-        }
+        try await measure("consume", result: \.label) { try await base.consume(id: id, now: now) }
     }
 
     func purge(expiredBefore cutoff: Date) async throws -> Int {
@@ -39,15 +35,31 @@ struct MeteredRequestStore: RequestStore {
         try await measure("ping") { try await base.ping() }
     }
 
-    private func measure<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
+    private func measure<T: Sendable>(_ operation: String, result label: (T) -> String = { _ in "ok" },
+                                      _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         do {
-            let value = try await body()
-            metrics.storeOperation(operation, result: "ok", duration: ContinuousClock.now - start)
+            let value = try await withTimeout(body)
+            metrics.storeOperation(operation, result: label(value), duration: ContinuousClock.now - start)
             return value
         } catch {
             metrics.storeOperation(operation, result: "error", duration: ContinuousClock.now - start)
             throw error
+        }
+    }
+
+    /// Runs `body`, cancelling it when `timeout` passes first.
+    private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let (timeout, name) = (self.timeout, self.name)
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw RequestStoreError("request store \(name) did not answer within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw RequestStoreError("request store operation vanished") }
+            return first
         }
     }
 }

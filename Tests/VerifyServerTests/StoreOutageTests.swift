@@ -1,0 +1,65 @@
+import Foundation
+import ServiceLifecycle
+import Testing
+import VerifyServer
+
+/// A store that accepts its schema and then never answers (a database that went away).
+struct StallingStore: RequestStore {
+    var kind: String { "stalling" }
+    var services: [any Service] { [] }
+    func prepare() async throws {}
+    func insert(_ request: StoredRequest) async throws { try await stall() as Void }
+    func consume(id: String, now: Date) async throws -> ConsumeOutcome { try await stall() }
+    func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
+    func ping() async throws { try await stall() as Void }
+
+    private func stall<T>() async throws -> T {
+        try await Task.sleep(for: .seconds(3600))
+        throw RequestStoreError("unreachable")
+    }
+}
+
+@Suite("verify-server when the request store stops answering, and purging")
+struct StoreOutageTests {
+    static var configuration: ServerConfiguration {
+        var configuration = AppleSample.configuration()
+        configuration.storeTimeout = 0.2
+        return configuration
+    }
+
+    @Test("/readyz says not ready (503); create and verify answer 503 store.unavailable instead of hanging")
+    func stalled() async throws {
+        try await ServerFixture.withServer(Self.configuration, store: StallingStore()) { server in
+            let ready = try await server.client.get("/readyz")
+            #expect(ready.status == 503)
+            #expect(try jsonObject(ready)["status"] as? String == "not_ready")
+            #expect((try jsonObject(ready)["store"] as? [String: Any])?["reachable"] as? Bool == false)
+            let live = try await server.client.get("/healthz")
+            #expect(live.status == 200)
+
+            let created = try await server.client.post("/v1/requests", json: AppleSample.createBody)
+            #expect(created.status == 503)
+            #expect(try errorCode(created) == "store.unavailable")
+            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(StoredRequest.newID()))
+            #expect(verified.status == 503)
+            #expect(try errorCode(verified) == "store.unavailable")
+        }
+    }
+
+    @Test("purging deletes requests expired more than one TTL ago; a later attempt on one is nonce.unknown")
+    func purge() async throws {
+        let clock = TestClock()
+        try await ServerFixture.withServer(clock: clock) { server in
+            let old = AppleSample.request(now: clock.now.addingTimeInterval(-1000), ttl: 300)
+            let recent = AppleSample.request(now: clock.now.addingTimeInterval(-400), ttl: 300)
+            try await server.store.insert(old)
+            try await server.store.insert(recent)
+            #expect(try await server.app.purgeExpiredRequests() == 1)
+            let purged = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(old.id))
+            #expect(purged.status == 404)
+            let kept = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(recent.id))
+            #expect(kept.status == 410)
+            #expect(try await server.client.get("/metrics").text.contains("verify_server_store_purged_requests_total 1"))
+        }
+    }
+}

@@ -24,7 +24,7 @@ public struct MdocSimulator: Sendable {
         let deviceResponse = DeviceResponseBuilder.encode(documents: [document], extraEntries: build.extraEntries, style: build.style)
         let (bytes, annexC) = try wrap(deviceResponse, target: target, build: build)
         return SimulatedResponse(
-            format: target.format, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
+            format: target.format, docType: options.docType, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
             time: options.time, request: options.request, documentSigner: build.documentSigner ?? pki.documentSigner,

@@ -5,6 +5,7 @@ import Mdoc
 /// A built response with everything needed to verify it.
 public struct SimulatedResponse: Sendable {
     public let format: ResponseFormat
+    public let docType: String
     /// What a relying party receives: the Apple envelope (raw CBOR), the UTF-8 bytes of the Annex C
     /// base64url string, or the bare DeviceResponse.
     public let bytes: [UInt8]

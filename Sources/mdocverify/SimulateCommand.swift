@@ -1,0 +1,201 @@
+import ArgumentParser
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Verifier
+
+/// `mdocverify simulate`: signed test responses from a test PKI, with named faults.
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build a correctly signed test response (or one with deliberate faults) from a seeded test PKI.",
+        discussion: """
+            Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that
+            `mdocverify verify` or your own server can be checked end to end. `--list-faults` lists the faults.
+            """,
+        subcommands: [AppleApp.self]
+    )
+
+    @Flag(name: .customLong("list-faults"), help: "List the faults with the error code each must produce.")
+    var listFaults = false
+
+    @Flag(help: "With --list-faults: print JSON.")
+    var json = false
+
+    func run() throws {
+        guard listFaults else {
+            throw ValidationError("name a format (apple-app) or pass --list-faults")
+        }
+        print(json ? Self.faultsJSON() : Self.faultsTable())
+    }
+
+    static func codes(_ fault: Fault) -> [(ResponseFormat, String)] {
+        [ResponseFormat.appleApp, .annexC, .deviceResponse].filter { fault.formats.contains($0) }.map { format in
+            (format, fault.expectedCode(format: format)?.rawValue ?? "verifies")
+        }
+    }
+
+    static func faultsTable() -> String {
+        let width = Fault.allCases.map(\.name.count).max() ?? 0
+        var lines: [String] = []
+        for fault in Fault.allCases {
+            let perFormat = codes(fault)
+            let distinct = Set(perFormat.map(\.1))
+            let expected = distinct.count == 1
+                ? "\(perFormat[0].1)  (\(perFormat.map(\.0.rawValue).joined(separator: ", ")))"
+                : perFormat.map { "\($0.1) (\($0.0.rawValue))" }.joined(separator: ", ")
+            lines.append(fault.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + expected)
+            lines.append(String(repeating: " ", count: width + 2) + fault.summary)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func faultsJSON() -> String {
+        let entries: [[String: Any]] = Fault.allCases.map { fault in
+            var expected: [String: Any] = [:]
+            for (format, code) in codes(fault) { expected[format.rawValue] = code == "verifies" ? NSNull() : code }
+            return ["name": fault.name, "description": fault.summary, "expectedCode": expected]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct AppleApp: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-app",
+            abstract: "An Apple Verify with Wallet in-app response (APPLE-HPKE-v1 envelope) encrypted to your merchant key."
+        )
+
+        @Option(name: .customLong("merchant-key"), help: "Merchant key PEM: the public key, or the private key (only its public part is used).")
+        var merchantKey: String
+
+        @Option(name: .customLong("merchant-id"), help: "Merchant identifier the server will use.")
+        var merchantID: String
+
+        @Option(name: .customLong("team-id"), help: "Team ID the server will use.")
+        var teamID: String
+
+        @Option(help: "The request nonce, hex.")
+        var nonce: String
+
+        @Option(help: "Document type: org.iso.18013.5.1.mDL (default) or org.iso.23220.photoid.1.")
+        var doctype: String = DocType.mDL
+
+        @Option(help: "Elements to disclose, namespace:identifier,… (default: all of the sample document).")
+        var elements: String?
+
+        @Option(name: .customLong("fault"), help: "A fault to apply (repeatable); see `mdocverify simulate --list-faults`.")
+        var faults: [String] = []
+
+        @Option(help: "Seed of the test PKI, device key and salts.")
+        var seed: UInt64 = 1
+
+        @Option(name: .customLong("issuer-curve"), help: "Curve of the IACA and Document Signer: P-256, P-384, P-521 or Ed25519.")
+        var issuerCurve: String = Curve.p256.rawValue
+
+        @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
+        var at: String?
+
+        @Option(help: "Directory for response.cbor, iaca.pem and case.json (created if missing).")
+        var out: String
+
+        func run() throws {
+            try runReportingExit {
+                let (merchant, isPrivate) = try Self.publicKey(merchantKey)
+                let nonceBytes = try InputFiles.hex(nonce, what: "--nonce")
+                let time = try InputFiles.time(at)
+                let faultList = try faults.map { name in
+                    guard let fault = Fault(name: name) else {
+                        throw UsageFailure("unknown fault \(name); see `mdocverify simulate --list-faults`")
+                    }
+                    return fault
+                }
+                guard let curve = Curve(rawValue: issuerCurve), curve != .x25519 else {
+                    throw UsageFailure("--issuer-curve must be P-256, P-384, P-521 or Ed25519")
+                }
+                var options = SimulationOptions(time: time, faults: faultList)
+                options.docType = doctype
+                if let elements {
+                    guard let ids = ElementID.list(elements), !ids.isEmpty else {
+                        throw UsageFailure("--elements must be namespace:identifier,…")
+                    }
+                    options.elements = ids
+                }
+                let request = AppleAppRequest(merchantKey: merchant, nonce: nonceBytes, merchantID: merchantID, teamID: teamID)
+                let response: SimulatedResponse
+                let pki: TestPKI
+                do {
+                    pki = try TestPKI(seed: seed, curve: curve, at: options.time)
+                    response = try MdocSimulator(pki: pki).simulate(.appleApp(request), options: options)
+                } catch let error as SimulationError {
+                    throw UsageFailure(error.description)
+                }
+                try OutputFiles.createDirectory(out)
+                let responsePath = try OutputFiles.write(response.bytes, to: out, name: "response.cbor")
+                let trustPath = try OutputFiles.write(Array(pki.iacaPEM.utf8), to: out, name: "iaca.pem")
+                let description = CaseDescription(response: response, request: request, seed: seed, curve: curve,
+                                                  responsePath: responsePath, trustPath: trustPath,
+                                                  privateKeyPath: isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem")
+                try OutputFiles.write(Array(description.json.utf8), to: out, name: "case.json")
+                print("wrote \(responsePath) (\(response.bytes.count) bytes), \(trustPath), case.json")
+                print("expected: \(response.expected)")
+                print("verify:   \(description.verifyCommand)")
+                return .verified
+            }
+        }
+
+        /// The merchant public key, and whether the file held the private key.
+        static func publicKey(_ path: String) throws -> (PublicKey, Bool) {
+            let text = try InputFiles.readText(path, what: "merchant key")
+            if let key = try? PublicKey(pemEncoded: text) { return (key, false) }
+            if let key = try? PrivateKey(pemEncoded: text) { return (key.publicKey, true) }
+            throw UsageFailure("merchant key at \(path) is not a PEM public or private key")
+        }
+    }
+}
+
+/// case.json: the inputs of a simulation and the verdict the verifier must reach.
+struct CaseDescription {
+    let response: SimulatedResponse
+    let request: AppleAppRequest
+    let seed: UInt64
+    let curve: Curve
+    let responsePath: String
+    let trustPath: String
+    /// The merchant private key's path for the verify command (a placeholder when only the public key was given).
+    let privateKeyPath: String
+
+    var verifyCommand: String {
+        let arguments = ["mdocverify", "verify", "apple-app", "--response", responsePath, "--private-key", privateKeyPath,
+                         "--merchant-id", request.merchantID, "--team-id", request.teamID, "--nonce", Hex.encode(request.nonce),
+                         "--trust", trustPath, "--at", RFC3339.format(response.time)]
+        return arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    }
+
+    var json: String {
+        let expected = response.expected
+        let object: [String: Any] = [
+            "format": response.format.rawValue,
+            "docType": response.docType,
+            "elements": response.disclosed.map(\.description),
+            "faults": response.faults.map(\.name),
+            "seed": seed,
+            "issuerCurve": curve.rawValue,
+            "at": RFC3339.format(response.time),
+            "merchantID": request.merchantID,
+            "teamID": request.teamID,
+            "nonce": Hex.encode(request.nonce),
+            "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: request.merchantKey)),
+            "files": ["response": responsePath, "trust": trustPath],
+            "expected": [
+                "verified": expected.isVerified,
+                "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),
+                "codes": expected.codes.map(\.rawValue).sorted(),
+                "description": expected.description,
+            ] as [String: Any],
+            "verify": verifyCommand,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

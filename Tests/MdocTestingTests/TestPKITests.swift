@@ -1,0 +1,109 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Testing
+import Verifier
+
+@Suite("MdocTesting: test PKI")
+struct TestPKITests {
+    @Test("a conformant PKI gives zero profile warnings under the default profile and verifies under strict",
+          arguments: [Curve.p256, .p384, .p521, .ed25519])
+    func conformant(_ curve: Curve) throws {
+        for profile in CertificateProfile.allCases {
+            let result = try SimulatedCase(curve: curve, profile: profile, time: Fixtures.time).run()
+            #expect(result.failure == nil, "\(result.failure ?? "")")
+            #expect(result.report.checks.filter { $0.status == .warn }.isEmpty, "\(ReportSummary.text(result.report))")
+            #expect(result.report.checks.contains { $0.id == "issuer.certificate_profile" && $0.status == .pass })
+        }
+    }
+
+    @Test("IACA and Document Signer carry the Annex B extensions, names and validity limits")
+    func profile() throws {
+        let pki = try TestPKI(seed: 7, at: Fixtures.time)
+        let iaca = pki.iaca
+        #expect(iaca.isSelfSigned)
+        #expect(iaca.keyUsage == [.keyCertSign, .cRLSign])
+        #expect(iaca.basicConstraints == BasicConstraints(isCA: true, pathLengthConstraint: 0))
+        #expect(iaca.extensions.filter(\.isCritical).map(\.oid).sorted() == [X509ExtensionOID.keyUsage, X509ExtensionOID.basicConstraints].sorted())
+        #expect(iaca.subjectKeyIdentifier != nil)
+        #expect(iaca.issuerAlternativeNames == [.uri("https://iaca.mdoc-testing.invalid/")])
+        #expect(iaca.crlDistributionPoints.first?.fullNames == [.uri("https://iaca.mdoc-testing.invalid/crl")])
+        #expect(iaca.notAfter.timeIntervalSince(iaca.notBefore) <= 20 * 365.25 * 86_400)
+        #expect(iaca.subject.countryName == "US")
+
+        let ds = pki.documentSigner
+        #expect(ds.isSignedBy(iaca))
+        #expect(ds.keyUsage == [.digitalSignature])
+        #expect(ds.extendedKeyUsage == ["1.0.18013.5.1.2"])
+        #expect(Set(ds.extensions.filter(\.isCritical).map(\.oid)) == [X509ExtensionOID.keyUsage, X509ExtensionOID.extendedKeyUsage])
+        #expect(ds.authorityKeyIdentifier == iaca.subjectKeyIdentifier)
+        #expect(ds.subjectKeyIdentifier != nil)
+        #expect(ds.basicConstraints == nil)
+        #expect(ds.subject.countryName == iaca.subject.countryName)
+        #expect(ds.subject.stateOrProvinceName == iaca.subject.stateOrProvinceName)
+        #expect(ds.notAfter.timeIntervalSince(ds.notBefore) <= 457 * 86_400)
+        #expect(ds.notBefore <= Fixtures.time && Fixtures.time <= ds.notAfter)
+        #expect(pki.trustStore.validate(leaf: ds, at: Fixtures.time).isTrusted)
+    }
+
+    @Test("the same seed gives the same keys, names, serials and validity; another seed other keys")
+    func reproducible() throws {
+        let a = try TestPKI(seed: 42, curve: .p384, at: Fixtures.time)
+        let b = try TestPKI(seed: 42, curve: .p384, at: Fixtures.time.addingTimeInterval(3600))
+        let c = try TestPKI(seed: 43, curve: .p384, at: Fixtures.time)
+        #expect(a.iacaKey.publicKey == b.iacaKey.publicKey)
+        #expect(a.documentSignerKey.publicKey == b.documentSignerKey.publicKey)
+        #expect(try a.deviceKey().publicKey == b.deviceKey().publicKey)
+        #expect(a.iaca.serialNumber == b.iaca.serialNumber)
+        #expect(a.iaca.subject == b.iaca.subject)
+        #expect(a.documentSigner.notBefore == b.documentSigner.notBefore)
+        #expect(a.iacaKey.publicKey != c.iacaKey.publicKey)
+        #expect(try a.deviceKey().publicKey != c.deviceKey().publicKey)
+        // A root from one run is a trust anchor for another run's Document Signer: same name, same key.
+        #expect(b.documentSigner.isSignedBy(a.iaca))
+        // Ed25519 signatures are deterministic, so whole certificates repeat.
+        let ed1 = try TestPKI(seed: 5, curve: .ed25519, at: Fixtures.time)
+        let ed2 = try TestPKI(seed: 5, curve: .ed25519, at: Fixtures.time)
+        #expect(ed1.iaca.derEncoded == ed2.iaca.derEncoded)
+        #expect(ed1.documentSigner.derEncoded == ed2.documentSigner.derEncoded)
+    }
+
+    @Test("verdicts are reproducible from the seed although ECDSA signature bytes are not")
+    func verdictsRepeat() throws {
+        let first = try SimulatedCase(faults: [.tamperedElementValue], seed: 9, time: Fixtures.time).run()
+        let second = try SimulatedCase(faults: [.tamperedElementValue], seed: 9, time: Fixtures.time).run()
+        #expect(first.report.errors.map(\.code) == second.report.errors.map(\.code))
+        #expect(first.report.checks.map(\.id) == second.report.checks.map(\.id))
+        // Same seed, same salts and digest IDs: the DeviceResponses differ only in signatures.
+        #expect(first.response.deviceResponse.count == second.response.deviceResponse.count)
+    }
+
+    @Test("PEM export parses back to the same certificate")
+    func pem() throws {
+        let pki = try TestPKI(seed: 3, curve: .p521, at: Fixtures.time)
+        #expect(pki.iacaPEM.hasPrefix("-----BEGIN CERTIFICATE-----\n"))
+        #expect(try Certificate(pemEncoded: pki.iacaPEM) == pki.iaca)
+        #expect(try Certificate(pemEncoded: pki.documentSignerPEM) == pki.documentSigner)
+        #expect(pki.iacaPEM.split(separator: "\n").allSatisfy { $0.count <= 64 })
+    }
+
+    @Test("Document Signer deviations produce the certificates the faults need")
+    func deviations() throws {
+        let pki = try TestPKI(seed: 1, at: Fixtures.time)
+        let validity = DateInterval(start: pki.documentSigner.notBefore, end: pki.documentSigner.notAfter)
+        let ca = try pki.issueDocumentSigner(label: "t", deviations: [.certificateAuthority, .wrongExtendedKeyUsage], validity: validity, at: Fixtures.time)
+        #expect(ca.certificate.basicConstraints?.isCA == true)
+        #expect(ca.certificate.extendedKeyUsage == ["1.0.18013.5.1.6"])
+        let noKU = try pki.issueDocumentSigner(label: "t2", deviations: [.noKeyUsage], validity: validity, at: Fixtures.time)
+        #expect(noKU.certificate.keyUsage == nil)
+        let rogue = try pki.issueDocumentSigner(label: "t3", validity: validity, untrustedIssuer: true, at: Fixtures.time)
+        #expect(rogue.certificate.issuer == pki.iaca.subject)
+        #expect(!rogue.certificate.isSignedBy(pki.iaca))
+    }
+
+    @Test("X25519 cannot be an issuer curve")
+    func x25519() {
+        #expect(throws: SimulationError.self) { try TestPKI(curve: .x25519, at: Fixtures.time) }
+    }
+}

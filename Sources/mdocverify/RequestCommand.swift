@@ -44,9 +44,9 @@ struct Request: ParsableCommand {
             try runReportingExit {
                 guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
                 let reader = try readerIdentity()
-                let created: AnnexCRequest
+                let created: AnnexCWebRequest
                 do {
-                    created = try AnnexCRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion)
+                    created = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion)
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
@@ -58,7 +58,7 @@ struct Request: ParsableCommand {
                 } catch {
                     throw UsageFailure("cannot encode the request policy: \(error)")
                 }
-                try OutputFiles.write([
+                try RequestOutputFiles.write([
                     ("data.json", Data((created.data.serialized(pretty: true) + "\n").utf8), false),
                     ("private-key.pem", Data(created.session.privateKey.pkcs8PEM().utf8), true),
                     ("encryption-info.txt", Data(created.encryptionInfo.utf8), false),
@@ -98,7 +98,7 @@ struct Request: ParsableCommand {
 extension DeviceRequestVersion: ExpressibleByArgument {}
 
 /// Writes the request files; refuses to overwrite, so a kept private key is never replaced by accident.
-enum OutputFiles {
+enum RequestOutputFiles {
     static func write(_ files: [(name: String, contents: Data, secret: Bool)], into directory: String) throws {
         let manager = FileManager.default
         do {

@@ -25,7 +25,7 @@ struct AnnexCRoundTripTests {
             pki = try TestPKI(seed: seed, at: AnnexCRoundTripTests.time)
         }
 
-        func respond(to request: Verifier.AnnexCRequest, origin: String, configure: (inout SimulationOptions) -> Void = { _ in }) throws
+        func respond(to request: AnnexCWebRequest, origin: String, configure: (inout SimulationOptions) -> Void = { _ in }) throws
             -> (json: String, deviceResponse: [UInt8]) {
             let info = try AnnexCEncryptionInfo(base64URL: request.encryptionInfo)
             let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(request.deviceRequest)))
@@ -49,7 +49,7 @@ struct AnnexCRoundTripTests {
 
     @Test("Unsigned request → wallet → verified annex-c report with exactly the requested elements")
     func roundTrip() throws {
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         let wallet = try Wallet()
         let (json, _) = try wallet.respond(to: request, origin: AnnexCFixtures.origin)
         let report = Self.verify(json, session: request.session, pki: wallet.pki)
@@ -68,7 +68,7 @@ struct AnnexCRoundTripTests {
     @Test("Signed request (readerAuthAll) round-trips the same way")
     func signedRoundTrip() throws {
         let (_, identity) = try AnnexCFixtures.readerPKI()
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy, reader: identity)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy, reader: identity)
         let wallet = try Wallet()
         let report = Self.verify(try wallet.respond(to: request, origin: AnnexCFixtures.origin).json, session: request.session, pki: wallet.pki)
         #expect(report.verified, "\(ReportSummary.text(report))")
@@ -76,7 +76,7 @@ struct AnnexCRoundTripTests {
 
     @Test("MdocTesting's own Annex C target builds the same encryptionInfo string and its response verifies")
     func simulatorAnnexCTarget() throws {
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         let info = try AnnexCEncryptionInfo(base64URL: request.encryptionInfo)
         let target = MdocTesting.AnnexCRequest(recipientKey: request.session.privateKey, nonce: info.nonce, origin: AnnexCFixtures.origin)
         #expect(target.encryptionInfo == request.encryptionInfo)
@@ -93,7 +93,7 @@ struct AnnexCRoundTripTests {
 
     @Test("Device signature over an origin or encryptionInfo one character off: device.signature_invalid and nothing else")
     func deviceSignatureOneCharacterOff() throws {
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         var changed = Array(request.encryptionInfo)
         changed[changed.count - 1] = changed[changed.count - 1] == "A" ? "B" : "A"
         for (origin, encryptionInfo) in [("https://shop.exampla", nil), (nil, String(changed))] as [(String?, String?)] {
@@ -110,7 +110,7 @@ struct AnnexCRoundTripTests {
 
     @Test("A correct response checked with an origin or encryptionInfo one character off: the device signature fails, and so does HPKE")
     func verifierGivenOtherValues() throws {
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         let wallet = try Wallet()
         let (json, deviceResponse) = try wallet.respond(to: request, origin: AnnexCFixtures.origin)
         var changed = Array(request.encryptionInfo)
@@ -133,7 +133,7 @@ struct AnnexCRoundTripTests {
 
     @Test("Every MdocTesting fault that applies to Annex C ends in the code it names", arguments: Fault.allCases.filter { $0.formats.contains(.annexC) })
     func faults(_ fault: Fault) throws {
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         let info = try AnnexCEncryptionInfo(base64URL: request.encryptionInfo)
         let target = MdocTesting.AnnexCRequest(recipientKey: request.session.privateKey, nonce: info.nonce, origin: AnnexCFixtures.origin)
         let pki = try TestPKI(seed: 5, at: Self.time)
@@ -151,7 +151,7 @@ struct AnnexCRoundTripTests {
     func twoDocuments() throws {
         var policy = AnnexCFixtures.policy
         policy.documents.append(.init(docType: MdocTesting.DocType.photoID, nameSpaces: [MdocTesting.NameSpace.iso23220: ["family_name_unicode": false]]))
-        let request = try Verifier.AnnexCRequest.create(origin: AnnexCFixtures.origin, request: policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: policy)
         let wallet = try Wallet()
         let transcript = request.session.transcript
         var documents: [CBORValue] = []

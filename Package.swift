@@ -86,8 +86,8 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["mdocverify", "TestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
             dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport",

@@ -44,9 +44,9 @@ struct Request: ParsableCommand {
             try runReportingExit {
                 guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
                 let reader = try readerIdentity()
-                let created: Verifier.AnnexCRequest
+                let created: AnnexCWebRequest
                 do {
-                    created = try Verifier.AnnexCRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion)
+                    created = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion)
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }

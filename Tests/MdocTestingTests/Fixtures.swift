@@ -7,9 +7,6 @@ import MdocTesting
 import Testing
 import Verifier
 
-/// Verifier has its own AnnexCRequest (the relying party's request); these tests build the wallet side.
-typealias AnnexCRequest = MdocTesting.AnnexCRequest
-
 /// Shared inputs: a fixed verification time so that runs are reproducible.
 enum Fixtures {
     static let time = RFC3339.parseDateTime("2026-06-01T12:00:00Z") ?? Date(timeIntervalSince1970: 1_780_315_200)

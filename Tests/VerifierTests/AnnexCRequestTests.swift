@@ -14,7 +14,7 @@ struct AnnexCRequestTests {
 
     @Test("An unsigned request: both strings unpadded base64url; DeviceRequest 1.1 and EncryptionInfo parse back; session matches")
     func unsignedRequest() throws {
-        let request = try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         #expect(request.deviceRequest.allSatisfy(Self.base64URLAlphabet.contains))
         #expect(request.encryptionInfo.allSatisfy(Self.base64URLAlphabet.contains))
         #expect(request.session.encryptionInfo == request.encryptionInfo)
@@ -48,8 +48,8 @@ struct AnnexCRequestTests {
 
     @Test("Every request has its own recipient key and nonce")
     func freshPerRequest() throws {
-        let first = try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
-        let second = try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let first = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
+        let second = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy)
         #expect(first.session.privateKey.publicKey != second.session.privateKey.publicKey)
         #expect(try AnnexCEncryptionInfo(base64URL: first.encryptionInfo).nonce != AnnexCEncryptionInfo(base64URL: second.encryptionInfo).nonce)
         #expect(first.deviceRequest == second.deviceRequest)
@@ -58,7 +58,7 @@ struct AnnexCRequestTests {
     @Test("Signed, version 1.1: one readerAuthAll over ReaderAuthenticationAll of this session's transcript")
     func signedAll() throws {
         let (root, identity) = try AnnexCFixtures.readerPKI()
-        let request = try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy, reader: identity)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy, reader: identity)
         let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(request.deviceRequest)))
         #expect(deviceRequest.version == "1.1" && deviceRequest.readerAuthAll.count == 1)
         #expect(deviceRequest.docRequests.allSatisfy { $0.readerAuth == nil })
@@ -75,7 +75,7 @@ struct AnnexCRequestTests {
         let (root, identity) = try AnnexCFixtures.readerPKI()
         var policy = AnnexCFixtures.policy
         policy.documents.append(.init(docType: "org.iso.23220.photoid.1", nameSpaces: ["org.iso.23220.1": ["family_name": false]]))
-        let request = try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: policy, reader: identity, version: .v1_0)
+        let request = try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: policy, reader: identity, version: .v1_0)
         let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(request.deviceRequest)))
         #expect(deviceRequest.version == "1.0" && deviceRequest.readerAuthAll.isEmpty && deviceRequest.docRequests.count == 2)
         for doc in deviceRequest.docRequests {
@@ -93,24 +93,24 @@ struct AnnexCRequestTests {
         }
     }
 
-    @Test("Origins: only serialized web origins are accepted; an empty request is refused (input.malformed)",
+    @Test("Origins that are not serialized web origins are input.malformed",
           arguments: ["https://shop.example/", "shop.example", "https://shop.example:443", "http://localhost:80", "https://Shop.example",
                       "https://shop.example/path", "https://shop.example?x", "ftp://shop.example", "https://", "https://shop.example:",
                       "https://shop.example:08443", "https://user@shop.example", "https://[::1", "https://shop example"])
     func badOrigins(origin: String) {
-        #expect(throws: VerificationError.self) { try AnnexCRequest.create(origin: origin, request: AnnexCFixtures.policy) }
+        #expect(throws: VerificationError.self) { try AnnexCWebRequest.create(origin: origin, request: AnnexCFixtures.policy) }
     }
 
     @Test("Origins that are accepted", arguments: ["https://shop.example", "http://localhost:8080", "https://[::1]:8443", "https://xn--bcher-kva.example"])
     func goodOrigins(origin: String) throws {
-        _ = try AnnexCRequest.create(origin: origin, request: AnnexCFixtures.policy)
+        _ = try AnnexCWebRequest.create(origin: origin, request: AnnexCFixtures.policy)
     }
 
     @Test("An empty request is input.malformed")
     func emptyRequest() {
-        #expect(throws: VerificationError.self) { try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: RequestPolicy(documents: [])) }
+        #expect(throws: VerificationError.self) { try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: RequestPolicy(documents: [])) }
         let noElements = RequestPolicy(documents: [.init(docType: AnnexCFixtures.mDL, nameSpaces: [:])])
-        #expect(throws: VerificationError.self) { try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: noElements) }
+        #expect(throws: VerificationError.self) { try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: noElements) }
     }
 
     static func appleSample() throws -> (deviceRequest: String, encryptionInfo: String) {

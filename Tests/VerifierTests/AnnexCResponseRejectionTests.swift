@@ -11,7 +11,7 @@ import Verifier
 @Suite("Annex C response rejections")
 struct AnnexCResponseRejectionTests {
     static func session() throws -> AnnexCSession {
-        try AnnexCRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy).session
+        try AnnexCWebRequest.create(origin: AnnexCFixtures.origin, request: AnnexCFixtures.policy).session
     }
 
     static func verify(_ response: String, session: AnnexCSession, anchors: [Certificate] = []) -> VerificationReport {

@@ -22,9 +22,9 @@ struct AnnexCHandler: FormatHandler {
         guard let origin, !origin.isEmpty else {
             throw APIError(.badRequest, .inputMalformed, "annex-c requests need the calling page's `origin`, e.g. https://shop.example")
         }
-        let request: AnnexCRequest
+        let request: AnnexCWebRequest
         do {
-            request = try AnnexCRequest.create(origin: origin, request: policy, reader: reader)
+            request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader)
         } catch {
             throw APIError(.badRequest, error.code, error.message)
         }

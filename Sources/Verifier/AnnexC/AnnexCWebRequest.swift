@@ -4,7 +4,7 @@ import Mdoc
 /// An ISO/IEC TS 18013-7 Annex C request for
 /// `navigator.credentials.get({digital: {requests: [{protocol: "org-iso-mdoc", data}]}})`, and what the
 /// server keeps to verify the answer.
-public struct AnnexCRequest: Sendable {
+public struct AnnexCWebRequest: Sendable {
     public static let protocolIdentifier = "org-iso-mdoc"
 
     /// base64url (no padding) of the DeviceRequest CBOR.
@@ -31,12 +31,12 @@ public struct AnnexCRequest: Sendable {
     ///
     /// With a `reader` identity the request is signed (ISO/IEC 18013-5 §9.1.4) over the Annex C transcript of
     /// this EncryptionInfo and `origin`: version 1.1 puts one COSE_Sign1 in `readerAuthAll` over
-    /// ReaderAuthenticationAll (the form of Apple's sample request, which Apple Wallet requires); version 1.0
+    /// ReaderAuthenticationAll (the form of Apple's sample request; Apple Wallet requires signed requests); version 1.0
     /// puts a `readerAuth` in every DocRequest over its ReaderAuthentication.
     ///
     /// Throws `input.malformed` for an origin that is not a serialized web origin or an empty request.
     public static func create(origin: String, request: RequestPolicy, reader: ReaderIdentity? = nil,
-                              version: DeviceRequestVersion = .v1_1) throws(VerificationError) -> AnnexCRequest {
+                              version: DeviceRequestVersion = .v1_1) throws(VerificationError) -> AnnexCWebRequest {
         try AnnexCOrigin.validate(origin)
         guard !request.documents.isEmpty,
               request.documents.allSatisfy({ !$0.docType.isEmpty && $0.nameSpaces.values.contains { !$0.isEmpty } })
@@ -60,7 +60,7 @@ public struct AnnexCRequest: Sendable {
         } catch {
             throw VerificationError(.inputMalformed, "cannot sign ReaderAuth: \(error)")
         }
-        return AnnexCRequest(deviceRequest: Base64URL.encode(deviceRequest.encoded), encryptionInfo: encryptionInfo, session: session)
+        return AnnexCWebRequest(deviceRequest: Base64URL.encode(deviceRequest.encoded), encryptionInfo: encryptionInfo, session: session)
     }
 
     private static func build(_ itemsRequests: [ItemsRequest], version: DeviceRequestVersion, reader: ReaderIdentity?,

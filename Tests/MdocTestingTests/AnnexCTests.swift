@@ -64,3 +64,17 @@ extension AnnexCTests {
         #expect(mac.failure == nil, "\(mac.failure ?? "")")
     }
 }
+
+extension AnnexCTests {
+    @Test("from the encryptionInfo text alone (what a wallet sees), the response verifies with the request's private key")
+    func fromEncryptionInfo() throws {
+        let request = try AnnexCRequest(seed: 6, origin: "https://shop.example")
+        let pki = try TestPKI(seed: 1, at: Fixtures.time)
+        let response = try MdocSimulator(pki: pki).simulate(.annexCEncryptionInfo(request.encryptionInfo, origin: request.origin),
+                                                            options: Fixtures.options())
+        #expect(try AnnexCHarness.open(try #require(response.annexCResponse), request: request) == response.deviceResponse)
+        #expect(throws: SimulationError.self) {
+            try MdocSimulator(pki: pki).simulate(.annexCEncryptionInfo("not-an-encryption-info", origin: request.origin), options: Fixtures.options())
+        }
+    }
+}

@@ -26,7 +26,7 @@ struct AnnexCEncryptedResponse {
         } else {
             response = trimmed
         }
-        guard let bytes = AnnexCBase64URL.decode(response), !bytes.isEmpty else {
+        guard let bytes = Base64URL.decodeStrict(response), !bytes.isEmpty else {
             throw VerificationError(.inputMalformed, "`response` is not base64url")
         }
         let item: CBORItem

@@ -33,7 +33,7 @@ public struct AnnexCEncryptionInfo: Sendable {
     /// Parses the base64url text of an EncryptionInfo (what a wallet or a test does; the verifier never
     /// re-parses its own). Errors are `input.malformed`.
     public init(base64URL text: String) throws(VerificationError) {
-        guard let bytes = AnnexCBase64URL.decode(text) else {
+        guard let bytes = Base64URL.decodeStrict(text) else {
             throw VerificationError(.inputMalformed, "EncryptionInfo is not base64url")
         }
         let item: CBORItem

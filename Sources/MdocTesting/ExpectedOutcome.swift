@@ -12,8 +12,8 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
 
     /// The outcome for a list of faults: none with a code → verified; a transport fault → the code of the first
     /// one the verifier meets (it stops there); otherwise the one code, or the set of the faults' codes.
-    /// With deviceMac, Apple answers `device.auth_missing` (it accepts signatures only) and the other formats
-    /// report device faults as `device.mac_invalid`.
+    /// With deviceMac, Apple and Annex C answer `device.auth_missing` (they accept signatures only) and a bare
+    /// DeviceResponse reports device faults as `device.mac_invalid`.
     public static func forFaults(_ faults: [Fault], format: ResponseFormat, profile: CertificateProfile = .default,
                                  deviceAuthentication: SimulationOptions.DeviceAuthMode = .signature) -> ExpectedOutcome {
         let transport = faults.filter { $0.transportStage != nil && $0.expectedCode(format: format, profile: profile) != nil }
@@ -23,7 +23,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         }
         var codes = Set(faults.compactMap { $0.expectedCode(format: format, profile: profile) })
         if deviceAuthentication == .mac {
-            if format == .appleApp {
+            if format == .appleApp || format == .annexC {
                 codes.remove(.deviceSignatureInvalid)
                 codes.insert(.deviceAuthMissing)
             } else if codes.remove(.deviceSignatureInvalid) != nil {

@@ -111,7 +111,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .unsupportedCOSEAlgorithm: return .issuerAlgorithmUnsupported
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
         case .deviceSignedElementUnauthorized: return .deviceKeyUnauthorized
-        // Apple refuses deviceMac outright; the other formats cannot check it without the reader key.
+        // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.
         case .deviceMacWithoutReaderKey: return .deviceAuthMissing
         case .encryptedToOtherKey: return format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
         case .wrongInfoHash: return .envelopeTranscriptMismatch

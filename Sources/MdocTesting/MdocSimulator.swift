@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import Verifier
 
 /// Builds signed responses from a `TestPKI`: sample or given content, the requested disclosure, and faults.
 public struct MdocSimulator: Sendable {
@@ -47,13 +48,26 @@ public struct MdocSimulator: Sendable {
             if has(.truncatedEnvelope) { bytes = Array(bytes.prefix(bytes.count / 2)) }
             return (bytes, nil)
         case .annexC(let request):
-            let recipient = has(.encryptedToOtherKey)
-                ? try pki.seed.key("other-recipient", curve: .p256).publicKey : request.recipientKey.publicKey
-            let response = try AnnexCResponseBuilder.seal(deviceResponse: deviceResponse, recipientKey: recipient,
-                                                          transcript: request.transcript, corruptCiphertext: has(.corruptedCiphertext))
-            return (Array(response.utf8), response)
+            return try sealAnnexC(deviceResponse, recipientKey: request.recipientKey.publicKey, transcript: request.transcript, build: build)
+        case .annexCEncryptionInfo(let info, _):
+            let recipientKey: PublicKey
+            do {
+                recipientKey = try AnnexCEncryptionInfo(base64URL: info).recipientPublicKey
+            } catch {
+                throw SimulationError.invalidOption("encryptionInfo: \(error.message)")
+            }
+            return try sealAnnexC(deviceResponse, recipientKey: recipientKey, transcript: target.transcript, build: build)
         case .deviceResponse:
             return (deviceResponse, nil)
         }
+    }
+
+    private func sealAnnexC(_ deviceResponse: [UInt8], recipientKey: PublicKey, transcript: SessionTranscript,
+                            build: DocumentBuild) throws -> ([UInt8], String?) {
+        let recipient = build.faults.contains(.encryptedToOtherKey)
+            ? try pki.seed.key("other-recipient", curve: .p256).publicKey : recipientKey
+        let response = try AnnexCResponseBuilder.seal(deviceResponse: deviceResponse, recipientKey: recipient, transcript: transcript,
+                                                      corruptCiphertext: build.faults.contains(.corruptedCiphertext))
+        return (Array(response.utf8), response)
     }
 }

@@ -10,8 +10,8 @@ import Verifier
 ///     #expect(result.failure == nil, "\(result.failure ?? "")")      // Swift Testing
 ///     XCTAssertNil(result.failure)                                    // XCTest
 ///
-/// Formats: `.appleApp` (AppleAppVerifier with a seeded merchant key) and `.deviceResponse`
-/// (DeviceResponseVerifier). Annex C responses are built by `MdocSimulator` for an Annex C front-end to verify.
+/// Formats: `.appleApp` (AppleAppVerifier with a seeded merchant key), `.annexC` (AnnexCVerifier with a seeded
+/// recipient key and origin) and `.deviceResponse` (DeviceResponseVerifier; the reader key is passed for deviceMac).
 public struct SimulatedCase: Sendable {
     public var format: ResponseFormat
     public var seed: UInt64
@@ -70,7 +70,12 @@ public struct SimulatedCase: Sendable {
                 deviceResponse: response.bytes, transcript: transcript, readerKey: response.readerKey,
                 request: options.request, at: options.time)
         case .annexC:
-            throw SimulationError.unsupported("SimulatedCase verifies apple-app and device-response; build Annex C responses with MdocSimulator")
+            let request = try AnnexCRequest(seed: seed)
+            response = try simulator.simulate(.annexC(request), options: options)
+            let session = AnnexCSession(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo,
+                                        origin: request.origin, request: options.request)
+            report = AnnexCVerifier(configuration: configuration).verify(response: response.annexCResponse ?? "", session: session,
+                                                                         at: options.time)
         }
         let mode: SimulationOptions.DeviceAuthMode = response.faults.contains(.deviceMacWithoutReaderKey) ? .mac : options.deviceAuthentication
         let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile,

@@ -52,13 +52,16 @@ public struct SimulationOptions: Sendable {
 public enum ResponseTarget: Sendable {
     case appleApp(AppleAppRequest)
     case annexC(AnnexCRequest)
+    /// Annex C as a wallet sees it: the request's exact `encryptionInfo` text (which carries the recipient key)
+    /// and the page origin.
+    case annexCEncryptionInfo(String, origin: String)
     /// A bare DeviceResponse for a transcript the caller chose.
     case deviceResponse(SessionTranscript)
 
     public var format: ResponseFormat {
         switch self {
         case .appleApp: return .appleApp
-        case .annexC: return .annexC
+        case .annexC, .annexCEncryptionInfo: return .annexC
         case .deviceResponse: return .deviceResponse
         }
     }
@@ -67,6 +70,7 @@ public enum ResponseTarget: Sendable {
         switch self {
         case .appleApp(let request): return request.transcript
         case .annexC(let request): return request.transcript
+        case .annexCEncryptionInfo(let info, let origin): return .annexC(encryptionInfo: info, origin: origin)
         case .deviceResponse(let transcript): return transcript
         }
     }
@@ -79,6 +83,8 @@ public enum ResponseTarget: Sendable {
                                                    teamID: request.teamID, merchantKey: request.merchantKey)
         case .annexC(let request):
             return .annexC(encryptionInfo: request.encryptionInfo, origin: "https://another-origin.example")
+        case .annexCEncryptionInfo(let info, _):
+            return .annexC(encryptionInfo: info, origin: "https://another-origin.example")
         case .deviceResponse(let transcript):
             return SessionTranscript(built: .array([.null, .null, .array([.text("another session"), .bytes(transcript.bytes)])]))
         }

@@ -13,7 +13,7 @@ struct Simulate: ParsableCommand {
             Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that
             `mdocverify verify` or your own server can be checked end to end. `--list-faults` lists the faults.
             """,
-        subcommands: [AppleApp.self]
+        subcommands: [AppleApp.self, AnnexC.self]
     )
 
     @Flag(name: .customLong("list-faults"), help: "List the faults with the error code each must produce.")
@@ -24,7 +24,7 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         guard listFaults else {
-            throw ValidationError("name a format (apple-app) or pass --list-faults")
+            throw ValidationError("name a format (apple-app, annex-c) or pass --list-faults")
         }
         print(json ? Self.faultsJSON() : Self.faultsTable())
     }
@@ -78,68 +78,23 @@ struct Simulate: ParsableCommand {
         @Option(help: "The request nonce, hex.")
         var nonce: String
 
-        @Option(help: "Document type: org.iso.18013.5.1.mDL (default) or org.iso.23220.photoid.1.")
-        var doctype: String = DocType.mDL
-
-        @Option(help: "Elements to disclose, namespace:identifier,… (default: all of the sample document).")
-        var elements: String?
-
-        @Option(name: .customLong("fault"), help: "A fault to apply (repeatable); see `mdocverify simulate --list-faults`.")
-        var faults: [String] = []
-
-        @Option(help: "Seed of the test PKI, device key and salts.")
-        var seed: UInt64 = 1
-
-        @Option(name: .customLong("issuer-curve"), help: "Curve of the IACA and Document Signer: P-256, P-384, P-521 or Ed25519.")
-        var issuerCurve: String = Curve.p256.rawValue
-
-        @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
-        var at: String?
-
-        @Option(help: "Directory for response.cbor, iaca.pem and case.json (created if missing).")
-        var out: String
+        @OptionGroup var document: SimulationArguments
 
         func run() throws {
             try runReportingExit {
                 let (merchant, isPrivate) = try Self.publicKey(merchantKey)
-                let nonceBytes = try InputFiles.hex(nonce, what: "--nonce")
-                let time = try InputFiles.time(at)
-                let faultList = try faults.map { name in
-                    guard let fault = Fault(name: name) else {
-                        throw UsageFailure("unknown fault \(name); see `mdocverify simulate --list-faults`")
-                    }
-                    return fault
-                }
-                guard let curve = Curve(rawValue: issuerCurve), curve != .x25519 else {
-                    throw UsageFailure("--issuer-curve must be P-256, P-384, P-521 or Ed25519")
-                }
-                var options = SimulationOptions(time: time, faults: faultList)
-                options.docType = doctype
-                if let elements {
-                    guard let ids = ElementID.list(elements), !ids.isEmpty else {
-                        throw UsageFailure("--elements must be namespace:identifier,…")
-                    }
-                    options.elements = ids
-                }
-                let request = AppleAppRequest(merchantKey: merchant, nonce: nonceBytes, merchantID: merchantID, teamID: teamID)
-                let response: SimulatedResponse
-                let pki: TestPKI
-                do {
-                    pki = try TestPKI(seed: seed, curve: curve, at: options.time)
-                    response = try MdocSimulator(pki: pki).simulate(.appleApp(request), options: options)
-                } catch let error as SimulationError {
-                    throw UsageFailure(error.description)
-                }
-                try OutputFiles.createDirectory(out)
-                let responsePath = try OutputFiles.write(response.bytes, to: out, name: "response.cbor")
-                let trustPath = try OutputFiles.write(Array(pki.iacaPEM.utf8), to: out, name: "iaca.pem")
-                let description = CaseDescription(response: response, request: request, seed: seed, curve: curve,
-                                                  responsePath: responsePath, trustPath: trustPath,
-                                                  privateKeyPath: isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem")
-                try OutputFiles.write(Array(description.json.utf8), to: out, name: "case.json")
-                print("wrote \(responsePath) (\(response.bytes.count) bytes), \(trustPath), case.json")
-                print("expected: \(response.expected)")
-                print("verify:   \(description.verifyCommand)")
+                let request = AppleAppRequest(merchantKey: merchant, nonce: try InputFiles.hex(nonce, what: "--nonce"),
+                                              merchantID: merchantID, teamID: teamID)
+                let built = try document.simulate(.appleApp(request))
+                let files = try document.write(built, responseName: "response.cbor")
+                let verify = ["mdocverify", "verify", "apple-app", "--response", files.response,
+                              "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
+                              "--merchant-id", merchantID, "--team-id", teamID, "--nonce", Hex.encode(request.nonce),
+                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)]
+                try document.writeCase(built, files: files, verify: verify, extra: [
+                    "merchantID": merchantID, "teamID": teamID, "nonce": Hex.encode(request.nonce),
+                    "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: merchant)),
+                ])
                 return .verified
             }
         }
@@ -152,50 +107,134 @@ struct Simulate: ParsableCommand {
             throw UsageFailure("merchant key at \(path) is not a PEM public or private key")
         }
     }
+
+    struct AnnexC: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "annex-c",
+            abstract: "An ISO/IEC 18013-7 Annex C response (org-iso-mdoc) for a request's encryptionInfo and origin.",
+            discussion: "Writes response.txt: the base64url string a page receives as DigitalCredential.data.response."
+        )
+
+        @Option(name: .customLong("encryption-info"), help: "The request's encryptionInfo (base64url), or a file holding it.")
+        var encryptionInfo: String
+
+        @Option(help: "The origin of the requesting page, e.g. https://shop.example.")
+        var origin: String
+
+        @OptionGroup var document: SimulationArguments
+
+        func run() throws {
+            try runReportingExit {
+                var info = encryptionInfo
+                if FileManager.default.fileExists(atPath: info) {
+                    info = try InputFiles.readText(info, what: "encryptionInfo").trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                let built = try document.simulate(.annexCEncryptionInfo(info, origin: origin))
+                let files = try document.write(built, responseName: "response.txt")
+                let verify = ["mdocverify", "verify", "annex-c", "--response", files.response, "--encryption-info", info,
+                              "--origin", origin, "--private-key", "RECIPIENT_PRIVATE_KEY.pem",
+                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)]
+                try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
+                return .verified
+            }
+        }
+    }
 }
 
-/// case.json: the inputs of a simulation and the verdict the verifier must reach.
-struct CaseDescription {
-    let response: SimulatedResponse
-    let request: AppleAppRequest
-    let seed: UInt64
-    let curve: Curve
-    let responsePath: String
-    let trustPath: String
-    /// The merchant private key's path for the verify command (a placeholder when only the public key was given).
-    let privateKeyPath: String
+/// Options shared by every simulated format: what the document holds and how it is broken.
+struct SimulationArguments: ParsableArguments {
+    @Option(help: "Document type: org.iso.18013.5.1.mDL (default) or org.iso.23220.photoid.1.")
+    var doctype: String = DocType.mDL
 
-    var verifyCommand: String {
-        let arguments = ["mdocverify", "verify", "apple-app", "--response", responsePath, "--private-key", privateKeyPath,
-                         "--merchant-id", request.merchantID, "--team-id", request.teamID, "--nonce", Hex.encode(request.nonce),
-                         "--trust", trustPath, "--at", RFC3339.format(response.time)]
-        return arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+    @Option(help: "Elements to disclose, namespace:identifier,… (default: all of the sample document).")
+    var elements: String?
+
+    @Option(name: .customLong("fault"), help: "A fault to apply (repeatable); see `mdocverify simulate --list-faults`.")
+    var faults: [String] = []
+
+    @Option(help: "Seed of the test PKI, device key and salts.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("issuer-curve"), help: "Curve of the IACA and Document Signer: P-256, P-384, P-521 or Ed25519.")
+    var issuerCurve: String = Curve.p256.rawValue
+
+    @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
+    var at: String?
+
+    @Option(help: "Directory for the response, iaca.pem and case.json (created if missing).")
+    var out: String
+
+    struct Built {
+        let response: SimulatedResponse
+        let pki: TestPKI
+        let curve: Curve
     }
 
-    var json: String {
+    struct Files {
+        let response: String
+        let trust: String
+    }
+
+    func simulate(_ target: ResponseTarget) throws -> Built {
+        let faultList = try faults.map { name in
+            guard let fault = Fault(name: name) else {
+                throw UsageFailure("unknown fault \(name); see `mdocverify simulate --list-faults`")
+            }
+            return fault
+        }
+        guard let curve = Curve(rawValue: issuerCurve), curve != .x25519 else {
+            throw UsageFailure("--issuer-curve must be P-256, P-384, P-521 or Ed25519")
+        }
+        var options = SimulationOptions(time: try InputFiles.time(at), faults: faultList)
+        options.docType = doctype
+        if let elements {
+            guard let ids = ElementID.list(elements), !ids.isEmpty else {
+                throw UsageFailure("--elements must be namespace:identifier,…")
+            }
+            options.elements = ids
+        }
+        do {
+            let pki = try TestPKI(seed: seed, curve: curve, at: options.time)
+            return Built(response: try MdocSimulator(pki: pki).simulate(target, options: options), pki: pki, curve: curve)
+        } catch let error as SimulationError {
+            throw UsageFailure(error.description)
+        }
+    }
+
+    func write(_ built: Built, responseName: String) throws -> Files {
+        try OutputFiles.createDirectory(out)
+        let response = try OutputFiles.write(built.response.bytes, to: out, name: responseName)
+        let trust = try OutputFiles.write(Array(built.pki.iacaPEM.utf8), to: out, name: "iaca.pem")
+        return Files(response: response, trust: trust)
+    }
+
+    /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
+    func writeCase(_ built: Built, files: Files, verify: [String], extra: [String: Any]) throws {
+        let response = built.response
         let expected = response.expected
-        let object: [String: Any] = [
+        let command = verify.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+        var object: [String: Any] = [
             "format": response.format.rawValue,
             "docType": response.docType,
             "elements": response.disclosed.map(\.description),
             "faults": response.faults.map(\.name),
             "seed": seed,
-            "issuerCurve": curve.rawValue,
+            "issuerCurve": built.curve.rawValue,
             "at": RFC3339.format(response.time),
-            "merchantID": request.merchantID,
-            "teamID": request.teamID,
-            "nonce": Hex.encode(request.nonce),
-            "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: request.merchantKey)),
-            "files": ["response": responsePath, "trust": trustPath],
+            "files": ["response": files.response, "trust": files.trust],
             "expected": [
                 "verified": expected.isVerified,
                 "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),
                 "codes": expected.codes.map(\.rawValue).sorted(),
                 "description": expected.description,
             ] as [String: Any],
-            "verify": verifyCommand,
+            "verify": command,
         ]
+        object.merge(extra) { current, _ in current }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        try OutputFiles.write(Array(data) + Array("\n".utf8), to: out, name: "case.json")
+        print("wrote \(files.response) (\(response.bytes.count) bytes), \(files.trust), case.json")
+        print("expected: \(expected)")
+        print("verify:   \(command)")
     }
 }

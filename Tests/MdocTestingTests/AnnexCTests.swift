@@ -24,10 +24,9 @@ struct AnnexCTests {
         #expect(try AnnexCHarness.open(text, request: request) == response.deviceResponse)
         // The plaintext is the bare DeviceResponse (no {"identity": …} wrapper).
         #expect(try CBORDecoder.decode(response.deviceResponse)["version"]?.text == "1.0")
-        guard case .report(let report) = try AnnexCHarness.verify(response, request: request, pki: pki) else {
-            Issue.record("HPKE open failed")
-            return
-        }
+        let session = AnnexCSession(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo, origin: request.origin, request: nil)
+        let report = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore)).verify(response: text, session: session,
+                                                                                                             at: Fixtures.time)
         #expect(expectation(report, .verified) == nil, "\(expectation(report, .verified) ?? "")")
     }
 
@@ -41,7 +40,7 @@ struct AnnexCTests {
         #expect(request.transcript == .annexC(encryptionInfo: request.encryptionInfo, origin: "https://shop.example"))
     }
 
-    @Test("the device signs the Annex C transcript: another origin fails device authentication only")
+    @Test("the device signs the Annex C transcript: checked with another origin, device authentication alone fails")
     func otherOrigin() throws {
         let pki = try TestPKI(seed: 1, at: Fixtures.time)
         let request = try AnnexCRequest(seed: 1)
@@ -51,5 +50,31 @@ struct AnnexCTests {
         let report = DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore))
             .verify(deviceResponse: plaintext, transcript: elsewhere, at: Fixtures.time)
         #expect(report.errors.map(\.code) == [.deviceSignatureInvalid])
+    }
+}
+
+extension AnnexCTests {
+    @Test("SimulatedCase verifies Annex C with AnnexCVerifier; deviceMac is refused there as for Apple")
+    func simulatedCase() throws {
+        let good = try SimulatedCase(format: .annexC, time: Fixtures.time).run()
+        #expect(good.report.format == .annexC)
+        #expect(good.failure == nil, "\(good.failure ?? "")")
+        let mac = try SimulatedCase(format: .annexC, time: Fixtures.time) { $0.deviceAuthentication = .mac }.run()
+        #expect(mac.expected == .rejected(.deviceAuthMissing))
+        #expect(mac.failure == nil, "\(mac.failure ?? "")")
+    }
+}
+
+extension AnnexCTests {
+    @Test("from the encryptionInfo text alone (what a wallet sees), the response verifies with the request's private key")
+    func fromEncryptionInfo() throws {
+        let request = try AnnexCRequest(seed: 6, origin: "https://shop.example")
+        let pki = try TestPKI(seed: 1, at: Fixtures.time)
+        let response = try MdocSimulator(pki: pki).simulate(.annexCEncryptionInfo(request.encryptionInfo, origin: request.origin),
+                                                            options: Fixtures.options())
+        #expect(try AnnexCHarness.open(try #require(response.annexCResponse), request: request) == response.deviceResponse)
+        #expect(throws: SimulationError.self) {
+            try MdocSimulator(pki: pki).simulate(.annexCEncryptionInfo("not-an-encryption-info", origin: request.origin), options: Fixtures.options())
+        }
     }
 }

@@ -29,19 +29,10 @@ struct FaultTableTests {
         } else {
             #expect(expected == .verified)
         }
-        switch row.format {
-        case .appleApp, .deviceResponse:
-            let result = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run()
-            #expect(result.expected == expected)
-            #expect(result.failure == nil, "\(result.failure ?? "")")
-        case .annexC:
-            let pki = try TestPKI(seed: 1, at: Fixtures.time)
-            let request = try AnnexCRequest(seed: 1)
-            let response = try MdocSimulator(pki: pki).simulate(.annexC(request), options: Fixtures.options([row.fault]))
-            #expect(response.expected == expected)
-            let outcome = try AnnexCHarness.verify(response, request: request, pki: pki)
-            #expect(AnnexCHarness.mismatch(outcome, expected) == nil, "\(AnnexCHarness.mismatch(outcome, expected) ?? "")")
-        }
+        let result = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run()
+        #expect(result.expected == expected)
+        #expect(result.response.expected == expected)
+        #expect(result.failure == nil, "\(result.failure ?? "")")
     }
 
     @Test("document-signer-no-key-usage: a warning under the default profile, issuer.certificate_profile under strict")

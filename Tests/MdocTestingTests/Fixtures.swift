@@ -34,15 +34,9 @@ enum Fixtures {
     }
 }
 
-/// Opens an Annex C response the way ISO/IEC 18013-7 Annex C describes (base64url → `["dcapi", {enc, cipherText}]`
-/// → HPKE open with the request's key and transcript) and verifies the DeviceResponse inside. The library has no
-/// Annex C front-end yet; this stands in for it in the tests.
+/// Opens an Annex C response by hand (base64url → `["dcapi", {enc, cipherText}]` → HPKE open with the request's
+/// key and transcript), to look at the bytes inside.
 enum AnnexCHarness {
-    enum Outcome {
-        case openFailed
-        case report(VerificationReport)
-    }
-
     static func open(_ response: String, request: AnnexCRequest) throws -> [UInt8] {
         let bytes = try #require(Base64URL.decode(response))
         let item = try CBORDecoder.decode(bytes)
@@ -52,23 +46,5 @@ enum AnnexCHarness {
         }
         return try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: request.recipientKey, encapsulatedKey: Array(enc),
                              ciphertext: Array(cipherText), info: request.transcript.bytes, aad: [UInt8]())
-    }
-
-    static func verify(_ response: SimulatedResponse, request: AnnexCRequest, pki: TestPKI) throws -> Outcome {
-        let annexC = try #require(response.annexCResponse)
-        guard let plaintext = try? open(annexC, request: request) else { return .openFailed }
-        let verifier = DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore))
-        return .report(verifier.verify(deviceResponse: plaintext, transcript: request.transcript, readerKey: response.readerKey,
-                                       at: response.time))
-    }
-
-    /// nil when the outcome matches; otherwise a message.
-    static func mismatch(_ outcome: Outcome, _ expected: ExpectedOutcome) -> String? {
-        switch outcome {
-        case .openFailed:
-            return expected == .rejected(.hpkeOpenFailed) ? nil : "expected \(expected), but HPKE open failed"
-        case .report(let report):
-            return expectation(report, expected)
-        }
     }
 }

@@ -75,8 +75,11 @@ struct TestPKITests {
         let second = try SimulatedCase(faults: [.tamperedElementValue], seed: 9, time: Fixtures.time).run()
         #expect(first.report.errors.map(\.code) == second.report.errors.map(\.code))
         #expect(first.report.checks.map(\.id) == second.report.checks.map(\.id))
-        // Same seed, same salts and digest IDs: the DeviceResponses differ only in signatures.
-        #expect(first.response.deviceResponse.count == second.response.deviceResponse.count)
+        // Same seed, same salts, digest IDs, device key and validity: the MSO repeats byte for byte; only
+        // signatures (and the DER certificate carrying one) differ.
+        let msoA = try Fixtures.mso(ofDeviceResponse: first.response.deviceResponse)
+        let msoB = try Fixtures.mso(ofDeviceResponse: second.response.deviceResponse)
+        #expect(msoA.raw.elementsEqual(msoB.raw))
     }
 
     @Test("PEM export parses back to the same certificate")

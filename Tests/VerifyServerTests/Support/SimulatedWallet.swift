@@ -74,16 +74,10 @@ struct SimulatedWallet: Sendable {
         return Data(response.bytes).base64EncodedString()
     }
 
-    /// The `data.response` string for the server's EncryptionInfo: a DeviceResponse signed over the Annex C
-    /// transcript of that exact text and the origin, sealed to the public key inside it. The transport faults are
-    /// applied here because the wallet never holds the server's private key.
+    /// The `data.response` string for the server's EncryptionInfo, as a wallet that sees only the request builds it.
     func annexCResponse(encryptionInfo: String, faults: [Fault] = []) throws -> String {
-        let info = try AnnexCEncryptionInfo(base64URL: encryptionInfo)
-        let transcript = SessionTranscript.annexC(encryptionInfo: encryptionInfo, origin: Self.origin)
-        let documentFaults = faults.filter { $0 != .encryptedToOtherKey && $0 != .corruptedCiphertext }
-        let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript), options: options(documentFaults))
-        let recipient = faults.contains(.encryptedToOtherKey) ? try PrivateKey.generate(.p256).publicKey : info.recipientPublicKey
-        return try AnnexCResponseBuilder.seal(deviceResponse: response.deviceResponse, recipientKey: recipient, transcript: transcript,
-                                              corruptCiphertext: faults.contains(.corruptedCiphertext))
+        let response = try MdocSimulator(pki: pki).simulate(.annexCEncryptionInfo(encryptionInfo, origin: Self.origin), options: options(faults))
+        guard let text = response.annexCResponse else { throw SimulationError.unsupported("no Annex C response text") }
+        return text
     }
 }

@@ -25,14 +25,14 @@ struct SimulatedWalletTests {
         try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
             let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("apple-app")))
             let response = try wallet.appleResponse(nonce: try #require(body["nonce"] as? String))
-            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
             #expect(verified.status == 200, "\(verified.text)")
             let report = try jsonObject(verified)
             #expect(report["assurance"] as? String == "production")
             let document = try #require((report["documents"] as? [[String: Any]])?.first)
             let elements = try #require((document["elements"] as? [String: Any])?[SimulatedWallet.nameSpace] as? [String: Any])
             #expect(Set(elements.keys) == ["family_name", "given_name", "age_over_21"])
-            let replay = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
             #expect(replay.status == 409)
         }
     }
@@ -52,10 +52,10 @@ struct SimulatedWalletTests {
             #expect(deviceRequest.readerAuthAll.isEmpty)
 
             let response = try wallet.annexCResponse(encryptionInfo: encryptionInfo)
-            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
             #expect(verified.status == 200, "\(verified.text)")
             #expect(try jsonObject(verified)["format"] as? String == "annex-c")
-            let replay = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
             #expect(replay.status == 409)
         }
     }
@@ -102,7 +102,7 @@ struct SimulatedWalletTests {
                 let data = try #require(body["data"] as? [String: Any])
                 response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String), faults: [fault])
             }
-            let answer = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(id, response: response))
+            let answer = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
             let reportFormat: VerificationReport.Format = format == .appleApp ? .appleApp : .annexC
             if let code = fault.expectedCode(format: reportFormat) {
                 #expect(answer.status == 422, "\(fault.name): \(answer.status)")

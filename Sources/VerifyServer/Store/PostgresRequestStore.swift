@@ -9,7 +9,6 @@ import ServiceLifecycle
 public final class PostgresRequestStore: RequestStore {
     public let client: PostgresClient
     private let logger: Logger
-    private let description: String
 
     public init(location: PostgresLocation, logger: Logger) {
         var configuration = PostgresClient.Configuration(
@@ -18,7 +17,6 @@ public final class PostgresRequestStore: RequestStore {
         configuration.options.maximumConnections = location.maximumConnections
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
-        self.description = location.redacted
     }
 
     public var kind: String { "postgres" }

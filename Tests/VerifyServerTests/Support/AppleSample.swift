@@ -37,7 +37,7 @@ enum AppleSample {
     }
 
     static func verifyBody(_ requestId: String, response: String = envelopeBase64) -> String {
-        "{\"requestId\":\"\(requestId)\",\"response\":\"\(response)\"}"
+        verifyJSON(requestId, response: response)
     }
 
     static let createBody = """

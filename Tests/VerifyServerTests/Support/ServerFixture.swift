@@ -83,6 +83,11 @@ enum TestPostgres {
     static let skipReason: Comment = "VERIFY_SERVER_TEST_POSTGRES_URL is not set: PostgreSQL tests skipped (.ci/run starts a server and sets it)"
 }
 
+/// A `POST /v1/verify` body.
+func verifyJSON(_ requestId: String, response: String) -> String {
+    "{\"requestId\":\"\(requestId)\",\"response\":\"\(response)\"}"
+}
+
 /// Parses a JSON response body.
 func jsonObject(_ response: LoopbackHTTPClient.Response) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(response.body))

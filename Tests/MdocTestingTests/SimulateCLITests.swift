@@ -7,40 +7,9 @@ import TestSupport
 /// keygen → simulate → verify with the built `mdocverify`, the way the README shows it.
 @Suite("mdocverify simulate / keygen")
 struct SimulateCLITests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
+    typealias Run = MdocVerifyCLI.Run
 
-    static var binary: URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ]
-        for directory in candidates {
-            let url = directory.appendingPathComponent("mdocverify")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return VectorFiles.root.appendingPathComponent(".build/debug/mdocverify")
-    }
-
-    static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    static func run(_ arguments: [String]) throws -> Run { try MdocVerifyCLI.run(arguments) }
 
     static func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("mdocverify-sim-\(UUID().uuidString)").path

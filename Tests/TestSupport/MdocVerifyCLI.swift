@@ -1,0 +1,41 @@
+import Foundation
+
+/// Runs the built `mdocverify` binary the way a user would, from the repository root.
+public enum MdocVerifyCLI {
+    public struct Run: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The binary next to the test bundle (SwiftPM builds it because the test targets depend on it).
+    public static var binary: URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for directory in candidates {
+            let url = directory.appendingPathComponent("mdocverify")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return VectorFiles.root.appendingPathComponent(".build/debug/mdocverify")
+    }
+
+    public static func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = VectorFiles.root
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}

@@ -49,6 +49,17 @@ struct EndToEndTests {
         }
     }
 
+    @Test("the response may also be base64url without padding")
+    func base64URLResponse() async throws {
+        try await ServerFixture.withServer { server in
+            let request = AppleSample.request()
+            try await server.store.insert(request)
+            let body = AppleSample.verifyBody(request.id, response: Base64URL.encode(AppleSample.envelope))
+            let response = try await server.client.post("/v1/verify", json: body)
+            #expect(response.status == 200, "\(response.text)")
+        }
+    }
+
     @Test("a request verified after its TTL: 410 nonce.expired, and it is consumed (then 409)")
     func expiry() async throws {
         let clock = TestClock()

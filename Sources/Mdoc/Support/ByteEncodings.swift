@@ -41,12 +41,9 @@ public enum Hex {
 }
 
 public enum Base64URL {
-    /// Decodes base64url or standard base64, padded or not, ignoring whitespace.
+    /// Decodes base64url or standard base64, padded or not, ignoring ASCII whitespace (line-wrapped files).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        var s = String(text.filter { !$0.isWhitespace })
-        s = s.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s += "=" }
-        return Data(base64Encoded: s).map(Array.init)
+        decode(Array(text.utf8), lenient: true)
     }
 
     /// base64url without padding (RFC 4648 §5), as ISO 18013-7 Annex C uses.
@@ -61,7 +58,13 @@ public enum Base64URL {
     /// standard-alphabet characters, padding tolerated only as one or two trailing `=` that complete a
     /// quantum, and zero leftover bits (canonical, §3.5). ISO 18013-7 Annex C strings are decoded with this.
     public static func decodeStrict(_ text: String) -> [UInt8]? {
-        var symbols = Array(text.utf8)
+        decode(Array(text.utf8), lenient: false)
+    }
+
+    /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits.
+    private static func decode(_ input: [UInt8], lenient: Bool) -> [UInt8]? {
+        var symbols = input
+        if lenient { symbols.removeAll { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
         var padding = 0
         while symbols.last == UInt8(ascii: "=") {
             symbols.removeLast()
@@ -74,7 +77,7 @@ public enum Base64URL {
         var accumulator: UInt32 = 0
         var bits = 0
         for symbol in symbols {
-            guard let value = sextet(symbol) else { return nil }
+            guard let value = sextet(symbol, lenient: lenient) else { return nil }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
@@ -82,18 +85,20 @@ public enum Base64URL {
                 out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
             }
         }
-        // Leftover bits must be zero (canonical encoding, RFC 4648 §3.5).
-        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
+        guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
         return out
     }
 
-    private static func sextet(_ c: UInt8) -> UInt8? {
+    private static func sextet(_ c: UInt8, lenient: Bool) -> UInt8? {
         switch c {
         case UInt8(ascii: "A") ... UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
         case UInt8(ascii: "a") ... UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26
         case UInt8(ascii: "0") ... UInt8(ascii: "9"): return c - UInt8(ascii: "0") + 52
         case UInt8(ascii: "-"): return 62
         case UInt8(ascii: "_"): return 63
+        case UInt8(ascii: "+") where lenient: return 62
+        case UInt8(ascii: "/") where lenient: return 63
         default: return nil
         }
     }

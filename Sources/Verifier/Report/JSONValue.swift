@@ -63,6 +63,12 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     private static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (identifiers, base64 portraits) need no escaping: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -8,18 +8,20 @@ public enum MdocVerifyCLI {
         public let stderr: String
     }
 
-    /// The binary next to the test bundle (SwiftPM builds it because the test targets depend on it).
-    public static var binary: URL {
+    public static var binary: URL { builtProduct("mdocverify") }
+
+    /// An executable SwiftPM built next to the test bundle (it builds those the test targets depend on).
+    public static func builtProduct(_ name: String) -> URL {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
             Bundle.main.bundleURL,
         ]
         for directory in candidates {
-            let url = directory.appendingPathComponent("mdocverify")
+            let url = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return VectorFiles.root.appendingPathComponent(".build/debug/mdocverify")
+        return VectorFiles.root.appendingPathComponent(".build/debug/" + name)
     }
 
     public static func run(_ arguments: [String]) throws -> Run {

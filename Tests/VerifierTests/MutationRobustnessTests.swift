@@ -10,18 +10,7 @@ import Verifier
 /// report whose every error has a stable code, with no documents unless everything passed.
 @Suite("Mutated responses")
 struct MutationRobustnessTests {
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func mutate(_ bytes: [UInt8], using rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
         switch rng.next() % 4 {
         case 0: // flip one bit
@@ -52,7 +41,7 @@ struct MutationRobustnessTests {
     @Test("mutated envelopes are rejected with a code")
     func envelopes() throws {
         let verifier = try AppleFixtures.verifier()
-        var rng = SplitMix(state: 0xA11CE)
+        var rng = SplitMix64(seed: 0xA11CE)
         for _ in 0 ..< 300 {
             let report = verifier.verify(encryptedData: Self.mutate(AppleSampleVector.envelope, using: &rng),
                                          session: AppleFixtures.session, at: AppleSampleVector.validTime)
@@ -66,7 +55,7 @@ struct MutationRobustnessTests {
         let plaintext = AppleSampleVector.plaintext
         let original = verifier.verify(encryptedData: AppleSampleVector.envelope, session: AppleFixtures.session, at: AppleSampleVector.validTime)
         let truth = try #require(original.documents.first)
-        var rng = SplitMix(state: 0xB0B)
+        var rng = SplitMix64(seed: 0xB0B)
         var verified = 0
         for _ in 0 ..< 150 {
             let envelope = try AppleFixtures.envelope(plaintext: Self.mutate(plaintext, using: &rng))

@@ -14,18 +14,7 @@ final class ServerProcess: Sendable {
     private let listening = DispatchSemaphore(value: 0)
     private let boundPort = Mutex<Int?>(nil)
 
-    static var binary: URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-        ]
-        for directory in candidates {
-            let url = directory.appendingPathComponent("verify-server")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return VectorFiles.root.appendingPathComponent(".build/debug/verify-server")
-    }
+    static var binary: URL { MdocVerifyCLI.builtProduct("verify-server") }
 
     private init(process: Process) {
         self.process = process

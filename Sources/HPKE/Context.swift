@@ -29,14 +29,10 @@ extension HPKE {
             var (sharedSecret, enc) = try suite.kem.encapsulate(recipientKey: recipientKey, senderKey: senderKey,
                                                                 ephemeralKey: ephemeralKey)
             defer { sharedSecret.zeroize() }
-            var schedule = try info.withCryptoBytes {
-                try keySchedule(suite: suite, mode: mode, sharedSecret: sharedSecret, info: $0, psk: psk)
-            }
-            schedule.secret.zeroize()
             self.suite = suite
             self.mode = mode
             self.encapsulatedKey = enc
-            self.state = ContextState(suite: suite, schedule: schedule)
+            self.state = try ContextState(suite: suite, mode: mode, sharedSecret: sharedSecret, info: info, psk: psk)
         }
 
         deinit { state.zeroize() }
@@ -80,13 +76,9 @@ extension HPKE {
                 try suite.kem.decapsulate(enc: $0, recipientKey: recipientKey, senderPublicKey: senderPublicKey)
             }
             defer { sharedSecret.zeroize() }
-            var schedule = try info.withCryptoBytes {
-                try keySchedule(suite: suite, mode: mode, sharedSecret: sharedSecret, info: $0, psk: psk)
-            }
-            schedule.secret.zeroize()
             self.suite = suite
             self.mode = mode
-            self.state = ContextState(suite: suite, schedule: schedule)
+            self.state = try ContextState(suite: suite, mode: mode, sharedSecret: sharedSecret, info: info, psk: psk)
         }
 
         deinit { state.zeroize() }
@@ -122,7 +114,12 @@ extension HPKE {
         /// UInt64.max is treated as the limit, which no sender can reach in practice.
         var sequenceNumber: UInt64 = 0
 
-        init(suite: Ciphersuite, schedule: KeySchedule) {
+        /// KeySchedule<ROLE>() (RFC 9180 §5.1) for either role; the intermediate `secret` is wiped here.
+        init(suite: Ciphersuite, mode: Mode, sharedSecret: [UInt8], info: some CryptoBytes, psk: PSK?) throws {
+            var schedule = try info.withCryptoBytes {
+                try keySchedule(suite: suite, mode: mode, sharedSecret: sharedSecret, info: $0, psk: psk)
+            }
+            schedule.secret.zeroize()
             self.suite = suite
             self.key = schedule.key
             self.baseNonce = schedule.baseNonce

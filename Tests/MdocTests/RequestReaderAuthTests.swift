@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocTesting
 import Testing
 import TestSupport
 
@@ -65,24 +66,10 @@ struct RequestReaderAuthTests {
         } == .inputMalformed)
     }
 
-    /// A reader root and a reader certificate (EKU 1.0.18013.5.1.6 unless `readerEKU` is false).
+    /// A reader root and a reader certificate (EKU 1.0.18013.5.1.6 unless `readerEKU` is false), valid 2025–2035.
     static func readerPKI(readerEKU: Bool = true) throws -> (root: Certificate, identity: ReaderIdentity) {
-        let start = VectorFiles.date("2025-01-01T00:00:00Z")
-        let end = VectorFiles.date("2030-01-01T00:00:00Z")
-        let rootKey = try PrivateKey.generate(.p256)
-        let root = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", "Test Reader Root")], notBefore: start, notAfter: end, publicKey: rootKey.publicKey,
-            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
-                         .subjectKeyIdentifier]
-        ).sign(issuer: nil, issuerKey: rootKey)
-        let key = try PrivateKey.generate(.p256)
-        let leaf = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", "Test Reader")], notBefore: start, notAfter: end, publicKey: key.publicKey,
-            extensions: [.keyUsage(.digitalSignature, critical: true), .subjectKeyIdentifier, .authorityKeyIdentifier]
-                + (readerEKU ? [.extendedKeyUsage([ReaderAuthentication.readerExtendedKeyUsage], critical: true)]
-                             : [.extendedKeyUsage(["1.3.6.1.5.5.7.3.2"], critical: false)])
-        ).sign(issuer: root, issuerKey: rootKey)
-        return (root, try ReaderIdentity(key: key, certificates: [leaf]))
+        let pki = try TestReaderPKI(readerEKU: readerEKU)
+        return (pki.root, pki.identity)
     }
 
     static let inside = VectorFiles.date("2026-01-01T00:00:00Z")

@@ -3,6 +3,7 @@ import CryptoCore
 import Foundation
 import HPKE
 import Mdoc
+import MdocTesting
 import TestSupport
 import Verifier
 
@@ -17,21 +18,8 @@ enum AnnexCFixtures {
 
     /// A reader root and a reader certificate with EKU 1.0.18013.5.1.6.
     static func readerPKI() throws -> (root: Certificate, identity: ReaderIdentity) {
-        let start = VectorFiles.date("2025-01-01T00:00:00Z")
-        let end = VectorFiles.date("2035-01-01T00:00:00Z")
-        let rootKey = try PrivateKey.generate(.p256)
-        let root = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", "Test Reader Root")], notBefore: start, notAfter: end, publicKey: rootKey.publicKey,
-            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
-                         .subjectKeyIdentifier]
-        ).sign(issuer: nil, issuerKey: rootKey)
-        let key = try PrivateKey.generate(.p256)
-        let leaf = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", "shop.example reader")], notBefore: start, notAfter: end, publicKey: key.publicKey,
-            extensions: [.keyUsage(.digitalSignature, critical: true), .extendedKeyUsage([ReaderAuthentication.readerExtendedKeyUsage], critical: true),
-                         .subjectKeyIdentifier, .authorityKeyIdentifier]
-        ).sign(issuer: root, issuerKey: rootKey)
-        return (root, try ReaderIdentity(key: key, certificates: [leaf]))
+        let pki = try TestReaderPKI(commonName: "shop.example reader")
+        return (pki.root, pki.identity)
     }
 
     /// `{"response": b64url(["dcapi", {"enc", "cipherText"}])}` around `plaintext`, sealed for `transcript`.

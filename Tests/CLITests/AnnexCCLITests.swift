@@ -113,17 +113,9 @@ struct AnnexCCLITests {
 
     @Test("request annex-c signs with --reader-cert/--reader-key: readerAuthAll (1.1) or readerAuth per document (1.0)")
     func signedRequest() throws {
-        let rootKey = try PrivateKey.generate(.p256)
-        let start = VectorFiles.date("2025-01-01T00:00:00Z")
-        let end = VectorFiles.date("2035-01-01T00:00:00Z")
-        let root = try CertificateBuilder(subject: [("CN", "CLI Reader Root")], notBefore: start, notAfter: end, publicKey: rootKey.publicKey,
-                                          extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true),
-                                                       .keyUsage([.keyCertSign, .cRLSign], critical: true), .subjectKeyIdentifier])
-            .sign(issuer: nil, issuerKey: rootKey)
-        let key = try PrivateKey.generate(.p256)
-        let leaf = try CertificateBuilder(subject: [("CN", "CLI Reader")], notBefore: start, notAfter: end, publicKey: key.publicKey,
-                                          extensions: [.keyUsage(.digitalSignature, critical: true), .subjectKeyIdentifier, .authorityKeyIdentifier])
-            .sign(issuer: root, issuerKey: rootKey)
+        let reader = try TestReaderPKI(commonName: "CLI Reader")
+        let (root, key) = (reader.root, reader.identity.key)
+        let leaf = try #require(reader.identity.certificates.first)
         let certFile = try MdocVerifyCLITests.temporaryFile(Array(PEMText.certificate(leaf).utf8))
         let keyFile = try MdocVerifyCLITests.temporaryFile(Array(key.pkcs8PEM().utf8))
         for version in ["1.1", "1.0"] {

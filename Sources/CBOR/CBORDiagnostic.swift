@@ -5,12 +5,13 @@ extension CBORItem {
     /// that decodes as CBOR is shown as `24(<< … >>)` (up to 16 levels of embedding).
     public func diagnostic(expandEmbedded: Bool = true) -> String {
         var out = ""
-        Diagnostic.append(self, to: &out, embeddingBudget: expandEmbedded ? 16 : 0)
+        CBORDiagnostic.append(self, to: &out, embeddingBudget: expandEmbedded ? 16 : 0)
         return out
     }
 }
 
-enum Diagnostic {
+/// CBOR diagnostic notation (RFC 8949 §8).
+public enum CBORDiagnostic {
     static func append(_ item: CBORItem, to out: inout String, embeddingBudget: Int) {
         switch item.value {
         case .unsigned(let v):
@@ -82,8 +83,15 @@ enum Diagnostic {
         out += "'"
     }
 
-    static func appendQuoted(_ s: String, to out: inout String) {
+    /// Appends `s` as a JSON string literal (RFC 8259 §7); diagnostic notation uses the same syntax (RFC 8949 §8).
+    /// Strings that need no escaping are appended whole.
+    public static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

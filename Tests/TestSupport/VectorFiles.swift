@@ -62,6 +62,19 @@ public enum AppleSampleVector {
     public static func merchantKey() throws -> PrivateKey { try PrivateKey(pemEncoded: VectorFiles.text(folder + "merchant_encryption.key")) }
     public static func root() throws -> Certificate { try Certificate(pemEncoded: VectorFiles.text(folder + "issuer_root.crt")) }
     public static let validTime = VectorFiles.date("2022-06-01T00:00:00Z")
+
+    /// A request for every element the sample returns (plus `age_over_21`, answered by `age_in_years`, and
+    /// `sex`, which the sample lacks): namespace → element → intent to retain.
+    public static let requestedNameSpaces: [String: [String: Bool]] = [
+        "org.iso.18013.5.1": ["given_name": false, "family_name": true, "portrait": false, "birth_date": false,
+                              "age_over_21": false, "issuing_country": false, "issuing_jurisdiction": false,
+                              "resident_city": false, "resident_state": false, "resident_postal_code": false,
+                              "resident_country": false, "resident_address": false, "expiry_date": false,
+                              "driving_privileges": false, "document_number": false, "issuing_authority": false,
+                              "un_distinguishing_sign": false, "sex": false],
+        "org.iso.18013.5.1.aamva": ["given_name_truncation": false, "family_name_truncation": false, "aka_given_name": false,
+                                    "aka_family_name": false, "domestic_driving_privileges": false],
+    ]
 }
 
 /// The ISO/IEC 18013-5 Annex D worked example (TestVectors/iso18013-5/annex-d).

@@ -11,16 +11,8 @@ struct AppleSampleTests {
     @Test("verifies at 2022-06-01 in test mode against the sample's test IACA, with the elements Apple sent")
     func verifies() throws {
         var session = AppleFixtures.session
-        session.request = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL", nameSpaces: [
-            "org.iso.18013.5.1": ["given_name": false, "family_name": true, "portrait": false, "birth_date": false,
-                                  "age_over_21": false, "issuing_country": false, "issuing_jurisdiction": false,
-                                  "resident_city": false, "resident_state": false, "resident_postal_code": false,
-                                  "resident_country": false, "resident_address": false, "expiry_date": false,
-                                  "driving_privileges": false, "document_number": false, "issuing_authority": false,
-                                  "un_distinguishing_sign": false, "sex": false],
-            "org.iso.18013.5.1.aamva": ["given_name_truncation": false, "family_name_truncation": false, "aka_given_name": false,
-                                        "aka_family_name": false, "domestic_driving_privileges": false],
-        ])])
+        session.request = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL",
+                                                          nameSpaces: AppleSampleVector.requestedNameSpaces)])
         let report = try AppleFixtures.verifier().verify(
             encryptedData: AppleSampleVector.envelope, session: session, at: AppleSampleVector.validTime)
         #expect(report.errors.isEmpty, "\(report.errors)")

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 
 /// A minimal JSON tree with insertion-ordered objects, so reports serialize with a stable key order.
@@ -62,26 +63,6 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     private static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings (identifiers, base64 portraits) need no escaping: append them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        CBORDiagnostic.appendQuoted(s, to: &out)
     }
 }

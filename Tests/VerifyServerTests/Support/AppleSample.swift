@@ -18,16 +18,8 @@ enum AppleSample {
     static var envelopeBase64: String { Data(envelope).base64EncodedString() }
 
     /// Every element the sample returns, so the policy check passes.
-    static let policy = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL", nameSpaces: [
-        "org.iso.18013.5.1": ["given_name": false, "family_name": true, "portrait": false, "birth_date": false,
-                              "age_over_21": false, "issuing_country": false, "issuing_jurisdiction": false,
-                              "resident_city": false, "resident_state": false, "resident_postal_code": false,
-                              "resident_country": false, "resident_address": false, "expiry_date": false,
-                              "driving_privileges": false, "document_number": false, "issuing_authority": false,
-                              "un_distinguishing_sign": false, "sex": false],
-        "org.iso.18013.5.1.aamva": ["given_name_truncation": false, "family_name_truncation": false, "aka_given_name": false,
-                                    "aka_family_name": false, "domestic_driving_privileges": false],
-    ])])
+    static let policy = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL",
+                                                        nameSpaces: AppleSampleVector.requestedNameSpaces)])
 
     /// A stored request bound to the sample's nonce, as if `POST /v1/requests` had issued it.
     static func request(id: String = StoredRequest.newID(), policy: RequestPolicy = policy, now: Date = Date(),

@@ -32,6 +32,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable, Comparable {
     case nonceUnknown = "nonce.unknown"
     case nonceReplayed = "nonce.replayed"
     case nonceExpired = "nonce.expired"
+    /// The server's request store did not answer in time (HTTP 503); the request was not consumed by this call.
+    case storeUnavailable = "store.unavailable"
     /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
     case readerAuthSignatureInvalid = "reader_auth.signature_invalid"
     /// A reader's certificate does not chain to a trusted reader root, or is not an mdoc reader certificate.

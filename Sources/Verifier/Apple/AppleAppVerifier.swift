@@ -109,8 +109,8 @@ public final class AppleAppVerifier: Sendable {
         let plaintext: [UInt8]
         do {
             plaintext = try timings.measure(\.hpke) {
-                try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: recipient.key, encapsulatedKey: Array(envelope.pkEm),
-                              ciphertext: Array(envelope.data), info: transcript.bytes, aad: [])
+                try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: recipient.key, encapsulatedKey: envelope.pkEm,
+                              ciphertext: envelope.data, info: transcript.bytes, aad: [UInt8]())
             }
         } catch {
             log.fail("hpke.open", .hpkeOpenFailed, "HPKE open failed: \(error)", clause: Self.hpkeClause)

@@ -5,28 +5,21 @@ import Verifier
 /// A rejection answered before (or instead of) a verification report: `{"error": {"code", "message"}}`.
 struct APIError: Error, Sendable {
     let status: HTTPResponse.Status
-    /// A stable `ErrorCode` raw value, or `store.unavailable` for a store outage (503).
-    let code: String
+    let code: ErrorCode
     let message: String
 
     init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String) {
-        self.status = status
-        self.code = code.rawValue
-        self.message = message
-    }
-
-    init(_ status: HTTPResponse.Status, code: String, _ message: String) {
         self.status = status
         self.code = code
         self.message = message
     }
 
     static func storeUnavailable() -> APIError {
-        APIError(.serviceUnavailable, code: "store.unavailable", "the request store is not reachable; try again")
+        APIError(.serviceUnavailable, .storeUnavailable, "the request store is not reachable; try again")
     }
 
     var response: Response {
-        Response.json(status, .object([("error", .object([("code", .string(code)), ("message", .string(message))]))]))
+        Response.json(status, .object([("error", .object([("code", .string(code.rawValue)), ("message", .string(message))]))]))
     }
 }
 

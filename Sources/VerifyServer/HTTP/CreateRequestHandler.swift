@@ -33,7 +33,7 @@ extension ServerHandlers {
             return Response.json(.created, .object(
                 [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
         } catch {
-            logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code)"])
+            logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])
             return error.response
         }
     }

@@ -80,9 +80,9 @@ extension ServerHandlers {
         case .gone: outcome = "expired"
         default: outcome = "unavailable"
         }
-        metrics.verification(format: format, outcome: outcome, code: ErrorCode(rawValue: error.code), duration: ContinuousClock.now - start)
+        metrics.verification(format: format, outcome: outcome, code: error.code, duration: ContinuousClock.now - start)
         logger.info("verification refused", metadata: [
-            "requestId": "\(requestId ?? "-")", "status": "\(error.status.code)", "code": "\(error.code)",
+            "requestId": "\(requestId ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
         ])
         return error.response
     }

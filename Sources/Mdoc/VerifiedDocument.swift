@@ -6,8 +6,12 @@ public struct VerifiedDocument: Sendable {
         public let value: ElementValue
         /// The intent to retain the caller declared for this element (nil when no request was given).
         public let intentToRetain: Bool?
-        /// True for an element from DeviceSigned (authorized by keyAuthorizations) rather than IssuerSigned.
+        /// True for an element from DeviceSigned: asserted by the holder's device (authorized by the MSO's
+        /// keyAuthorizations), not signed by the issuer.
         public let deviceSigned: Bool
+        /// Set when the value is not an element the wallet returned but the answer to a requested question
+        /// computed from one: a requested `age_over_NN` answered from `age_in_years` names `age_in_years` here.
+        public let derivedFrom: String?
     }
 
     public struct Issuer: Sendable {
@@ -34,5 +38,21 @@ public struct VerifiedDocument: Sendable {
 
     public func value(_ nameSpace: String, _ element: String) -> ElementValue? {
         elements[nameSpace]?[element]?.value
+    }
+
+    /// Device-signed elements: namespace → identifiers, sorted (issuer-signed is the default).
+    public var deviceSigned: [String: [String]] {
+        elements.compactMapValues { entries in
+            let ids = entries.filter(\.value.deviceSigned).keys.sorted()
+            return ids.isEmpty ? nil : ids
+        }
+    }
+
+    /// Derived answers: namespace → element → the element it was derived from.
+    public var derived: [String: [String: String]] {
+        elements.compactMapValues { entries in
+            let derived = entries.compactMapValues(\.derivedFrom)
+            return derived.isEmpty ? nil : derived
+        }
     }
 }

@@ -45,8 +45,10 @@ enum ReportPrinter {
             for nameSpace in document.elements.keys.sorted() {
                 lines.append("  \(nameSpace)")
                 for (identifier, element) in (document.elements[nameSpace] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    let retain = element.intentToRetain == true ? "  [retain]" : ""
-                    lines.append("    \(identifier): \(element.value.summary)\(retain)")
+                    var marks = element.intentToRetain == true ? "  [retain]" : ""
+                    if element.deviceSigned { marks += "  [device-signed]" }
+                    if let source = element.derivedFrom { marks += "  [derived from \(source)]" }
+                    lines.append("    \(identifier): \(element.value.summary)\(marks)")
                 }
             }
             if !document.missing.isEmpty {

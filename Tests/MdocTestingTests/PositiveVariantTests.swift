@@ -59,20 +59,6 @@ struct PositiveVariantTests {
         }
     }
 
-    @Test("age_in_years answers a request for age_over_21 (Apple's fallback)")
-    func ageFallback() throws {
-        let request = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["age_over_21": false]])])
-        let result = try SimulatedCase(time: Fixtures.time) {
-            $0.elements = [ElementID(NameSpace.mDL, "age_in_years")]
-            $0.request = request
-        }.run()
-        #expect(result.failure == nil, "\(result.failure ?? "")")
-        let document = try #require(result.report.documents.first)
-        #expect(document.value(NameSpace.mDL, "age_in_years") == .unsigned(36))
-        #expect(document.missing.isEmpty)
-        #expect(result.report.checks.contains { $0.id == "policy.elements" && $0.status == .pass })
-    }
-
     @Test("selected elements are the only ones disclosed; the MSO keeps digests for all of them plus decoys")
     func selectiveDisclosure() throws {
         let selection = [ElementID(NameSpace.mDL, "given_name"), ElementID(NameSpace.mDL, "portrait"),

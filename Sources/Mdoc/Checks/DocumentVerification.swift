@@ -41,6 +41,7 @@ package struct DocumentVerification {
     var trustedChain: [Certificate]?
     var mso: MobileSecurityObject?
     var deviceKey: PublicKey?
+    var ageDisclosure: AgeDisclosure?
 
     package init(index: Int, document: MdocDocument, context: MdocVerificationContext) {
         self.index = index

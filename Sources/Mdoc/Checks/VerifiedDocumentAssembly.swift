@@ -1,31 +1,31 @@
 extension DocumentVerification {
-    /// The caller-facing document. Only called once every check of the response passed.
+    /// The caller-facing document. Only called once every check of the response passed. Elements the
+    /// request did not ask for but that answered an age question (`AgeDisclosure`) are withheld; the
+    /// answer is released instead, marked as derived.
     func verifiedDocument() -> VerifiedDocument? {
         guard let mso, let signer = documentSigner else { return nil }
         let request = context.request?.request(for: document.docType)
+        let withheld = ageDisclosure?.withheld ?? [:]
         var elements: [String: [String: VerifiedDocument.Element]] = [:]
-        for (nameSpace, item) in issuerItems {
-            elements[nameSpace, default: [:]][item.elementIdentifier] = VerifiedDocument.Element(
-                value: ElementValue(item.elementValue),
-                intentToRetain: request?.intentToRetain(nameSpace: nameSpace, element: item.elementIdentifier),
-                deviceSigned: false)
+        for entry in returnedElements where withheld[entry.nameSpace]?.contains(entry.element) != true {
+            elements[entry.nameSpace, default: [:]][entry.element] = VerifiedDocument.Element(
+                value: ElementValue(entry.value),
+                intentToRetain: request?.intentToRetain(nameSpace: entry.nameSpace, element: entry.element),
+                deviceSigned: entry.deviceSigned, derivedFrom: nil)
         }
-        for nameSpace in document.deviceNameSpaces {
-            for element in nameSpace.elements {
-                elements[nameSpace.name, default: [:]][element.identifier] = VerifiedDocument.Element(
-                    value: ElementValue(element.value),
-                    intentToRetain: request?.intentToRetain(nameSpace: nameSpace.name, element: element.identifier),
-                    deviceSigned: true)
-            }
+        for derivation in ageDisclosure?.derivations ?? [] {
+            guard let source = returnedElements.first(where: { $0.nameSpace == derivation.nameSpace && $0.element == derivation.source }),
+                  let answer = AgeDisclosure.answer(derivation, ageInYears: source.value) else { continue }
+            elements[derivation.nameSpace, default: [:]][derivation.element] = VerifiedDocument.Element(
+                value: .bool(answer),
+                intentToRetain: request?.intentToRetain(nameSpace: derivation.nameSpace, element: derivation.element),
+                deviceSigned: source.deviceSigned, derivedFrom: derivation.source)
         }
         var missing: [String] = []
         if let request {
             for (nameSpace, requested) in request.nameSpaces {
-                let returned = elements[nameSpace] ?? [:]
-                for identifier in requested.keys where returned[identifier] == nil {
-                    let answeredByAge = request.isAgeOverRequest(identifier)
-                        && returned[RequestPolicy.DocumentRequest.ageFallbackElement] != nil
-                    if !answeredByAge { missing.append("\(nameSpace)/\(identifier)") }
+                for identifier in requested.keys where elements[nameSpace]?[identifier] == nil {
+                    missing.append("\(nameSpace)/\(identifier)")
                 }
             }
         }

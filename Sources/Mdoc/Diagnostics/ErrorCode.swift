@@ -29,6 +29,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable, Comparable {
     case deviceKeyUnauthorized = "device.key_unauthorized"
     case policyDocTypeNotRequested = "policy.doctype_not_requested"
     case policyElementNotRequested = "policy.element_not_requested"
+    /// An element value does not have the data type its namespace defines for it (the detail names the element).
+    case elementTypeInvalid = "element.type_invalid"
     case nonceUnknown = "nonce.unknown"
     case nonceReplayed = "nonce.replayed"
     case nonceExpired = "nonce.expired"

@@ -24,24 +24,9 @@ public struct RequestPolicy: Sendable, Equatable, Codable {
 }
 
 extension RequestPolicy.DocumentRequest {
-    /// `age_over_NN` may be answered with `age_in_years`: Apple's framework silently falls back when the
-    /// issuer did not include the requested `age_over_NN` (PKIdentityElement.age(atLeast:)).
-    static let ageFallbackElement = "age_in_years"
-
-    func isAgeOverRequest(_ identifier: String) -> Bool {
-        guard identifier.hasPrefix("age_over_") else { return false }
-        let digits = identifier.dropFirst("age_over_".count)
-        return !digits.isEmpty && digits.allSatisfy(\.isNumber)
-    }
-
-    /// Intent to retain for a returned element, or nil if it was not requested (directly or as an age fallback).
+    /// Intent to retain for a requested element, or nil if it was not requested. Age questions answered from
+    /// `age_in_years` are resolved by `AgeDisclosure`.
     func intentToRetain(nameSpace: String, element: String) -> Bool? {
-        guard let elements = nameSpaces[nameSpace] else { return nil }
-        if let intent = elements[element] { return intent }
-        if element == Self.ageFallbackElement {
-            let ageRequests = elements.filter { isAgeOverRequest($0.key) }
-            if !ageRequests.isEmpty { return ageRequests.values.contains(true) }
-        }
-        return nil
+        nameSpaces[nameSpace]?[element]
     }
 }

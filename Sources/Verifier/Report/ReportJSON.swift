@@ -54,6 +54,12 @@ extension VerificationReport {
             ])),
             ("elements", .object(elements)),
             ("intentToRetain", .object(intents)),
+            ("deviceSigned", .object(document.deviceSigned.sorted { $0.key < $1.key }.map {
+                ($0.key, .array($0.value.map(JSONValue.string)))
+            })),
+            ("derived", .object(document.derived.sorted { $0.key < $1.key }.map {
+                ($0.key, .object($0.value.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+            })),
             ("missing", .array(document.missing.map(JSONValue.string))),
         ])
     }

@@ -1,0 +1,68 @@
+import CBOR
+
+/// How a document's returned elements answer a request's age questions (ISO/IEC 18013-5 §7.2.5, `age_over_NN`).
+///
+/// A requested `age_over_NN` that the issuer did not return may be answered by `age_in_years` (Apple's framework
+/// falls back this way). The relying party then receives the answer to the question it asked, a boolean
+/// `age_over_NN` derived from `age_in_years`, and never the exact age unless it asked for `age_in_years` itself.
+/// When every requested `age_over_NN` was returned, there is nothing to fall back for and an unrequested
+/// `age_in_years` is an unrequested element like any other.
+package struct AgeDisclosure: Sendable, Equatable {
+    /// A requested `age_over_NN` answered from `age_in_years`.
+    package struct Derivation: Sendable, Equatable {
+        package let nameSpace: String
+        /// The requested `age_over_NN`.
+        package let element: String
+        package let threshold: UInt64
+        /// The returned element the answer is computed from (`age_in_years`).
+        package let source: String
+    }
+
+    package static let sourceElement = "age_in_years"
+
+    /// Requested `age_over_NN` elements answered by derivation, in namespace then element order.
+    package private(set) var derivations: [Derivation] = []
+    /// Returned elements that were not requested and answer no requested question ("namespace/element").
+    package private(set) var unrequested: [String] = []
+    /// Returned elements released only through a derivation (namespace → identifiers): never disclosed as such.
+    package private(set) var withheld: [String: Set<String>] = [:]
+
+    /// `returned` lists the (namespace, element) pairs of the document, issuer- and device-signed.
+    package init(request: RequestPolicy.DocumentRequest, returned: [(nameSpace: String, element: String)]) {
+        var byNameSpace: [String: Set<String>] = [:]
+        for (nameSpace, element) in returned { byNameSpace[nameSpace, default: []].insert(element) }
+        for nameSpace in byNameSpace.keys.sorted() {
+            let present = byNameSpace[nameSpace] ?? []
+            let requested = request.nameSpaces[nameSpace] ?? [:]
+            let unanswered = requested.keys.sorted().compactMap { id in
+                present.contains(id) ? nil : Self.ageOverThreshold(id).map { (id, $0) }
+            }
+            let fallback = !unanswered.isEmpty && present.contains(Self.sourceElement) && requested[Self.sourceElement] == nil
+            if fallback {
+                withheld[nameSpace] = [Self.sourceElement]
+                derivations += unanswered.map {
+                    Derivation(nameSpace: nameSpace, element: $0.0, threshold: $0.1, source: Self.sourceElement)
+                }
+            }
+            for element in present.sorted() where requested[element] == nil {
+                if fallback && element == Self.sourceElement { continue }
+                unrequested.append("\(nameSpace)/\(element)")
+            }
+        }
+    }
+
+    /// NN of an `age_over_NN` identifier (one or more decimal digits), nil for any other identifier.
+    package static func ageOverThreshold(_ identifier: String) -> UInt64? {
+        let prefix = "age_over_"
+        guard identifier.hasPrefix(prefix) else { return nil }
+        let digits = identifier.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// The derived answer: true when the age is at least the threshold; nil when the source is not an unsigned integer.
+    package static func answer(_ derivation: Derivation, ageInYears: CBORItem) -> Bool? {
+        guard case .unsigned(let age) = ageInYears.value else { return nil }
+        return age >= derivation.threshold
+    }
+}

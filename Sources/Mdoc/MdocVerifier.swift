@@ -22,33 +22,30 @@ package final class MdocVerifier: Sendable {
         package var documents: [VerifiedDocument] = []
     }
 
-    static let responseClause = "ISO/IEC 18013-5 §8.3.2.1.2.2"
-
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?) -> Outcome {
         var outcome = Outcome()
         let response: DeviceResponse
         do {
-            response = try outcome.timings.measure(\.decode) { () throws(VerificationError) in try DeviceResponse(item) }
+            response = try outcome.timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
         } catch {
-            outcome.log.fail("response.structure", error.code, error.message, clause: Self.responseClause)
+            outcome.log.fail(.responseStructure, error.code, error.message)
             return outcome
         }
-        outcome.log.pass("response.structure", "DeviceResponse version \(response.version), \(response.documents.count) document(s)",
-                         clause: Self.responseClause)
+        outcome.log.pass(.responseStructure, "DeviceResponse version \(response.version), \(response.documents.count) document(s)")
         if !response.version.hasPrefix("1.") {
-            outcome.log.fail("response.version", .responseMalformed, "unsupported DeviceResponse version \(response.version)", clause: Self.responseClause)
+            outcome.log.fail(.responseVersion, .responseMalformed, "unsupported DeviceResponse version \(response.version)")
         }
         if response.status != 0 {
-            outcome.log.fail("response.status", .responseStatus, "DeviceResponse status is \(response.status) (0 = OK)", clause: Self.responseClause)
+            outcome.log.fail(.responseStatus, .responseStatus, "DeviceResponse status is \(response.status) (0 = OK)")
         } else if response.documents.isEmpty {
-            outcome.log.fail("response.status", .responseStatus, "DeviceResponse holds no documents", clause: Self.responseClause)
+            outcome.log.fail(.responseStatus, .responseStatus, "DeviceResponse holds no documents")
         } else {
-            outcome.log.pass("response.status", "status 0", clause: Self.responseClause)
+            outcome.log.pass(.responseStatus, "status 0")
         }
         if !response.documentErrors.isEmpty {
             let list = response.documentErrors.map { "\($0.docType) (code \($0.code))" }.joined(separator: ", ")
-            outcome.log.warn("response.document_errors", "the wallet did not return: \(list)", clause: Self.responseClause)
+            outcome.log.warn(.responseDocumentErrors, "the wallet did not return: \(list)")
         }
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
@@ -57,13 +54,13 @@ package final class MdocVerifier: Sendable {
         for (index, node) in response.documents.enumerated() {
             let document: MdocDocument
             do {
-                document = try outcome.timings.measure(\.decode) { () throws(VerificationError) in try MdocDocument(node) }
+                document = try outcome.timings.measure(.decode) { () throws(VerificationError) in try MdocDocument(node) }
             } catch {
-                outcome.log.fail("document.structure", error.code, error.message, clause: Self.responseClause, document: index)
+                outcome.log.fail(.documentStructure, error.code, error.message, document: index)
                 continue
             }
             var verification = DocumentVerification(index: index, document: document, context: context)
-            verification.log.pass("document.structure", document.docType, clause: Self.responseClause, document: index)
+            verification.log.pass(.documentStructure, document.docType, document: index)
             verification.run()
             outcome.log.append(contentsOf: verification.log)
             outcome.timings += verification.timings

@@ -8,7 +8,34 @@ public struct StageTimings: Sendable, Equatable {
     public var digests: Duration = .zero
     public var device: Duration = .zero
 
+    public enum Stage: Sendable {
+        case decode, hpke, issuer, chain, digests, device
+    }
+
     public init() {}
+
+    public subscript(stage: Stage) -> Duration {
+        get {
+            switch stage {
+            case .decode: decode
+            case .hpke: hpke
+            case .issuer: issuer
+            case .chain: chain
+            case .digests: digests
+            case .device: device
+            }
+        }
+        set {
+            switch stage {
+            case .decode: decode = newValue
+            case .hpke: hpke = newValue
+            case .issuer: issuer = newValue
+            case .chain: chain = newValue
+            case .digests: digests = newValue
+            case .device: device = newValue
+            }
+        }
+    }
 
     public static func += (lhs: inout StageTimings, rhs: StageTimings) {
         lhs.decode += rhs.decode
@@ -19,12 +46,12 @@ public struct StageTimings: Sendable, Equatable {
         lhs.device += rhs.device
     }
 
-    /// Runs `body` and adds its duration to the stage at `keyPath`.
+    /// Runs `body` and adds its duration to `stage`.
     @inlinable
-    public mutating func measure<T, E: Error>(_ keyPath: WritableKeyPath<StageTimings, Duration>, _ body: () throws(E) -> T) throws(E) -> T {
+    public mutating func measure<T, E: Error>(_ stage: Stage, _ body: () throws(E) -> T) throws(E) -> T {
         let clock = ContinuousClock()
         let start = clock.now
-        defer { self[keyPath: keyPath] += clock.now - start }
+        defer { self[stage] += clock.now - start }
         return try body()
     }
 }

@@ -21,25 +21,69 @@ struct FaultTableTests {
         [ResponseFormat.appleApp, .annexC, .deviceResponse].filter { fault.formats.contains($0) }.map { Row(fault: fault, format: $0) }
     }
 
+    /// The code each fault must produce, written out here rather than read from `Fault.expectedCode`, so the table
+    /// checks the kit's oracle and the verifier against an independent statement (nil: still verifies).
+    static func code(_ fault: Fault, _ format: ResponseFormat) -> ErrorCode? {
+        switch fault.name {
+        case "tampered-element-value": .digestMismatch
+        case "missing-digest-id": .digestMissing
+        case "duplicate-digest-id": .digestDuplicate
+        case "issuer-signature-corrupted": .issuerSignatureInvalid
+        case "untrusted-root": .issuerChainUntrusted
+        case "document-signer-expired", "document-signer-not-yet-valid": .issuerCertificateExpired
+        case "document-signer-wrong-eku", "document-signer-key-usage-without-digital-signature", "document-signer-is-ca":
+            .issuerCertificateProfile
+        case "mso-expired": .msoExpired
+        case "mso-not-yet-valid": .msoNotYetValid
+        case "mso-doctype-mismatch": .msoDocTypeMismatch
+        case "unsupported-digest-algorithm": .msoDigestAlgorithmUnsupported
+        case "unsupported-cose-algorithm": .issuerAlgorithmUnsupported
+        case "device-signature-other-transcript", "device-key-mismatch": .deviceSignatureInvalid
+        case "device-signed-element-unauthorized": .deviceKeyUnauthorized
+        case "device-mac-without-reader-key": .deviceAuthMissing
+        case "encrypted-to-other-key": format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
+        case "wrong-info-hash": .envelopeTranscriptMismatch
+        case "corrupted-ciphertext": .hpkeOpenFailed
+        case "unsupported-envelope-algorithm", "unsupported-envelope-mode": .envelopeUnsupported
+        case "truncated-envelope": .inputMalformed
+        default: nil
+        }
+    }
+
     @Test("fault → expected code", arguments: rows)
     func row(_ row: Row) throws {
-        let expected = ExpectedOutcome.forFaults([row.fault], format: row.format)
-        if let code = row.fault.expectedCode(format: row.format) {
-            #expect(expected == .rejected(code))
-        } else {
-            #expect(expected == .verified)
-        }
         let result = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run()
-        #expect(result.expected == expected)
-        #expect(result.response.expected == expected)
+        let codes = Set(result.report.errors.map(\.code))
+        if let code = Self.code(row.fault, row.format) {
+            #expect(!result.report.verified)
+            #expect(codes == [code], "\(expectation(result.report, .rejected(code)) ?? "")")
+            #expect(result.report.documents.isEmpty)
+        } else {
+            #expect(result.report.verified, "\(result.report.errors)")
+        }
+        // The kit's own prediction agrees with the table, so users who rely on it get the same answer.
+        #expect(result.expected == (Self.code(row.fault, row.format).map(ExpectedOutcome.rejected) ?? .verified))
         #expect(result.failure == nil, "\(result.failure ?? "")")
+    }
+
+    @Test("every failed check carries a code its catalog entry lists, and every check id is in the catalog", arguments: rows)
+    func catalogHoldsTheReport(_ row: Row) throws {
+        let report = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run().report
+        let known = Set(CheckID.verificationChecks.map(\.rawValue))
+        for check in report.checks {
+            #expect(known.contains(check.id.rawValue), "\(check.id) is not in CheckID.verificationChecks")
+            let entry = CheckID.verificationChecks.first { $0 == check.id }
+            if let code = check.code {
+                #expect(entry?.codes.contains(code) == true, "\(check.id) failed with \(code), which its catalog entry does not list")
+            }
+        }
     }
 
     @Test("document-signer-no-key-usage: a warning under the default profile, issuer.certificate_profile under strict")
     func noKeyUsageByProfile() throws {
         let lenient = try SimulatedCase(faults: [.documentSignerNoKeyUsage], time: Fixtures.time).run()
         #expect(lenient.failure == nil, "\(lenient.failure ?? "")")
-        #expect(lenient.report.checks.contains { $0.id == "issuer.certificate_profile" && $0.status == .warn })
+        #expect(lenient.report.checks.contains { $0.id == .issuerCertificateProfile && $0.status == .warn })
         let strict = try SimulatedCase(faults: [.documentSignerNoKeyUsage], profile: .strict, time: Fixtures.time).run()
         #expect(strict.expected == .rejected(.issuerCertificateProfile))
         #expect(strict.failure == nil, "\(strict.failure ?? "")")

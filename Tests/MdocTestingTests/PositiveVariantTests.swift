@@ -36,9 +36,9 @@ struct PositiveVariantTests {
         }.run()
         #expect(result.failure == nil, "\(result.failure ?? "")")
         let algorithm = try #require(COSEAlgorithm.signing(with: variant.curve))
-        #expect(result.report.checks.contains { $0.id == "issuer.algorithm" && $0.detail == algorithm.name })
-        #expect(result.report.checks.contains { $0.id == "mso.digest_algorithm" && $0.detail == variant.digest.rawValue })
-        let chain = try #require(result.report.checks.first { $0.id == "issuer.x5chain" })
+        #expect(result.report.checks.contains { $0.id == .issuerAlgorithm && $0.detail == algorithm.name })
+        #expect(result.report.checks.contains { $0.id == .msoDigestAlgorithm && $0.detail == variant.digest.rawValue })
+        let chain = try #require(result.report.checks.first { $0.id == .issuerX5chain })
         #expect(chain.detail.hasPrefix(variant.x5chain == .bstr ? "1 certificate" : "2 certificate"))
     }
 
@@ -128,7 +128,7 @@ struct PositiveVariantTests {
         let bare = try SimulatedCase(format: .deviceResponse, time: Fixtures.time) { $0.deviceAuthentication = .mac }.run()
         #expect(bare.response.readerKey != nil)
         #expect(bare.failure == nil, "\(bare.failure ?? "")")
-        #expect(bare.report.checks.contains { $0.id == "device.authentication" && $0.detail.hasPrefix("deviceMac") && $0.status == .pass })
+        #expect(bare.report.checks.contains { $0.id == .deviceAuthentication && $0.detail.hasPrefix("deviceMac") && $0.status == .pass })
         let keyMismatch = try SimulatedCase(faults: [.deviceKeyMismatch], format: .deviceResponse, time: Fixtures.time) {
             $0.deviceAuthentication = .mac
         }.run()

@@ -14,7 +14,7 @@ struct TestPKITests {
             let result = try SimulatedCase(curve: curve, profile: profile, time: Fixtures.time).run()
             #expect(result.failure == nil, "\(result.failure ?? "")")
             #expect(result.report.checks.filter { $0.status == .warn }.isEmpty, "\(ReportSummary.text(result.report))")
-            #expect(result.report.checks.contains { $0.id == "issuer.certificate_profile" && $0.status == .pass })
+            #expect(result.report.checks.contains { $0.id == .issuerCertificateProfile && $0.status == .pass })
         }
     }
 

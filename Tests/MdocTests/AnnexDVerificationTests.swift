@@ -15,13 +15,13 @@ struct AnnexDVerificationTests {
     }
 
     /// Our check ids for the names used in expected.json.
-    static let checkIDs: [String: String] = [
-        "issuer_signature": "issuer.signature",
-        "certificate_chain": "issuer.certificate_chain",
-        "mso_validity": "mso.validity",
-        "doc_type_match": "mso.doctype",
-        "value_digests": "digest.values",
-        "device_auth": "device.authentication",
+    static let checkIDs: [String: CheckID] = [
+        "issuer_signature": .issuerSignature,
+        "certificate_chain": .issuerCertificateChain,
+        "mso_validity": .msoValidity,
+        "doc_type_match": .msoDocType,
+        "value_digests": .digestValues,
+        "device_auth": .deviceAuthentication,
     ]
 
     static func verify(_ response: [UInt8], at time: Date = AnnexDVector.validTime, anchors: [Certificate]? = nil,
@@ -33,7 +33,7 @@ struct AnnexDVerificationTests {
             time: time, readerKey: try readerKey ?? AnnexDVector.readerKey(), request: nil)
     }
 
-    static func status(_ outcome: MdocVerifier.Outcome, _ id: String) -> [CheckStatus] {
+    static func status(_ outcome: MdocVerifier.Outcome, _ id: CheckID) -> [CheckStatus] {
         outcome.log.checks.filter { $0.id == id }.map(\.status)
     }
 
@@ -50,7 +50,7 @@ struct AnnexDVerificationTests {
             #expect(Self.status(outcome, id) == [.pass], "\(id)")
         }
         // The utopia certificates carry the CRL distribution point as a dNSName: a warning under the default profile.
-        #expect(outcome.log.checks.contains { $0.id == "issuer.certificate_profile" && $0.status == .warn && $0.detail.contains("crl_distribution_point") })
+        #expect(outcome.log.checks.contains { $0.id == .issuerCertificateProfile && $0.status == .warn && $0.detail.contains("crl_distribution_point") })
     }
 
     @Test("each byte-flip variant fails exactly the check expected.json names")
@@ -80,8 +80,8 @@ struct AnnexDVerificationTests {
         let codes = Set(outcome.log.errors.map(\.code))
         #expect(codes.contains(.issuerCertificateExpired))
         #expect(codes.contains(.msoExpired))
-        #expect(Self.status(outcome, "issuer.signature") == [.pass])
-        #expect(Self.status(outcome, "digest.values") == [.pass])
+        #expect(Self.status(outcome, .issuerSignature) == [.pass])
+        #expect(Self.status(outcome, .digestValues) == [.pass])
     }
 
     @Test("without a trust anchor the chain is untrusted")

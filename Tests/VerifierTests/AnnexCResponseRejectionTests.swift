@@ -30,7 +30,7 @@ struct AnnexCResponseRejectionTests {
         for input in [json, bare, "  \(json)\n"] {
             let report = Self.verify(input, session: session, anchors: [try AnnexDVector.iaca()])
             #expect(report.format == .annexC)
-            #expect(report.checks.first { $0.id == "hpke.open" }?.status == .pass)
+            #expect(report.checks.first { $0.id == .hpkeOpen }?.status == .pass)
             #expect(Self.codes(report).contains(.deviceAuthMissing))
             #expect(!report.verified)
         }
@@ -60,7 +60,7 @@ struct AnnexCResponseRejectionTests {
         let response = try AnnexCFixtures.response(plaintext: [0xff, 0x00], recipient: session.privateKey.publicKey, transcript: session.transcript)
         let report = Self.verify(response, session: session)
         #expect(Self.codes(report) == [.responseMalformed])
-        #expect(report.checks.last?.id == "response.decode")
+        #expect(report.checks.last?.id == .responseDecode)
     }
 
     @Test("Another protocol identifier than \"dcapi\" is envelope.unsupported")
@@ -102,6 +102,6 @@ struct AnnexCResponseRejectionTests {
     func malformed(response: String) throws {
         let report = Self.verify(response, session: try Self.session())
         #expect(Self.codes(report) == [.inputMalformed], "\(report.errors)")
-        #expect(report.checks.map(\.id) == ["envelope.structure"])
+        #expect(report.checks.map(\.id) == [CheckID.inputSize, .envelopeStructure])
     }
 }

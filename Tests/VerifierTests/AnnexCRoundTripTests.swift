@@ -55,7 +55,7 @@ struct AnnexCRoundTripTests {
         let report = Self.verify(json, session: request.session, pki: wallet.pki)
         #expect(report.verified, "\(ReportSummary.text(report))")
         #expect(report.format == .annexC)
-        #expect(report.checks.first { $0.id == "device.authentication" }?.status == .pass)
+        #expect(report.checks.first { $0.id == .deviceAuthentication }?.status == .pass)
         let document = try #require(report.documents.first)
         #expect(document.docType == AnnexCFixtures.mDL)
         let returned = Set((document.elements[AnnexCFixtures.isoNameSpace] ?? [:]).keys)
@@ -102,7 +102,7 @@ struct AnnexCRoundTripTests {
             wallet.signingOrigin = origin
             wallet.signingEncryptionInfo = encryptionInfo
             let report = Self.verify(try wallet.respond(to: request, origin: AnnexCFixtures.origin).json, session: request.session, pki: wallet.pki)
-            #expect(report.checks.first { $0.id == "hpke.open" }?.status == .pass)
+            #expect(report.checks.first { $0.id == .hpkeOpen }?.status == .pass)
             #expect(report.errors.map(\.code) == [.deviceSignatureInvalid], "\(ReportSummary.text(report))")
             #expect(report.documents.isEmpty)
         }
@@ -172,6 +172,6 @@ struct AnnexCRoundTripTests {
         let report = Self.verify(sealed, session: request.session, pki: wallet.pki)
         #expect(report.verified, "\(ReportSummary.text(report))")
         #expect(report.documents.map(\.docType) == [AnnexCFixtures.mDL, MdocTesting.DocType.photoID])
-        #expect(report.checks.filter { $0.id == "device.authentication" && $0.status == .pass }.compactMap(\.document) == [0, 1])
+        #expect(report.checks.filter { $0.id == .deviceAuthentication && $0.status == .pass }.compactMap(\.document) == [0, 1])
     }
 }

@@ -56,7 +56,7 @@ struct AppleNegativeTests {
         // With that key configured too (rotation), the same envelope gets past the recipient check.
         let rotated = try F.verifier(keys: [AppleSampleVector.merchantKey(), other])
         let report = rotated.verify(encryptedData: envelope, session: F.session, at: AppleSampleVector.validTime)
-        #expect(report.checks.contains { $0.id == "envelope.recipient" && $0.status == .pass })
+        #expect(report.checks.contains { $0.id == .envelopeRecipient && $0.status == .pass })
     }
 
     @Test("envelope.transcript_mismatch: an infoHash that is not SHA-256 of our transcript")

@@ -46,12 +46,13 @@ struct AppleSampleTests {
         #expect(document.issuer.root?.contains("PassKit Identity Test Issuer Root CA") == true)
         #expect(document.validity.validUntil == VectorFiles.date("2023-03-22T22:48:31Z"))
         // Apple's test DS deviates from Annex B; the default profile reports it as warnings.
-        #expect(report.checks.contains { $0.id == "issuer.certificate_profile" && $0.status == .warn })
-        for id in ["envelope.recipient", "envelope.transcript", "hpke.open", "issuer.signature", "issuer.certificate_chain",
-                   "mso.validity", "mso.doctype", "digest.values", "device.authentication", "policy.elements"] {
+        #expect(report.checks.contains { $0.id == .issuerCertificateProfile && $0.status == .warn })
+        let mustPass: [CheckID] = [.envelopeRecipient, .envelopeTranscript, .hpkeOpen, .issuerSignature, .issuerCertificateChain,
+                                   .msoValidity, .msoDocType, .digestValues, .deviceAuthentication, .policyElements]
+        for id in mustPass {
             #expect(report.checks.contains { $0.id == id && $0.status == .pass }, "\(id) should pass")
         }
-        #expect(report.checks.first { $0.id == "digest.values" }?.detail.hasPrefix("22 of 22") == true)
+        #expect(report.checks.first { $0.id == .digestValues }?.detail.hasPrefix("22 of 22") == true)
     }
 
     @Test("refused with envelope.test_key outside test mode, and the test key cannot be loaded there")
@@ -99,7 +100,7 @@ struct AppleSampleTests {
         for session in sessions {
             let report = verifier.verify(encryptedData: AppleSampleVector.envelope, session: session, at: AppleSampleVector.validTime)
             #expect(report.errors.map(\.code) == [.envelopeTranscriptMismatch])
-            #expect(!report.checks.contains { $0.id == "hpke.open" })
+            #expect(!report.checks.contains { $0.id == .hpkeOpen })
         }
     }
 

@@ -21,7 +21,7 @@ struct DeviceResponseAnnexDTests {
                               request: request, at: AnnexDVector.validTime)
     }
 
-    static func failed(_ report: VerificationReport) -> [String] {
+    static func failed(_ report: VerificationReport) -> [CheckID] {
         report.checks.filter { $0.status == .fail }.map(\.id)
     }
 
@@ -32,7 +32,7 @@ struct DeviceResponseAnnexDTests {
         #expect(report.format == .deviceResponse && report.assurance == .production)
         let document = try #require(report.documents.first)
         #expect(document.value("org.iso.18013.5.1", "family_name") == .text("Doe"))
-        #expect(report.checks.contains { $0.id == "device.authentication" && $0.status == .pass && $0.detail.contains("deviceMac") })
+        #expect(report.checks.contains { $0.id == .deviceAuthentication && $0.status == .pass && $0.detail.contains("deviceMac") })
         let json = report.json.serialized()
         #expect(json.contains(#""format":"device-response""#) && json.contains(#""verified":true"#))
     }
@@ -57,10 +57,10 @@ struct DeviceResponseAnnexDTests {
 
     @Test("Each expected.json byte flip fails exactly its one check with one error code")
     func byteFlips() throws {
-        let flips: [(offset: Int, from: UInt8, to: UInt8, check: String, code: ErrorCode)] = [
-            (200, 0x44, 0x46, "digest.values", .digestMismatch),
-            (3398, 0x59, 0x5a, "issuer.signature", .issuerSignatureInvalid),
-            (3522, 0xe9, 0xe8, "device.authentication", .deviceMacInvalid),
+        let flips: [(offset: Int, from: UInt8, to: UInt8, check: CheckID, code: ErrorCode)] = [
+            (200, 0x44, 0x46, .digestValues, .digestMismatch),
+            (3398, 0x59, 0x5a, .issuerSignature, .issuerSignatureInvalid),
+            (3522, 0xe9, 0xe8, .deviceAuthentication, .deviceMacInvalid),
         ]
         // The same table as expected.json states it.
         let expected = try #require(try JSONSerialization.jsonObject(
@@ -123,11 +123,11 @@ struct DeviceResponseAnnexDTests {
         let report = try Self.verify(bytes)
         #expect(report.verified, "\(report.errors)")
         #expect(report.documents.count == 2)
-        let passedDevice = report.checks.filter { $0.id == "device.authentication" && $0.status == .pass }.compactMap(\.document)
+        let passedDevice = report.checks.filter { $0.id == .deviceAuthentication && $0.status == .pass }.compactMap(\.document)
         #expect(passedDevice == [0, 1])
-        let documentErrors = try #require(report.checks.first { $0.id == "response.document_errors" })
+        let documentErrors = try #require(report.checks.first { $0.id == .responseDocumentErrors })
         #expect(documentErrors.status == .warn && documentErrors.detail.contains("org.iso.23220.photoid.1 (code 0)"))
-        let perDocument = report.checks.filter { $0.id == "document.errors" }
+        let perDocument = report.checks.filter { $0.id == .documentErrors && $0.status != .pass }
         #expect(perDocument.count == 1)
         #expect(perDocument.first?.document == 1 && perDocument.first?.status == .warn)
         #expect(perDocument.first?.detail.contains("org.iso.18013.5.1/age_over_21 (code 0)") == true)
@@ -141,10 +141,10 @@ struct DeviceResponseAnnexDTests {
         let report = try Self.verify(bytes)
         #expect(!report.verified && report.documents.isEmpty)
         let failures = report.checks.filter { $0.status == .fail }
-        #expect(failures.map(\.id) == ["digest.values"])
+        #expect(failures.map(\.id) == [CheckID.digestValues])
         #expect(failures.map(\.document) == [1])
         #expect(report.errors.map(\.message).allSatisfy { $0.hasPrefix("document 1: ") })
-        #expect(report.checks.contains { $0.id == "digest.values" && $0.document == 0 && $0.status == .pass })
+        #expect(report.checks.contains { $0.id == .digestValues && $0.document == 0 && $0.status == .pass })
     }
 
     @Test("Request policy across two documents: a docType that was not requested fails with policy.doctype_not_requested")

@@ -22,7 +22,7 @@ struct IssuerContentTests {
     func matching() throws {
         let result = try Self.run(country: "US", jurisdiction: "US-CA")
         #expect(result.report.verified, "\(result.report.errors)")
-        #expect(result.report.checks.contains { $0.id == "issuer.content" && $0.status == .pass })
+        #expect(result.report.checks.contains { $0.id == .issuerContent && $0.status == .pass })
     }
 
     @Test("another issuing_country or issuing_jurisdiction is issuer.content_mismatch")

@@ -1,9 +1,14 @@
 import CryptoCore
 import Foundation
 
-extension DocumentVerification {
-    static let profileClause = "ISO/IEC 18013-5 Annex B (Tables B.1 IACA, B.3 document signer)"
+extension DocumentCheck {
+    /// The document signer (and the IACA it chains to) against the Annex B profile.
+    static let certificateProfile = DocumentCheck(.issuerCertificateProfile, needs: [.documentSigner], stage: .chain) {
+        $0.checkCertificateProfile()
+    }
+}
 
+extension DocumentVerification {
     /// One Annex B rule broken by a certificate. `enforced` rules fail under every preset because
     /// security rests on them; the others warn under `.default` and fail under `.strict`.
     struct ProfileDeviation: Sendable {
@@ -13,25 +18,22 @@ extension DocumentVerification {
     }
 
     mutating func checkCertificateProfile() {
-        let id = "issuer.certificate_profile"
-        guard let signer = documentSigner else {
-            skip(id, "no document signer certificate", clause: Self.profileClause)
-            return
-        }
-        let root = trustedChain.flatMap { $0.count > 1 ? $0.last : nil }
+        let id = CheckID.issuerCertificateProfile
+        guard let signer = facts.documentSigner else { return }
+        let root = facts.trustedChain.flatMap { $0.count > 1 ? $0.last : nil }
         let deviations = context.cache.profileDeviations(documentSigner: signer, root: root) {
             CertificateProfileRules.documentSigner(signer, root: root) + (root.map(CertificateProfileRules.iaca) ?? [])
         }
         guard !deviations.isEmpty else {
-            pass(id, "document signer\(root == nil ? "" : " and IACA") follow the Annex B profile", clause: Self.profileClause)
+            pass(id, "document signer\(root == nil ? "" : " and IACA") follow the Annex B profile")
             return
         }
         for deviation in deviations {
             let detail = "[\(deviation.rule)] \(deviation.detail)"
             if deviation.enforced || context.options.profile == .strict {
-                fail(id, .issuerCertificateProfile, detail, clause: Self.profileClause)
+                fail(id, .issuerCertificateProfile, detail)
             } else {
-                warn(id, detail, clause: Self.profileClause)
+                warn(id, detail)
             }
         }
     }

@@ -1,30 +1,31 @@
 import CBOR
 import CryptoCore
 
-extension DocumentVerification {
-    static let deviceSignatureClause = "ISO/IEC 18013-5 §9.1.3.4, §9.3.2"
-    static let deviceMacClause = "ISO/IEC 18013-5 §9.1.3.5, §9.3.2"
-
+extension DocumentCheck {
     /// mdoc authentication: deviceSignature (COSE_Sign1) or deviceMac (COSE_Mac0) over
     /// DeviceAuthenticationBytes built from our session transcript, the docType and the received
     /// DeviceNameSpacesBytes, with the MSO device key. The payload is detached; an attached payload must
     /// equal our bytes.
+    static let deviceAuthentication = DocumentCheck(.deviceAuthentication, needs: [.mso], stage: .device) {
+        $0.checkDeviceAuthentication()
+    }
+}
+
+extension DocumentVerification {
+    static let deviceMacClause = "ISO/IEC 18013-5 §9.1.3.5, §9.3.2"
+
     mutating func checkDeviceAuthentication() {
-        let id = "device.authentication"
-        guard let mso else {
-            skip(id, "no MSO, so no device key", clause: Self.deviceSignatureClause)
-            return
-        }
+        let id = CheckID.deviceAuthentication
+        guard let mso = facts.mso else { return }
         let key: PublicKey
         do {
             key = try COSEKey.publicKey(from: mso.deviceKey)
         } catch {
-            fail(id, .msoMalformed, "MSO deviceKey: \(error)", clause: Self.deviceSignatureClause)
+            fail(id, .msoMalformed, "MSO deviceKey: \(error)")
             return
         }
-        deviceKey = key
         guard let auth = document.deviceAuth else {
-            fail(id, .deviceAuthMissing, document.deviceAuthProblem ?? "no device authentication", clause: Self.deviceSignatureClause)
+            fail(id, .deviceAuthMissing, document.deviceAuthProblem ?? "no device authentication")
             return
         }
         let expected = DeviceAuthenticationBytes.build(
@@ -38,8 +39,8 @@ extension DocumentVerification {
     }
 
     private mutating func verifyDeviceSignature(_ message: COSEMessage, key: PublicKey, deviceAuthentication: [UInt8], keyAlgorithm: Int64?) {
-        let id = "device.authentication"
-        let clause = Self.deviceSignatureClause
+        let id = CheckID.deviceAuthentication
+        let clause = id.clause
         guard let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
               let parameters = algorithm.signatureParameters
         else {
@@ -69,7 +70,7 @@ extension DocumentVerification {
     }
 
     private mutating func verifyDeviceMac(_ message: COSEMessage, deviceKey: PublicKey, deviceAuthentication: [UInt8]) {
-        let id = "device.authentication"
+        let id = CheckID.deviceAuthentication
         let clause = Self.deviceMacClause
         guard context.options.allowDeviceMac else {
             fail(id, .deviceAuthMissing, "deviceMac is not accepted for this format; a deviceSignature is required", clause: clause)

@@ -1,9 +1,15 @@
-extension DocumentVerification {
+extension DocumentCheck {
     /// Per-document `errors` (elements the wallet could not return) are reported, not ignored.
+    static let documentErrors = DocumentCheck(.documentErrors, stage: nil) { $0.checkDocumentErrors() }
+}
+
+extension DocumentVerification {
     mutating func checkDocumentErrors() {
-        let clause = "ISO/IEC 18013-5 §8.3.2.1.2.2 (Document errors, Table 9)"
-        guard !document.errors.isEmpty else { return }
+        guard !document.errors.isEmpty else {
+            pass(.documentErrors, "no element errors")
+            return
+        }
         let list = document.errors.map { "\($0.nameSpace)/\($0.element) (code \($0.code))" }.joined(separator: ", ")
-        warn("document.errors", "the wallet did not return: \(list)", clause: clause)
+        warn(.documentErrors, "the wallet did not return: \(list)")
     }
 }

@@ -24,81 +24,77 @@ package struct MdocVerificationContext: Sendable {
     }
 }
 
-/// The checks for one document, run in the order of ISO/IEC 18013-5 §9.3. Each step lives in its own
-/// file as an extension and records pass/fail/warn/skip; later steps run even after a failure when their
-/// inputs exist, so the report shows every problem at once. Element values are kept internal.
+/// The checks of one document, run as the declared list `DocumentCheck.order` (ISO/IEC 18013-5 §9.3). A check
+/// whose needed facts are missing is skipped with one line naming the fact and the check that should have
+/// established it; later checks run after a failure when their facts exist, so the report shows every problem at
+/// once. Element values stay internal.
 package struct DocumentVerification {
     package let index: Int
     package let document: MdocDocument
     package let context: MdocVerificationContext
     package var log = CheckLog()
     package var timings = StageTimings()
-
-    // Facts established by earlier steps.
-    var algorithm: COSEAlgorithm?
-    var documentSigner: Certificate?
-    var intermediates: [Certificate] = []
-    var trustedChain: [Certificate]?
-    var mso: MobileSecurityObject?
-    var deviceKey: PublicKey?
-    var ageDisclosure: AgeDisclosure?
+    package var facts: DocumentFacts
 
     package init(index: Int, document: MdocDocument, context: MdocVerificationContext) {
         self.index = index
         self.document = document
         self.context = context
+        self.facts = DocumentFacts(requestPolicy: context.request)
     }
 
-    /// Runs every check of this document.
+    /// Runs every check of `DocumentCheck.order`.
     package mutating func run() {
         let clock = ContinuousClock()
-        var mark = clock.now
-        func lap(_ stage: WritableKeyPath<StageTimings, Duration>, _ timings: inout StageTimings) {
-            let now = clock.now
-            timings[keyPath: stage] += now - mark
-            mark = now
+        for check in DocumentCheck.order {
+            if let missing = check.needs.first(where: { !facts.has($0) }) {
+                skip(check.id, DocumentCheck.skipDetail(missing))
+                continue
+            }
+            let start = clock.now
+            check.body(&self)
+            if let stage = check.stage { timings[stage] += clock.now - start }
         }
-        checkIssuerAlgorithm()
-        loadCertificateChain()
-        lap(\.issuer, &timings)
-        checkCertificateChain()
-        lap(\.chain, &timings)
-        checkCertificateProfile()
-        checkIssuerSignature()
-        decodeMobileSecurityObject()
-        checkDocType()
-        checkValidity()
-        lap(\.issuer, &timings)
-        checkValueDigests()
-        lap(\.digests, &timings)
-        checkDeviceAuthentication()
-        checkKeyAuthorizations()
-        lap(\.device, &timings)
-        checkIssuerContent()
-        checkDocumentErrors()
-        checkRequestPolicy()
     }
 
-    // MARK: - Recording helpers
+    // MARK: - Recording
 
-    mutating func pass(_ id: String, _ detail: String, clause: String) {
+    mutating func pass(_ id: CheckID, _ detail: String, clause: String? = nil) {
         log.pass(id, detail, clause: clause, document: index)
     }
 
-    mutating func warn(_ id: String, _ detail: String, clause: String) {
+    mutating func warn(_ id: CheckID, _ detail: String, clause: String? = nil) {
         log.warn(id, detail, clause: clause, document: index)
     }
 
-    mutating func skip(_ id: String, _ detail: String, clause: String) {
+    mutating func skip(_ id: CheckID, _ detail: String, clause: String? = nil) {
         log.skip(id, detail, clause: clause, document: index)
     }
 
-    mutating func fail(_ id: String, _ code: ErrorCode, _ detail: String, clause: String) {
+    mutating func fail(_ id: CheckID, _ code: ErrorCode, _ detail: String, clause: String? = nil) {
         log.fail(id, code, detail, clause: clause, document: index)
     }
 
     /// Issuer-signed items by namespace, for the digest, content and policy steps.
     var issuerItems: [(nameSpace: String, item: IssuerSignedItem)] {
         document.issuerNameSpaces.flatMap { ns in ns.items.map { (ns.name, $0) } }
+    }
+}
+
+extension DocumentCheck {
+    /// The order of the checks of one document: ISO/IEC 18013-5 §9.3 (issuer data authentication, then mdoc
+    /// authentication), then the consistency and relying-party policy checks.
+    package static let order: [DocumentCheck] = [
+        .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature,
+        .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate,
+        .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .documentErrors,
+        .policyDocType, .policyElements, .policyAgeFallback,
+    ]
+
+    /// Why a check did not run: the missing fact and who should have provided it.
+    static func skipDetail(_ fact: DocumentFact) -> String {
+        if fact == .requestPolicy { return "needs \(fact), which the caller did not give" }
+        let producer = order.first { $0.produces.contains(fact) }?.id.rawValue ?? "no check"
+        return "needs \(fact), which \(producer) did not establish"
     }
 }

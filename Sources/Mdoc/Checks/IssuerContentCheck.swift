@@ -1,45 +1,43 @@
-extension DocumentVerification {
-    static let issuerContentClause = "ISO/IEC 18013-5 §7.2.1, Annex B Table B.3"
-
+extension DocumentCheck {
     /// Disclosed `issuing_country` must equal the document signer's subject countryName, and
-    /// `issuing_jurisdiction` its stateOrProvinceName when both exist.
+    /// `issuing_jurisdiction` its stateOrProvinceName, each when both sides exist.
+    static let issuerContent = DocumentCheck(.issuerContent, needs: [.documentSigner], stage: nil) { $0.checkIssuerContent() }
+}
+
+extension DocumentVerification {
+    static let mdlNameSpace = "org.iso.18013.5.1"
+
     mutating func checkIssuerContent() {
-        let id = "issuer.content"
-        guard let signer = documentSigner else {
-            skip(id, "no document signer certificate", clause: Self.issuerContentClause)
-            return
-        }
-        let mdlNameSpace = "org.iso.18013.5.1"
+        let id = CheckID.issuerContent
+        guard let signer = facts.documentSigner else { return }
         var country: String?
         var jurisdiction: String?
-        for (nameSpace, item) in issuerItems where nameSpace == mdlNameSpace {
+        for (nameSpace, item) in issuerItems where nameSpace == Self.mdlNameSpace {
             if item.elementIdentifier == "issuing_country" { country = item.elementValue.text ?? "" }
             if item.elementIdentifier == "issuing_jurisdiction" { jurisdiction = item.elementValue.text ?? "" }
         }
         guard country != nil || jurisdiction != nil else {
-            skip(id, "neither issuing_country nor issuing_jurisdiction disclosed", clause: Self.issuerContentClause)
+            skip(id, "neither issuing_country nor issuing_jurisdiction disclosed")
             return
         }
-        var failed = false
+        var mismatches: [String] = []
+        var notComparable: [String] = []
         if let country {
             if let certificateCountry = signer.subject.countryName {
                 if certificateCountry != country {
-                    fail(id, .issuerContentMismatch,
-                         "issuing_country does not equal the document signer's country \(certificateCountry)", clause: Self.issuerContentClause)
-                    failed = true
+                    mismatches.append("issuing_country does not equal the document signer's country \(certificateCountry)")
                 }
             } else {
-                warn(id, "document signer has no countryName to compare issuing_country with", clause: Self.issuerContentClause)
-                return
+                notComparable.append("document signer has no countryName to compare issuing_country with")
             }
         }
         if let jurisdiction, let state = signer.subject.stateOrProvinceName, state != jurisdiction {
-            fail(id, .issuerContentMismatch,
-                 "issuing_jurisdiction does not equal the document signer's stateOrProvinceName \(state)", clause: Self.issuerContentClause)
-            failed = true
+            mismatches.append("issuing_jurisdiction does not equal the document signer's stateOrProvinceName \(state)")
         }
-        if !failed {
-            pass(id, "disclosed issuing country/jurisdiction match the document signer", clause: Self.issuerContentClause)
+        for detail in mismatches { fail(id, .issuerContentMismatch, detail) }
+        for detail in notComparable { warn(id, detail) }
+        if mismatches.isEmpty && notComparable.isEmpty {
+            pass(id, "disclosed issuing country/jurisdiction match the document signer")
         }
     }
 }

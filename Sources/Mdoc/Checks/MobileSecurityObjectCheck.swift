@@ -1,46 +1,54 @@
-extension DocumentVerification {
-    static let msoClause = "ISO/IEC 18013-5 §9.1.2.4"
-    static let docTypeClause = "ISO/IEC 18013-5 §9.3.1"
+extension DocumentCheck {
+    /// Decodes the MSO from the tag-24 payload and checks its version. The payload is only decoded here, never
+    /// trusted: the signature check stands beside it.
+    static let msoDecode = DocumentCheck(.msoDecode, produces: [.mso], stage: .issuer) { $0.decodeMobileSecurityObject() }
 
-    /// Decodes the MSO from the tag-24 payload and checks its version and digest algorithm.
-    /// The payload is only decoded here, never trusted: the signature check stands beside it.
+    /// The MSO's digest algorithm must be SHA-256, SHA-384 or SHA-512.
+    static let msoDigestAlgorithm = DocumentCheck(.msoDigestAlgorithm, needs: [.mso], produces: [.digestAlgorithm], stage: .issuer) {
+        $0.checkDigestAlgorithm()
+    }
+
+    /// `MSO.docType` must equal `Document.docType`.
+    static let msoDocType = DocumentCheck(.msoDocType, needs: [.mso], stage: .issuer) { $0.checkDocType() }
+}
+
+extension DocumentVerification {
     mutating func decodeMobileSecurityObject() {
         guard let payload = document.issuerAuth.payload else {
-            skip("mso.decode", "no attached payload", clause: Self.msoClause)
+            skip(.msoDecode, "no attached payload")
             return
         }
         let decoded: MobileSecurityObject
         do {
             decoded = try MobileSecurityObject(payload: payload)
         } catch {
-            fail("mso.decode", error.code, error.message, clause: Self.msoClause)
+            fail(.msoDecode, error.code, error.message)
             return
         }
         guard decoded.version.hasPrefix("1.") else {
-            fail("mso.decode", .msoMalformed, "MSO version \(decoded.version) is not 1.x", clause: Self.msoClause)
+            fail(.msoDecode, .msoMalformed, "MSO version \(decoded.version) is not 1.x")
             return
         }
-        mso = decoded
-        pass("mso.decode", "MSO version \(decoded.version)", clause: Self.msoClause)
-        if decoded.digestAlgorithm != nil {
-            pass("mso.digest_algorithm", decoded.digestAlgorithmName, clause: Self.msoClause)
+        facts.mso = decoded
+        pass(.msoDecode, "MSO version \(decoded.version)")
+    }
+
+    mutating func checkDigestAlgorithm() {
+        guard let mso = facts.mso else { return }
+        if mso.digestAlgorithm != nil {
+            pass(.msoDigestAlgorithm, mso.digestAlgorithmName)
         } else {
-            fail("mso.digest_algorithm", .msoDigestAlgorithmUnsupported,
-                 "digest algorithm \(decoded.digestAlgorithmName) is not SHA-256, SHA-384 or SHA-512", clause: Self.msoClause)
+            fail(.msoDigestAlgorithm, .msoDigestAlgorithmUnsupported,
+                 "digest algorithm \(mso.digestAlgorithmName) is not SHA-256, SHA-384 or SHA-512")
         }
     }
 
-    /// `MSO.docType` must equal `Document.docType`.
     mutating func checkDocType() {
-        guard let mso else {
-            skip("mso.doctype", "no MSO", clause: Self.docTypeClause)
-            return
-        }
+        guard let mso = facts.mso else { return }
         if mso.docType == document.docType {
-            pass("mso.doctype", mso.docType, clause: Self.docTypeClause)
+            pass(.msoDocType, mso.docType)
         } else {
-            fail("mso.doctype", .msoDocTypeMismatch,
-                 "MSO docType \(mso.docType) differs from the document's \(document.docType)", clause: Self.docTypeClause)
+            fail(.msoDocType, .msoDocTypeMismatch, "MSO docType \(mso.docType) differs from the document's \(document.docType)")
         }
     }
 }

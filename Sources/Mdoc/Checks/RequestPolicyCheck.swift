@@ -1,42 +1,60 @@
 import CBOR
 
-extension DocumentVerification {
-    static let policyClause = "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); relying-party policy"
-    static let ageClause = "ISO/IEC 18013-5 §7.2.5 (age_over_NN); relying-party policy"
+extension DocumentCheck {
+    /// The returned docType must be one the relying party asked for.
+    static let policyDocType = DocumentCheck(.policyDocType, needs: [.requestPolicy], produces: [.documentRequest], stage: nil) {
+        $0.checkRequestedDocType()
+    }
 
-    /// The returned docType and elements must be a subset of what was requested. A requested `age_over_NN`
-    /// the issuer did not return may be answered by `age_in_years`: the answer is released as a derived
-    /// boolean and the exact age is withheld (`AgeDisclosure`). Requested-but-absent elements are not errors.
-    mutating func checkRequestPolicy() {
-        guard let policy = context.request else {
-            skip("policy.elements", "no request given: returned elements are not compared with a request", clause: Self.policyClause)
+    /// The returned elements must be a subset of the requested ones; an `age_over_NN` question may be answered
+    /// from `age_in_years` (`AgeDisclosure`). Requested-but-absent elements are not errors.
+    static let policyElements = DocumentCheck(.policyElements, needs: [.documentRequest], produces: [.ageDisclosure], stage: nil) {
+        $0.checkRequestedElements()
+    }
+
+    /// Each age answer derived from `age_in_years` is released as a boolean, and the exact age withheld.
+    static let policyAgeFallback = DocumentCheck(.policyAgeFallback, needs: [.ageDisclosure], stage: nil) { $0.checkAgeFallback() }
+}
+
+extension DocumentVerification {
+    mutating func checkRequestedDocType() {
+        guard let request = facts.requestPolicy?.request(for: document.docType) else {
+            fail(.policyDocType, .policyDocTypeNotRequested, "docType \(document.docType) was not requested")
             return
         }
-        guard let request = policy.request(for: document.docType) else {
-            fail("policy.doctype", .policyDocTypeNotRequested, "docType \(document.docType) was not requested", clause: Self.policyClause)
-            return
-        }
-        pass("policy.doctype", document.docType, clause: Self.policyClause)
+        facts.documentRequest = request
+        pass(.policyDocType, document.docType)
+    }
+
+    mutating func checkRequestedElements() {
+        guard let request = facts.documentRequest else { return }
         let returned = returnedElements
         let ages = AgeDisclosure(request: request, returned: returned.map { ($0.nameSpace, $0.element) })
-        ageDisclosure = ages
+        facts.ageDisclosure = ages
         if ages.unrequested.isEmpty {
-            pass("policy.elements", "\(returned.count) returned element(s), all requested", clause: Self.policyClause)
-        } else {
-            for label in ages.unrequested {
-                fail("policy.elements", .policyElementNotRequested, "\(label) was returned but not requested", clause: Self.policyClause)
-            }
+            pass(.policyElements, "\(returned.count) returned element(s), all requested")
         }
+        for label in ages.unrequested {
+            fail(.policyElements, .policyElementNotRequested, "\(label) was returned but not requested")
+        }
+    }
+
+    mutating func checkAgeFallback() {
+        guard let ages = facts.ageDisclosure else { return }
+        guard !ages.derivations.isEmpty else {
+            pass(.policyAgeFallback, "no age question needed an answer derived from age_in_years")
+            return
+        }
+        let returned = returnedElements
         for derivation in ages.derivations {
             let source = returned.first { $0.nameSpace == derivation.nameSpace && $0.element == derivation.source }
             let label = "\(derivation.nameSpace)/\(derivation.element)"
             if let source, AgeDisclosure.answer(derivation, ageInYears: source.value) != nil {
-                pass("policy.age_fallback", "\(label) was not returned; answered from \(derivation.source) as a derived boolean, "
-                     + "and the exact age is withheld", clause: Self.ageClause)
+                pass(.policyAgeFallback, "\(label) was not returned; answered from \(derivation.source) as a derived boolean, "
+                     + "and the exact age is withheld")
             } else {
-                fail("policy.age_fallback", .elementTypeInvalid,
-                     "\(derivation.nameSpace)/\(derivation.source) is not an unsigned integer, so it cannot answer \(label)",
-                     clause: Self.ageClause)
+                fail(.policyAgeFallback, .elementTypeInvalid,
+                     "\(derivation.nameSpace)/\(derivation.source) is not an unsigned integer, so it cannot answer \(label)")
             }
         }
     }

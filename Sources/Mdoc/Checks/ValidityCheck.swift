@@ -1,48 +1,42 @@
 import Foundation
 
-extension DocumentVerification {
-    static let validityClause = "ISO/IEC 18013-5 §9.1.2.4, §9.3.1"
+extension DocumentCheck {
+    /// `validFrom ≤ now ≤ validUntil` (with the configured clock skew), `validFrom < validUntil`, `validFrom` not
+    /// before `signed`.
+    static let msoValidity = DocumentCheck(.msoValidity, needs: [.mso], stage: .issuer) { $0.checkValidity() }
 
-    /// `validFrom ≤ now ≤ validUntil` (with the configured clock skew), `validFrom < validUntil`,
-    /// `validFrom` not before `signed`, and `signed` inside the document signer's validity.
+    /// `signed` inside the document signer's validity.
+    static let msoSignedWithinCertificate = DocumentCheck(.msoSignedWithinCertificate, needs: [.mso, .documentSigner],
+                                                          stage: .issuer) { $0.checkSignedWithinCertificate() }
+}
+
+extension DocumentVerification {
     mutating func checkValidity() {
-        guard let mso else {
-            skip("mso.validity", "no MSO", clause: Self.validityClause)
-            return
-        }
-        let info = mso.validityInfo
+        guard let info = facts.mso?.validityInfo else { return }
         let now = context.time
         let skew = context.options.clockSkew
+        let id = CheckID.msoValidity
         if info.validFrom >= info.validUntil {
-            fail("mso.validity", .msoMalformed,
-                 "validFrom \(RFC3339.format(info.validFrom)) is not before validUntil \(RFC3339.format(info.validUntil))",
-                 clause: Self.validityClause)
+            fail(id, .msoMalformed, "validFrom \(RFC3339.format(info.validFrom)) is not before validUntil \(RFC3339.format(info.validUntil))")
         } else if info.validFrom < info.signed {
-            fail("mso.validity", .msoMalformed,
-                 "validFrom \(RFC3339.format(info.validFrom)) is before signed \(RFC3339.format(info.signed))", clause: Self.validityClause)
+            fail(id, .msoMalformed, "validFrom \(RFC3339.format(info.validFrom)) is before signed \(RFC3339.format(info.signed))")
         } else if now + skew < info.validFrom {
-            fail("mso.validity", .msoNotYetValid,
-                 "MSO is valid from \(RFC3339.format(info.validFrom)); verification time is \(RFC3339.format(now))",
-                 clause: Self.validityClause)
+            fail(id, .msoNotYetValid, "MSO is valid from \(RFC3339.format(info.validFrom)); verification time is \(RFC3339.format(now))")
         } else if now - skew > info.validUntil {
-            fail("mso.validity", .msoExpired,
-                 "MSO expired \(RFC3339.format(info.validUntil)); verification time is \(RFC3339.format(now))",
-                 clause: Self.validityClause)
+            fail(id, .msoExpired, "MSO expired \(RFC3339.format(info.validUntil)); verification time is \(RFC3339.format(now))")
         } else {
-            pass("mso.validity", "valid \(RFC3339.format(info.validFrom)) … \(RFC3339.format(info.validUntil))", clause: Self.validityClause)
+            pass(id, "valid \(RFC3339.format(info.validFrom)) … \(RFC3339.format(info.validUntil))")
         }
+    }
 
-        guard let signer = documentSigner else {
-            skip("mso.signed_within_certificate", "no document signer certificate", clause: Self.validityClause)
-            return
-        }
+    mutating func checkSignedWithinCertificate() {
+        guard let info = facts.mso?.validityInfo, let signer = facts.documentSigner else { return }
         if info.signed < signer.notBefore || info.signed > signer.notAfter {
-            fail("mso.signed_within_certificate", .issuerCertificateExpired,
+            fail(.msoSignedWithinCertificate, .issuerCertificateExpired,
                  "MSO signed \(RFC3339.format(info.signed)) outside the document signer's validity "
-                    + "\(RFC3339.format(signer.notBefore)) … \(RFC3339.format(signer.notAfter))",
-                 clause: Self.validityClause)
+                    + "\(RFC3339.format(signer.notBefore)) … \(RFC3339.format(signer.notAfter))")
         } else {
-            pass("mso.signed_within_certificate", "signed \(RFC3339.format(info.signed))", clause: Self.validityClause)
+            pass(.msoSignedWithinCertificate, "signed \(RFC3339.format(info.signed))")
         }
     }
 }

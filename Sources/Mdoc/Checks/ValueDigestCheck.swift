@@ -1,17 +1,16 @@
 import CryptoCore
 
-extension DocumentVerification {
-    static let digestClause = "ISO/IEC 18013-5 §9.1.2.5, §9.3.1"
-
+extension DocumentCheck {
     /// Every disclosed IssuerSignedItem: the digest of its tag-24 bytes as received must equal
     /// `valueDigests[namespace][digestID]`. Duplicate digest IDs or element identifiers within a namespace
     /// are rejected; MSO digests without a disclosed item (decoys, undisclosed elements) are normal.
+    static let valueDigests = DocumentCheck(.digestValues, needs: [.mso, .digestAlgorithm], stage: .digests) { $0.checkValueDigests() }
+}
+
+extension DocumentVerification {
     mutating func checkValueDigests() {
-        let id = "digest.values"
-        guard let mso, let algorithm = mso.digestAlgorithm else {
-            skip(id, "no MSO with a supported digest algorithm", clause: Self.digestClause)
-            return
-        }
+        let id = CheckID.digestValues
+        guard let mso = facts.mso, let algorithm = mso.digestAlgorithm else { return }
         var matched = 0
         var problems: [(ErrorCode, String)] = []
         for nameSpace in document.issuerNameSpaces {
@@ -41,10 +40,10 @@ extension DocumentVerification {
             }
         }
         if problems.isEmpty {
-            pass(id, "\(matched) of \(matched) disclosed elements match (\(algorithm.rawValue))", clause: Self.digestClause)
+            pass(id, "\(matched) of \(matched) disclosed elements match (\(algorithm.rawValue))")
         } else {
             for (code, detail) in problems {
-                fail(id, code, detail, clause: Self.digestClause)
+                fail(id, code, detail)
             }
         }
     }

@@ -3,9 +3,9 @@ extension DocumentVerification {
     /// request did not ask for but that answered an age question (`AgeDisclosure`) are withheld; the
     /// answer is released instead, marked as derived.
     func verifiedDocument() -> VerifiedDocument? {
-        guard let mso, let signer = documentSigner else { return nil }
-        let request = context.request?.request(for: document.docType)
-        let withheld = ageDisclosure?.withheld ?? [:]
+        guard let mso = facts.mso, let signer = facts.documentSigner else { return nil }
+        let request = facts.documentRequest
+        let withheld = facts.ageDisclosure?.withheld ?? [:]
         var elements: [String: [String: VerifiedDocument.Element]] = [:]
         for entry in returnedElements where withheld[entry.nameSpace]?.contains(entry.element) != true {
             elements[entry.nameSpace, default: [:]][entry.element] = VerifiedDocument.Element(
@@ -13,7 +13,7 @@ extension DocumentVerification {
                 intentToRetain: request?.intentToRetain(nameSpace: entry.nameSpace, element: entry.element),
                 deviceSigned: entry.deviceSigned, derivedFrom: nil)
         }
-        for derivation in ageDisclosure?.derivations ?? [] {
+        for derivation in facts.ageDisclosure?.derivations ?? [] {
             guard let source = returnedElements.first(where: { $0.nameSpace == derivation.nameSpace && $0.element == derivation.source }),
                   let answer = AgeDisclosure.answer(derivation, ageInYears: source.value) else { continue }
             elements[derivation.nameSpace, default: [:]][derivation.element] = VerifiedDocument.Element(
@@ -34,7 +34,7 @@ extension DocumentVerification {
             docType: document.docType,
             issuer: VerifiedDocument.Issuer(
                 documentSigner: signer.subject.description,
-                root: trustedChain?.last.map { $0.subject.description },
+                root: facts.trustedChain?.last.map { $0.subject.description },
                 documentSignerValidFrom: signer.notBefore,
                 documentSignerValidUntil: signer.notAfter),
             validity: VerifiedDocument.Validity(signed: info.signed, validFrom: info.validFrom, validUntil: info.validUntil,

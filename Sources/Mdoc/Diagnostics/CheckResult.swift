@@ -5,22 +5,21 @@ public enum CheckStatus: String, Sendable, Codable {
 
 /// One line of the report: which check ran, on what, how it ended, and the clause it implements.
 public struct CheckResult: Sendable, Equatable, Codable {
-    /// Stable identifier, e.g. `issuer.signature`, `mso.validity`, `digest.values`.
-    public let id: String
+    public let id: CheckID
     public let status: CheckStatus
     public let detail: String
-    /// The clause this check implements, e.g. "ISO/IEC 18013-5 §9.1.2.4".
+    /// The clause this line implements, e.g. "ISO/IEC 18013-5 §9.1.2.4" (usually `id.clause`).
     public let clause: String
     /// Index of the document in `DeviceResponse.documents`, when the check is per document.
     public let document: Int?
     /// Set when `status == .fail`.
     public let code: ErrorCode?
 
-    public init(id: String, status: CheckStatus, detail: String, clause: String, document: Int? = nil, code: ErrorCode? = nil) {
+    public init(id: CheckID, status: CheckStatus, detail: String, clause: String? = nil, document: Int? = nil, code: ErrorCode? = nil) {
         self.id = id
         self.status = status
         self.detail = detail
-        self.clause = clause
+        self.clause = clause ?? id.clause
         self.document = document
         self.code = code
     }
@@ -35,19 +34,19 @@ public struct CheckLog: Sendable {
 
     public var hasFailures: Bool { !errors.isEmpty }
 
-    public mutating func pass(_ id: String, _ detail: String, clause: String, document: Int? = nil) {
+    public mutating func pass(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .pass, detail: detail, clause: clause, document: document))
     }
 
-    public mutating func warn(_ id: String, _ detail: String, clause: String, document: Int? = nil) {
+    public mutating func warn(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .warn, detail: detail, clause: clause, document: document))
     }
 
-    public mutating func skip(_ id: String, _ detail: String, clause: String, document: Int? = nil) {
+    public mutating func skip(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .skip, detail: detail, clause: clause, document: document))
     }
 
-    public mutating func fail(_ id: String, _ code: ErrorCode, _ detail: String, clause: String, document: Int? = nil) {
+    public mutating func fail(_ id: CheckID, _ code: ErrorCode, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .fail, detail: detail, clause: clause, document: document, code: code))
         let prefix = document.map { "document \($0): " } ?? ""
         errors.append(VerificationError(code, prefix + detail))

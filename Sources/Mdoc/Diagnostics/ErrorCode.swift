@@ -1,47 +1,75 @@
-/// Stable rejection codes shared by the library, the CLI and the server. A code never changes meaning;
-/// new situations get new codes.
-public enum ErrorCode: String, Sendable, Codable, CaseIterable, Comparable {
-    case inputMalformed = "input.malformed"
-    case envelopeUnsupported = "envelope.unsupported"
-    case envelopeRecipientMismatch = "envelope.recipient_mismatch"
-    case envelopeTestKey = "envelope.test_key"
-    case envelopeTranscriptMismatch = "envelope.transcript_mismatch"
-    case hpkeOpenFailed = "hpke.open_failed"
-    case responseMalformed = "response.malformed"
-    case responseStatus = "response.status"
-    case issuerChainUntrusted = "issuer.chain_untrusted"
-    case issuerCertificateExpired = "issuer.certificate_expired"
-    case issuerCertificateProfile = "issuer.certificate_profile"
-    case issuerSignatureInvalid = "issuer.signature_invalid"
-    case issuerAlgorithmUnsupported = "issuer.algorithm_unsupported"
-    case issuerContentMismatch = "issuer.content_mismatch"
-    case msoMalformed = "mso.malformed"
-    case msoDocTypeMismatch = "mso.doctype_mismatch"
-    case msoNotYetValid = "mso.not_yet_valid"
-    case msoExpired = "mso.expired"
-    case msoDigestAlgorithmUnsupported = "mso.digest_algorithm_unsupported"
-    case digestMismatch = "digest.mismatch"
-    case digestMissing = "digest.missing"
-    case digestDuplicate = "digest.duplicate"
-    case deviceAuthMissing = "device.auth_missing"
-    case deviceSignatureInvalid = "device.signature_invalid"
-    case deviceMacInvalid = "device.mac_invalid"
-    case deviceKeyUnauthorized = "device.key_unauthorized"
-    case policyDocTypeNotRequested = "policy.doctype_not_requested"
-    case policyElementNotRequested = "policy.element_not_requested"
-    /// An element value does not have the data type its namespace defines for it (the detail names the element).
-    case elementTypeInvalid = "element.type_invalid"
-    case nonceUnknown = "nonce.unknown"
-    case nonceReplayed = "nonce.replayed"
-    case nonceExpired = "nonce.expired"
-    /// The server's request store did not answer in time (HTTP 503); the request was not consumed by this call.
-    case storeUnavailable = "store.unavailable"
-    /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
-    case readerAuthSignatureInvalid = "reader_auth.signature_invalid"
-    /// A reader's certificate does not chain to a trusted reader root, or is not an mdoc reader certificate.
-    case readerAuthChainUntrusted = "reader_auth.chain_untrusted"
+/// A stable rejection code, `area.name`. A code never changes meaning; new situations get new codes.
+///
+/// A struct rather than an enum so the set can grow without breaking a client's exhaustive `switch`, and so each
+/// layer declares the codes it raises: the mdoc checks here, the format front doors (`envelope.*`, `hpke.*`) in
+/// `Verifier`, and the server's own (`nonce.*`, `store.*`) in `VerifyServer`. Compare with `==` or match in a
+/// `switch` with a `default`.
+public struct ErrorCode: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    /// The code as written in reports, logs and metrics, e.g. `issuer.signature_invalid`.
+    public let rawValue: String
+
+    /// Declares a code; only the module that raises it does so.
+    package init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
 
     public static func < (lhs: ErrorCode, rhs: ErrorCode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+// MARK: - Codes raised by the ISO/IEC 18013-5 checks (this module)
+
+extension ErrorCode {
+    /// Input that is not what the caller said it is (not CBOR, not a transcript, a value out of range).
+    public static let inputMalformed = ErrorCode("input.malformed")
+    public static let responseMalformed = ErrorCode("response.malformed")
+    public static let responseStatus = ErrorCode("response.status")
+    public static let issuerChainUntrusted = ErrorCode("issuer.chain_untrusted")
+    public static let issuerCertificateExpired = ErrorCode("issuer.certificate_expired")
+    public static let issuerCertificateProfile = ErrorCode("issuer.certificate_profile")
+    public static let issuerSignatureInvalid = ErrorCode("issuer.signature_invalid")
+    public static let issuerAlgorithmUnsupported = ErrorCode("issuer.algorithm_unsupported")
+    public static let issuerContentMismatch = ErrorCode("issuer.content_mismatch")
+    public static let msoMalformed = ErrorCode("mso.malformed")
+    public static let msoDocTypeMismatch = ErrorCode("mso.doctype_mismatch")
+    public static let msoNotYetValid = ErrorCode("mso.not_yet_valid")
+    public static let msoExpired = ErrorCode("mso.expired")
+    public static let msoDigestAlgorithmUnsupported = ErrorCode("mso.digest_algorithm_unsupported")
+    public static let digestMismatch = ErrorCode("digest.mismatch")
+    public static let digestMissing = ErrorCode("digest.missing")
+    public static let digestDuplicate = ErrorCode("digest.duplicate")
+    public static let deviceAuthMissing = ErrorCode("device.auth_missing")
+    public static let deviceSignatureInvalid = ErrorCode("device.signature_invalid")
+    public static let deviceMacInvalid = ErrorCode("device.mac_invalid")
+    public static let deviceKeyUnauthorized = ErrorCode("device.key_unauthorized")
+    public static let policyDocTypeNotRequested = ErrorCode("policy.doctype_not_requested")
+    public static let policyElementNotRequested = ErrorCode("policy.element_not_requested")
+    /// An element value does not have the data type its namespace defines for it (the detail names the element).
+    public static let elementTypeInvalid = ErrorCode("element.type_invalid")
+    /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
+    public static let readerAuthSignatureInvalid = ErrorCode("reader_auth.signature_invalid")
+    /// A reader's certificate does not chain to a trusted reader root, or is not an mdoc reader certificate.
+    public static let readerAuthChainUntrusted = ErrorCode("reader_auth.chain_untrusted")
+
+    /// Every code this module raises.
+    public static let mdocCodes: [ErrorCode] = [
+        .inputMalformed, .responseMalformed, .responseStatus, .issuerChainUntrusted, .issuerCertificateExpired,
+        .issuerCertificateProfile, .issuerSignatureInvalid, .issuerAlgorithmUnsupported, .issuerContentMismatch,
+        .msoMalformed, .msoDocTypeMismatch, .msoNotYetValid, .msoExpired, .msoDigestAlgorithmUnsupported,
+        .digestMismatch, .digestMissing, .digestDuplicate, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid,
+        .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .elementTypeInvalid,
+        .readerAuthSignatureInvalid, .readerAuthChainUntrusted,
+    ]
 }
 
 /// A rejection: a stable code plus a message for humans. Messages never carry element values or keys.

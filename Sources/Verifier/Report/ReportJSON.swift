@@ -18,7 +18,7 @@ extension VerificationReport {
 
     static func json(for check: CheckResult) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
-            ("id", .string(check.id)),
+            ("id", .string(check.id.rawValue)),
             ("status", .string(check.status.rawValue)),
             ("detail", .string(check.detail)),
             ("clause", .string(check.clause)),

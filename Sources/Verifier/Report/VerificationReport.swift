@@ -4,7 +4,8 @@ import Mdoc
 /// The outcome of one verification: every check with its status, the errors with stable codes and,
 /// only when everything passed, the disclosed documents.
 public struct VerificationReport: Sendable {
-    public enum Format: String, Sendable, Codable {
+    /// The one list of formats: the CLI, the server and MdocTesting read it.
+    public enum Format: String, Sendable, Codable, CaseIterable {
         case appleApp = "apple-app"
         case annexC = "annex-c"
         case deviceResponse = "device-response"

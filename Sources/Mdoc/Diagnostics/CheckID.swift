@@ -1,0 +1,35 @@
+/// A check of the report: its stable identifier (`area.name`, e.g. `issuer.signature`), the clause it
+/// implements and every error code it can fail with. Declared once as a static member (this layer's in
+/// `CheckCatalog.swift`); compare with `==` (by identifier), never with a string literal.
+public struct CheckID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    /// The identifier as written in reports.
+    public let rawValue: String
+    /// The clause of the standard (or the policy) the check implements.
+    public let clause: String
+    /// The codes a `fail` of this check may carry; a test holds every report to this list.
+    public let codes: [ErrorCode]
+
+    package init(_ rawValue: String, clause: String, codes: [ErrorCode]) {
+        self.rawValue = rawValue
+        self.clause = clause
+        self.codes = codes
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: CheckID, rhs: CheckID) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    public static func < (lhs: CheckID, rhs: CheckID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Decodes the identifier of a report written earlier (its clause and codes are not part of the JSON).
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self), clause: "", codes: [])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,49 @@
+import CBOR
+import CryptoCore
+import Mdoc
+
+/// A format's front door: it unwraps what the wallet sent into a DeviceResponse and the session transcript to
+/// check it against, recording its own checks (envelope, decryption) in the run. Everything else — input
+/// ceilings, the ISO/IEC 18013-5 checks, the request policy, the report — is the pipeline's.
+package protocol FormatAdapter: Sendable {
+    associatedtype Input
+    static var format: VerificationReport.Format { get }
+    /// deviceMac needs a reader key agreed with the device; the online formats accept signatures only.
+    static var acceptsDeviceMac: Bool { get }
+    /// The size the input ceiling applies to, and whether it is text (base64 and JSON around the bytes).
+    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool)
+    /// The DeviceResponse to verify, or nil once a check of the envelope failed (the run says why).
+    func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse?
+}
+
+/// What an adapter hands to the mdoc checks.
+package struct OpenedResponse {
+    package let deviceResponse: CBORItem
+    package let transcript: SessionTranscript
+    /// The reader's ephemeral private key, for deviceMac.
+    package let readerKey: PrivateKey?
+
+    package init(deviceResponse: CBORItem, transcript: SessionTranscript, readerKey: PrivateKey? = nil) {
+        self.deviceResponse = deviceResponse
+        self.transcript = transcript
+        self.readerKey = readerKey
+    }
+}
+
+/// The state of one verification while the adapter works: the check log, stage timings and CBOR limits.
+package struct PipelineRun {
+    package var log = CheckLog()
+    package var timings = StageTimings()
+    package let limits: CBORLimits
+    package let testMode: Bool
+
+    /// Decodes bytes with the configured limits; a failure is a `VerificationError` with `code`.
+    package mutating func decode(_ bytes: [UInt8], what: String, code: ErrorCode) throws(VerificationError) -> CBORItem {
+        let limits = limits
+        do {
+            return try timings.measure(.decode) { try CBORDecoder.decode(bytes, limits: limits) }
+        } catch {
+            throw VerificationError(code, "\(what) is not well-formed CBOR: \(error)")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CBOR
+import Foundation
+import Mdoc
+
+/// The one path every format takes: input ceiling → the format's adapter (envelope, decryption) → the
+/// ISO/IEC 18013-5 checks → the request policy → the report. The check log, stage timings and assurance are
+/// handled here once.
+package struct VerificationPipeline: Sendable {
+    package let configuration: VerifierConfiguration
+    let signatureOnly: MdocVerifier
+    let macOrSignature: MdocVerifier
+
+    package init(configuration: VerifierConfiguration) {
+        self.configuration = configuration
+        let cache = CertificateCache()
+        func verifier(deviceMac: Bool) -> MdocVerifier {
+            MdocVerifier(trustStore: configuration.trustStore,
+                         options: MdocVerificationOptions(profile: configuration.profile, clockSkew: configuration.clockSkew,
+                                                          allowDeviceMac: deviceMac),
+                         cache: cache)
+        }
+        signatureOnly = verifier(deviceMac: false)
+        macOrSignature = verifier(deviceMac: true)
+    }
+
+    package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
+                                                at time: Date) -> VerificationReport {
+        var run = PipelineRun(limits: configuration.cborLimits, testMode: configuration.testMode)
+        let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
+        func report(_ documents: [VerifiedDocument] = []) -> VerificationReport {
+            VerificationReport(format: Adapter.format, assurance: assurance, log: run.log, documents: documents, timings: run.timings)
+        }
+        let size = adapter.inputSize(input)
+        let limit = Self.inputLimit(configuration.cborLimits, isText: size.isText)
+        guard size.bytes <= limit else {
+            run.log.fail(.inputSize, .inputMalformed, "the response is \(size.bytes) bytes; the limit is \(limit)")
+            return report()
+        }
+        run.log.pass(.inputSize, "\(size.bytes) bytes, within the \(limit)-byte limit")
+        guard let opened = adapter.open(input, in: &run) else { return report() }
+        let mdoc = Adapter.acceptsDeviceMac ? macOrSignature : signatureOnly
+        let outcome = mdoc.verify(deviceResponse: opened.deviceResponse, transcript: opened.transcript, time: time,
+                                  readerKey: opened.readerKey, request: request)
+        run.log.append(contentsOf: outcome.log)
+        run.timings += outcome.timings
+        return report(outcome.documents)
+    }
+
+    /// The ceiling on what a caller hands in: the CBOR limit, or for text (base64 in JSON) 4/3 of it plus 4 KiB.
+    static func inputLimit(_ limits: CBORLimits, isText: Bool) -> Int {
+        isText ? limits.maxInputBytes / 3 * 4 + 4096 : limits.maxInputBytes
+    }
+}

@@ -1,0 +1,19 @@
+import Mdoc
+import Verifier
+
+// Codes only the server raises: the single-use request behind a nonce, and its store.
+extension ErrorCode {
+    /// No such request (never created, or purged after expiry). HTTP 404.
+    public static let nonceUnknown = ErrorCode("nonce.unknown")
+    /// The request was already used by an earlier verify call. HTTP 409.
+    public static let nonceReplayed = ErrorCode("nonce.replayed")
+    /// The request expired before its first verify call. HTTP 410.
+    public static let nonceExpired = ErrorCode("nonce.expired")
+    /// The request store did not answer in time; the request was not consumed by this call. HTTP 503.
+    public static let storeUnavailable = ErrorCode("store.unavailable")
+
+    public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable]
+
+    /// Every code the server can answer with.
+    public static let allServerAnswers: [ErrorCode] = verificationCodes + serverCodes
+}

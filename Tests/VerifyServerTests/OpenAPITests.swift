@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import Mdoc
+import Verifier
 import VerifyServer
 import Yams
 
@@ -46,5 +48,34 @@ struct OpenAPITests {
     @Test("the README points to the OpenAPI document")
     func readmeLinks() {
         #expect(VectorFiles.text("README.md").contains("docs/openapi.yaml"))
+    }
+}
+
+/// The README's table and docs/openapi.yaml list exactly the codes the library and the server can raise.
+@Suite("Error codes are documented")
+struct ErrorCodeDocumentationTests {
+    static let allCodes = Set(ErrorCode.allServerAnswers.map(\.rawValue))
+
+    @Test("the README's error-code table lists every code, and no other")
+    func readme() {
+        let readme = VectorFiles.text("README.md")
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let documented = Set(rows.compactMap { row in row.split(separator: "`").dropFirst().first.map(String.init) }
+            .filter { $0.contains(".") && !$0.contains(" ") && $0.first?.isLowercase == true && !$0.hasSuffix(".swift") })
+        #expect(documented.isSuperset(of: Self.allCodes), "missing: \(Self.allCodes.subtracting(documented).sorted())")
+        let stray = documented.subtracting(Self.allCodes).filter { code in
+            ["input", "envelope", "hpke", "response", "issuer", "mso", "digest", "device", "policy", "element", "reader_auth", "nonce", "store"]
+                .contains(String(code.split(separator: ".").first ?? ""))
+        }
+        #expect(stray.isEmpty, "documented but never raised: \(stray.sorted())")
+    }
+
+    @Test("docs/openapi.yaml's ErrorCode enum lists every code, and no other")
+    func openAPI() throws {
+        let document = try #require(try Yams.load(yaml: VectorFiles.text("docs/openapi.yaml")) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let codes = try #require((schemas["ErrorCode"] as? [String: Any])?["enum"] as? [String])
+        #expect(Set(codes) == Self.allCodes)
+        #expect(codes.count == Self.allCodes.count)
     }
 }

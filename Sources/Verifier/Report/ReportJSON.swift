@@ -10,7 +10,7 @@ extension VerificationReport {
             ("verified", .bool(verified)),
             ("format", .string(format.rawValue)),
             ("assurance", .string(assurance.rawValue)),
-            ("errors", .array(errors.map { .object([("code", .string($0.code.rawValue)), ("message", .string($0.message))]) })),
+            ("errors", .array(errors.map(\.json))),
             ("checks", .array(checks.map(Self.json(for:)))),
             ("documents", .array(documents.map(Self.json(for:)))),
         ])
@@ -87,5 +87,12 @@ extension VerificationReport {
         case .tagged(_, let inner): return json(for: inner)
         case .null: return .null
         }
+    }
+}
+
+extension VerificationError {
+    /// `{"code", "message"}`: how every error is written, in reports and in the server's error answers.
+    public var json: JSONValue {
+        .object([("code", .string(code.rawValue)), ("message", .string(message))])
     }
 }

@@ -9,6 +9,10 @@ public struct VerificationReport: Sendable {
         case appleApp = "apple-app"
         case annexC = "annex-c"
         case deviceResponse = "device-response"
+
+        /// Whether a relying party creates a request for the wallet first (a nonce, keys, a transcript the server
+        /// keeps). A bare DeviceResponse arrives with a transcript its caller built.
+        public var hasRequestFlow: Bool { self != .deviceResponse }
     }
 
     public enum Assurance: String, Sendable, Codable {
@@ -39,5 +43,19 @@ public struct VerificationReport: Sendable {
         // No element value leaves the library unless every check passed.
         self.documents = log.hasFailures ? [] : documents
         self.timings = timings
+    }
+
+    /// A report for a response refused before any check could run (e.g. a server's stored request is unusable).
+    public static func rejected(format: Format, assurance: Assurance, error: VerificationError) -> VerificationReport {
+        VerificationReport(format: format, assurance: assurance, checks: [], errors: [error])
+    }
+
+    private init(format: Format, assurance: Assurance, checks: [CheckResult], errors: [VerificationError]) {
+        self.format = format
+        self.assurance = assurance
+        self.checks = checks
+        self.errors = errors
+        self.documents = []
+        self.timings = StageTimings()
     }
 }

@@ -16,17 +16,17 @@ struct AnnexCHandler: FormatHandler {
     let verifier: AnnexCVerifier
     let reader: ReaderIdentity?
 
-    var format: RequestFormat { .annexC }
+    var format: VerificationReport.Format { .annexC }
 
     func prepare(policy: RequestPolicy, origin: String?) throws(APIError) -> PreparedRequest {
         guard let origin, !origin.isEmpty else {
-            throw APIError(.badRequest, .inputMalformed, "annex-c requests need the calling page's `origin`, e.g. https://shop.example")
+            throw APIError.malformed("annex-c requests need the calling page's `origin`, e.g. https://shop.example")
         }
         let request: AnnexCWebRequest
         do {
             request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader)
         } catch {
-            throw APIError(.badRequest, error.code, error.message)
+            throw APIError.malformed(error.message, code: error.code)
         }
         let state = [
             StateKey.privateKey: request.session.privateKey.pkcs8PEM(),

@@ -13,7 +13,7 @@ struct AppleAppHandler: FormatHandler {
     let merchantID: String
     let teamID: String
 
-    var format: RequestFormat { .appleApp }
+    var format: VerificationReport.Format { .appleApp }
 
     func prepare(policy: RequestPolicy, origin: String?) throws(APIError) -> PreparedRequest {
         let nonce = SecureRandom.bytes(Self.nonceLength)

@@ -5,7 +5,7 @@ import Verifier
 /// One wallet format's two halves: creating a request (secret state kept in the store, public fields returned
 /// to the client) and verifying the response to a consumed request.
 protocol FormatHandler: Sendable {
-    var format: RequestFormat { get }
+    var format: VerificationReport.Format { get }
 
     /// Builds a new request for `policy`. Throws an `APIError` for a request the format cannot serve.
     func prepare(policy: RequestPolicy, origin: String?) throws(APIError) -> PreparedRequest

@@ -2,25 +2,55 @@ import Hummingbird
 import Mdoc
 import Verifier
 
-/// A rejection answered before (or instead of) a verification report: `{"error": {"code", "message"}}`.
-struct APIError: Error, Sendable {
+/// A rejection answered before (or instead of) a verification report: `{"error": {"code", "message"}}`, with its
+/// HTTP status and the `outcome` label its metric carries.
+struct APIError: Error, Sendable, HTTPResponseError {
     let status: HTTPResponse.Status
-    let code: ErrorCode
-    let message: String
+    let error: VerificationError
+    /// The `outcome` dimension of `verifications_total` for a refused verify call.
+    let outcome: String
 
-    init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String) {
+    var code: ErrorCode { error.code }
+    var message: String { error.message }
+
+    private init(_ status: HTTPResponse.Status, _ error: VerificationError, outcome: String) {
         self.status = status
-        self.code = code
-        self.message = message
+        self.error = error
+        self.outcome = outcome
     }
 
-    static func storeUnavailable() -> APIError {
-        APIError(.serviceUnavailable, .storeUnavailable, "the request store is not reachable; try again")
+    /// 400: the body or a field of it is unusable.
+    static func malformed(_ message: String, code: ErrorCode = .inputMalformed) -> APIError {
+        APIError(.badRequest, VerificationError(code, message), outcome: "malformed")
     }
+
+    /// 413: the body is over the configured limit.
+    static func tooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, VerificationError(.inputMalformed, "request body is larger than the \(limit)-byte limit"),
+                 outcome: "too_large")
+    }
+
+    /// 404: no such request.
+    static let unknownRequest = APIError(
+        .notFound, VerificationError(.nonceUnknown, "no such request (never created, or purged after expiry)"), outcome: "unknown")
+
+    /// 409: the request was used before.
+    static let replayed = APIError(
+        .conflict, VerificationError(.nonceReplayed, "this request was already used by an earlier verify call"), outcome: "replayed")
+
+    /// 410: the request expired unused.
+    static let expired = APIError(
+        .gone, VerificationError(.nonceExpired, "this request expired before its first verify call"), outcome: "expired")
+
+    /// 503: the request store did not answer in time.
+    static let storeUnavailable = APIError(
+        .serviceUnavailable, VerificationError(.storeUnavailable, "the request store is not reachable; try again"), outcome: "unavailable")
 
     var response: Response {
-        Response.json(status, .object([("error", .object([("code", .string(code.rawValue)), ("message", .string(message))]))]))
+        Response.json(status, .object([("error", error.json)]))
     }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }
 
 extension Response {

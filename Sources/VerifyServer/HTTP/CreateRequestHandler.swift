@@ -8,13 +8,14 @@ extension ServerHandlers {
     func createRequest(_ request: Request) async -> Response {
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
-            guard let format = RequestFormat(rawValue: body.format) else {
-                throw APIError(.badRequest, .inputMalformed,
-                               "format must be one of \(RequestFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
+            guard let format = VerificationReport.Format(rawValue: body.format), format.hasRequestFlow else {
+                throw APIError.malformed(
+                               "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
             }
             let policy = try Self.validatedPolicy(body.documents)
             guard let handler = formats[format] else {
-                throw APIError(.badRequest, .envelopeUnsupported, "format \(format.rawValue) is not supported by this server")
+                throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
             }
             let prepared = try handler.prepare(policy: policy, origin: body.origin)
             let now = clock.now()
@@ -24,7 +25,7 @@ extension ServerHandlers {
                 try await store.insert(stored)
             } catch {
                 logger.error("request store insert failed", metadata: ["error": "\(error)"])
-                throw APIError.storeUnavailable()
+                throw APIError.storeUnavailable
             }
             metrics.requestCreated(format: format)
             logger.info("request created", metadata: [
@@ -40,17 +41,17 @@ extension ServerHandlers {
 
     /// At least one document, each with a docType and at least one namespace with at least one element.
     static func validatedPolicy(_ documents: [RequestPolicy.DocumentRequest]) throws(APIError) -> RequestPolicy {
-        guard !documents.isEmpty else { throw APIError(.badRequest, .inputMalformed, "documents must not be empty") }
+        guard !documents.isEmpty else { throw APIError.malformed( "documents must not be empty") }
         for (index, document) in documents.enumerated() {
             guard !document.docType.isEmpty else {
-                throw APIError(.badRequest, .inputMalformed, "documents[\(index)].docType must not be empty")
+                throw APIError.malformed( "documents[\(index)].docType must not be empty")
             }
             guard !document.nameSpaces.isEmpty, document.nameSpaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }) else {
-                throw APIError(.badRequest, .inputMalformed, "documents[\(index)].nameSpaces must name at least one element per namespace")
+                throw APIError.malformed( "documents[\(index)].nameSpaces must name at least one element per namespace")
             }
         }
         guard Set(documents.map(\.docType)).count == documents.count else {
-            throw APIError(.badRequest, .inputMalformed, "each docType may be requested once")
+            throw APIError.malformed( "each docType may be requested once")
         }
         return RequestPolicy(documents: documents)
     }

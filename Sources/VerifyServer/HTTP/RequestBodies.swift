@@ -22,7 +22,7 @@ struct BodyReader: Sendable {
 
     /// The whole body, or 413 when it is (or announces to be) larger than the limit.
     func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
-        let tooLarge = APIError(.contentTooLarge, .inputMalformed, "request body is larger than the \(limit)-byte limit")
+        let tooLarge = APIError.tooLarge(limit: limit)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw tooLarge
         }
@@ -31,7 +31,7 @@ struct BodyReader: Sendable {
         } catch is NIOTooManyBytesError {
             throw tooLarge
         } catch {
-            throw APIError(.badRequest, .inputMalformed, "request body could not be read")
+            throw APIError.malformed("request body could not be read")
         }
     }
 
@@ -40,9 +40,9 @@ struct BodyReader: Sendable {
         do {
             return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
-            throw APIError(.badRequest, .inputMalformed, Self.describe(error))
+            throw APIError.malformed(Self.describe(error))
         } catch {
-            throw APIError(.badRequest, .inputMalformed, "body is not valid JSON")
+            throw APIError.malformed("body is not valid JSON")
         }
     }
 

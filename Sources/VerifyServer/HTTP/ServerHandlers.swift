@@ -19,7 +19,7 @@ struct ServerHandlers: Sendable {
     let configuration: ServerConfiguration
     let runtime: VerifierRuntime
     let store: any RequestStore
-    let formats: [RequestFormat: any FormatHandler]
+    let formats: [VerificationReport.Format: any FormatHandler]
     let metrics: ServerMetrics
     let clock: ServerClock
     let hooks: ServerHooks
@@ -56,7 +56,7 @@ struct ServerHandlers: Sendable {
             ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
-            ("formats", .array(RequestFormat.allCases.filter { formats[$0] != nil }.map { .string($0.rawValue) })),
+            ("formats", .array(VerificationReport.Format.allCases.filter { formats[$0] != nil }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
         ]))
     }

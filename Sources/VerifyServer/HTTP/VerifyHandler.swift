@@ -12,7 +12,7 @@ extension ServerHandlers {
         do throws(APIError) {
             body = try await bodies.decode(VerifyRequestBody.self, from: request)
             guard !body.requestId.isEmpty, body.requestId.utf8.count <= 128 else {
-                throw APIError(.badRequest, .inputMalformed, "requestId must be 1 to 128 characters")
+                throw APIError.malformed("requestId must be 1 to 128 characters")
             }
         } catch {
             return refuse(error, format: "unknown", requestId: nil, start: start)
@@ -24,19 +24,16 @@ extension ServerHandlers {
             outcome = try await store.consume(id: body.requestId, now: clock.now())
         } catch {
             logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(error)"])
-            return refuse(.storeUnavailable(), format: "unknown", requestId: logID, start: start)
+            return refuse(.storeUnavailable, format: "unknown", requestId: logID, start: start)
         }
         let stored: StoredRequest
         switch outcome {
         case .unknown:
-            return refuse(APIError(.notFound, .nonceUnknown, "no such request (never created, or purged after expiry)"),
-                          format: "unknown", requestId: logID, start: start)
+            return refuse(.unknownRequest, format: "unknown", requestId: logID, start: start)
         case .replayed:
-            return refuse(APIError(.conflict, .nonceReplayed, "this request was already used by an earlier verify call"),
-                          format: "unknown", requestId: logID, start: start)
+            return refuse(.replayed, format: "unknown", requestId: logID, start: start)
         case .expired:
-            return refuse(APIError(.gone, .nonceExpired, "this request expired before its first verify call"),
-                          format: "unknown", requestId: logID, start: start)
+            return refuse(.expired, format: "unknown", requestId: logID, start: start)
         case .consumed(let request):
             stored = request
         }
@@ -56,7 +53,8 @@ extension ServerHandlers {
             verified = report.verified
             code = report.primaryError?.code
         case .rejected(let error):
-            reportJSON = Self.rejectionReport(format: stored.format, testMode: configuration.testMode, error: error)
+            reportJSON = VerificationReport.rejected(format: stored.format, assurance: configuration.testMode ? .test : .production,
+                                                     error: error).json
             verified = false
             code = error.code
         }
@@ -71,32 +69,11 @@ extension ServerHandlers {
     }
 
     private func refuse(_ error: APIError, format: String, requestId: String?, start: ContinuousClock.Instant) -> Response {
-        let outcome: String
-        switch error.status {
-        case .contentTooLarge: outcome = "too_large"
-        case .badRequest: outcome = "malformed"
-        case .notFound: outcome = "unknown"
-        case .conflict: outcome = "replayed"
-        case .gone: outcome = "expired"
-        default: outcome = "unavailable"
-        }
-        metrics.verification(format: format, outcome: outcome, code: error.code, duration: ContinuousClock.now - start)
+        metrics.verification(format: format, outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
         logger.info("verification refused", metadata: [
             "requestId": "\(requestId ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
         ])
         return error.response
-    }
-
-    /// The report shape for a response that never reached the verifier.
-    static func rejectionReport(format: RequestFormat, testMode: Bool, error: VerificationError) -> JSONValue {
-        .object([
-            ("verified", .bool(false)),
-            ("format", .string(format.rawValue)),
-            ("assurance", .string(testMode ? "test" : "production")),
-            ("errors", .array([.object([("code", .string(error.code.rawValue)), ("message", .string(error.message))])])),
-            ("checks", .array([])),
-            ("documents", .array([])),
-        ])
     }
 
     /// A client-supplied request ID is logged only if it looks like one of ours.

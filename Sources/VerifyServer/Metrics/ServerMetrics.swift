@@ -1,5 +1,6 @@
 import CoreMetrics
 import Mdoc
+import Verifier
 import Prometheus
 
 /// The server's metrics, recorded through swift-metrics into one Prometheus registry per server, exposed as text
@@ -25,7 +26,7 @@ public final class ServerMetrics: Sendable {
     /// Prometheus text exposition format.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }
 
-    func requestCreated(format: RequestFormat) {
+    func requestCreated(format: VerificationReport.Format) {
         Counter(label: "verify_server_requests_created_total", dimensions: [("format", format.rawValue)], factory: factory).increment()
     }
 

@@ -1,3 +1,4 @@
+import Verifier
 import Foundation
 import Logging
 import PostgresNIO
@@ -63,7 +64,7 @@ public final class PostgresRequestStore: RequestStore {
         var outcome = ConsumeOutcome.unknown
         for try await (attempts, format, policy, state, createdAt, expiresAt) in rows.decode((Int, String, String, String, Date, Date).self) {
             outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
-                guard let format = RequestFormat(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
                 return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
                                      state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
             }())

@@ -1,3 +1,4 @@
+import Verifier
 import Foundation
 import Logging
 import NIOPosix
@@ -109,7 +110,7 @@ public final class SQLiteRequestStore: RequestStore {
     // MARK: Rows
 
     private static func request(id: String, row: SQLiteRow) throws -> StoredRequest {
-        guard let formatText = row.column("format")?.string, let format = RequestFormat(rawValue: formatText),
+        guard let formatText = row.column("format")?.string, let format = VerificationReport.Format(rawValue: formatText),
               let policy = row.column("policy")?.string, let state = row.column("state")?.string,
               let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
         else { throw RequestStoreError("verify_requests row \(id) is incomplete") }

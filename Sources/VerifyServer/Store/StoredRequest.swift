@@ -1,24 +1,19 @@
 import Foundation
 import Mdoc
-
-/// The wallet formats the server creates requests for.
-public enum RequestFormat: String, Sendable, Codable, CaseIterable {
-    case appleApp = "apple-app"
-    case annexC = "annex-c"
-}
+import Verifier
 
 /// One pending request as the store keeps it: what was asked for, the format's secret state (the Apple nonce,
 /// or the Annex C private key, encryptionInfo and origin) and when it expires.
 public struct StoredRequest: Sendable, Equatable {
     public var id: String
-    public var format: RequestFormat
+    public var format: VerificationReport.Format
     public var policy: RequestPolicy
     /// Format-specific values the verifier needs later; never sent to the client, never logged.
     public var state: [String: String]
     public var createdAt: Date
     public var expiresAt: Date
 
-    public init(id: String, format: RequestFormat, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date) {
+    public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date) {
         self.id = id
         self.format = format
         self.policy = policy

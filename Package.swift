@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Data flow, lowest first: system libraries → CShims → CBOR / CryptoCore → HPKE → Mdoc → Verifier → front-ends.
+// Data flow, lowest first: system libraries → their C shims → CBOR / CryptoCore → HPKE → Mdoc → Verifier → front-ends.
 // A module only imports modules to its left.
 let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
@@ -33,10 +33,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
-        .target(name: "CShims", dependencies: ["COpenSSL", "CLibCBOR"], cSettings: opensslSettings),
-        .target(name: "CBOR", dependencies: ["CShims", "CLibCBOR"]),
-        .target(name: "CryptoCore", dependencies: ["CShims", "COpenSSL"]),
-        .target(name: "HPKE", dependencies: ["CryptoCore", "CShims", "COpenSSL"]),
+        // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
+        .target(name: "CCBORWalker", dependencies: ["CLibCBOR"]),
+        .target(name: "COpenSSLShims", dependencies: ["COpenSSL"], cSettings: opensslSettings),
+        .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"]),
+        .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"]),
+        .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"]),
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore"]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
@@ -60,7 +62,6 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -71,10 +72,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A loopback-only HTTP client for the server tests and the load tool; not part of any product.
+        .target(
+            name: "LoopbackClient",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
+            path: "Benchmarks/LoopbackClient"
+        ),
         // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
         .executableTarget(
             name: "verify-server-load",
-            dependencies: ["VerifyServer", "Verifier", "Mdoc", "TestSupport",
+            dependencies: ["VerifyServer", "Verifier", "Mdoc", "MdocTesting", "LoopbackClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
@@ -90,7 +98,7 @@ let package = Package(
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport",
+            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Yams", package: "Yams")]

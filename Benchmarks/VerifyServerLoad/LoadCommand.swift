@@ -1,3 +1,4 @@
+import LoopbackClient
 import ArgumentParser
 import Foundation
 import Logging
@@ -35,6 +36,7 @@ struct LoadCommand: AsyncParsableCommand {
         var logger = Logger(label: "verify-server-load")
         logger.logLevel = .warning
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-load-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let location: StoreLocation
         switch store {
@@ -43,7 +45,7 @@ struct LoadCommand: AsyncParsableCommand {
         default: location = try StoreLocation(url: store)
         }
 
-        let app = try await VerifyServerApp.make(configuration: SampleServer.configuration(store: location), logger: logger)
+        let app = try await VerifyServerApp.make(configuration: try SampleServer.configuration(store: location, folder: folder), logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

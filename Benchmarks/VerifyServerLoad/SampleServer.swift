@@ -1,26 +1,30 @@
 import Foundation
 import Mdoc
-import TestSupport
+import MdocTesting
 import VerifyServer
 
 /// Apple's signed sample as the load's workload: every request is bound to the sample's nonce, so each verify
 /// call runs the full pipeline (HPKE, issuer signature and chain, digests, device signature) and verifies.
 enum SampleServer {
-    static func configuration(store: StoreLocation) -> ServerConfiguration {
-        ServerConfiguration.testing(
-            keyPaths: [VectorFiles.url(AppleSampleVector.folder + "merchant_encryption.key").path],
-            trustStorePaths: [VectorFiles.url(AppleSampleVector.folder + "issuer_root.crt").path],
-            merchantID: AppleSampleVector.merchantID, teamID: AppleSampleVector.teamID,
-            verificationTime: AppleSampleVector.validTime, store: store)
+    /// The sample's test key and test IACA are written to `folder` for the server to load, as an operator's files are.
+    static func configuration(store: StoreLocation, folder: URL) throws -> ServerConfiguration {
+        let key = folder.appendingPathComponent("merchant_encryption.key")
+        let root = folder.appendingPathComponent("issuer_root.crt")
+        try Data(AppleSignedSample.merchantKeyPEM.utf8).write(to: key)
+        try Data(AppleSignedSample.issuerRootPEM.utf8).write(to: root)
+        return ServerConfiguration.testing(
+            keyPaths: [key.path], trustStorePaths: [root.path],
+            merchantID: AppleSignedSample.merchantID, teamID: AppleSignedSample.teamID,
+            verificationTime: AppleSignedSample.time, store: store)
     }
 
     static func request() -> StoredRequest {
         let now = Date()
         return StoredRequest(id: StoredRequest.newID(), format: .appleApp, policy: policy,
-                             state: ["nonce": Base64URL.encode(AppleSampleVector.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(3600))
+                             state: ["nonce": Base64URL.encode(AppleSignedSample.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(3600))
     }
 
-    static let envelope = Data(AppleSampleVector.envelope).base64EncodedString()
+    static let envelope = Data(AppleSignedSample.envelope).base64EncodedString()
 
     static func verifyBody(_ id: String) -> String {
         "{\"requestId\":\"\(id)\",\"response\":\"\(envelope)\"}"

@@ -1,4 +1,4 @@
-import CShims
+import CCBORWalker
 
 /// Decodes untrusted CBOR in two steps: the C walker (cbor_walker.c, on libcbor's streaming
 /// decoder) checks structure and limits and records a flat event list; `TreeBuilder` then

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// The SHA-2 digests used by COSE (ES256/384/512), HKDF and HPKE.
 public enum DigestAlgorithm: String, Sendable, CaseIterable {

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// HKDF (RFC 5869) through OpenSSL's EVP_KDF "HKDF" in EXTRACT_ONLY / EXPAND_ONLY mode.
 public enum HKDF {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocTesting
 import Verifier
 
 /// Verifies Apple's signed sample, embedded in the binary, in test mode at 2022-06-01.
@@ -22,15 +23,10 @@ struct Sample: ParsableCommand {
 
     /// The verifier and inputs for the bundled sample; shared with `bench`.
     static func prepare() throws -> (AppleAppVerifier, [UInt8], AppleAppSession, Date) {
-        guard let response = Hex.decode(BundledSample.envelopeHex),
-              let nonce = Hex.decode(BundledSample.nonceHex),
-              let time = RFC3339.parseDateTime(BundledSample.verificationTime)
-        else { throw UsageFailure("bundled sample is corrupt") }
-        let root = try Certificate(pemEncoded: BundledSample.issuerRootPEM)
-        let key = try PrivateKey(pemEncoded: BundledSample.merchantKeyPEM)
-        let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: [root]), testMode: true)
-        let verifier = try AppleAppVerifier(configuration: configuration, keys: [key])
-        let session = AppleAppSession(nonce: nonce, merchantID: BundledSample.merchantID, teamID: BundledSample.teamID)
-        return (verifier, response, session, time)
+        let sample = AppleSignedSample.self
+        let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: [try sample.issuerRoot()]), testMode: true)
+        let verifier = try AppleAppVerifier(configuration: configuration, keys: [try sample.merchantKey()])
+        let session = AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID)
+        return (verifier, sample.envelope, session, sample.time)
     }
 }

@@ -1,3 +1,4 @@
+import LoopbackClient
 import Foundation
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import LoopbackClient
 import CryptoCore
 import Foundation
 import Mdoc

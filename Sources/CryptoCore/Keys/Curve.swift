@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// The key types the verifier handles: NIST curves for ECDSA/ECDH, X25519 for HPKE, Ed25519 for EdDSA.
 public enum Curve: String, Sendable, CaseIterable {

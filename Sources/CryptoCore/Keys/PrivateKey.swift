@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// A private key held as an OpenSSL EVP_PKEY. Its material never appears in descriptions or errors.
 public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// A public key held as an OpenSSL EVP_PKEY. Immutable after creation; safe to share across tasks.
 ///

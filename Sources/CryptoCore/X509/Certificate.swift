@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// A parsed X.509 certificate. The OpenSSL X509 stays parsed for the object's lifetime (d2i_X509 is slow in
 /// OpenSSL 3.0: parse once, reuse). Immutable after init, so it can be shared between tasks.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// Builds X.509 v3 certificates for test PKIs (IACA roots, document signers, reader certificates).
 /// Extensions are written in the order given; repeated `.crlDistributionPointURI` or

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// One extension exactly as encoded: OID, criticality and the DER of extnValue's contents.
 public struct CertificateExtension: Sendable, Hashable {

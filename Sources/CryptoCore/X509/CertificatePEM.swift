@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 extension Certificate {
     /// DER bodies of the "CERTIFICATE" / "X509 CERTIFICATE" blocks in `pem`, at most `limit` of them.

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// An X.501 Name (certificate subject or issuer) as read from a certificate.
 /// Equality and hashing are by the DER bytes; for the RFC 5280 name match (case- and

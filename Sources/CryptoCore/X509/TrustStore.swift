@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// Trusted roots (IACAs) and fixed-time RFC 5280 path validation with OpenSSL's X509_STORE.
 ///

@@ -1,5 +1,5 @@
 import COpenSSL
-import CShims
+import COpenSSLShims
 
 /// Small helpers shared by the X.509 files: digests, OID text, ASN1_STRING bytes, OpenSSL-allocated strings.
 enum X509Support {

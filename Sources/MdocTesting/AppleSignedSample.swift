@@ -1,17 +1,22 @@
 // Apple's signed "Verify with Wallet" sample response (identity_verification_sample, MIT, © 2022 Apple Inc.),
-// embedded so `mdocverify sample` and `mdocverify bench` run without any files. Source and provenance:
+// embedded so `mdocverify sample`, `mdocverify bench` and the load tool run without any files. Source and provenance:
 // TestVectors/apple/in-app-sample/ and TestVectors/apple/README.md. Generated from those files; do not edit by hand.
 // None of this may be trusted in production: the key is Apple's published test key and the root is a test IACA.
 
-enum BundledSample {
-    static let nonceHex = "964c3e56a06061fa213fce2ba73217a6d359c2e65d44ec6b5b94f9c57eeeb3c045906344c7032e2609eb60533c35a98a75d0d2444ef9057c55cbb2d05d672a25"
-    static let merchantID = "PassKit_Identity_Test_Merchant_ID"
-    static let teamID = "PassKit_Identity_Test_Team_ID"
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Apple's signed sample response with the test merchant key and test IACA that open and verify it (test mode only).
+public enum AppleSignedSample {
+    public static let nonceHex = "964c3e56a06061fa213fce2ba73217a6d359c2e65d44ec6b5b94f9c57eeeb3c045906344c7032e2609eb60533c35a98a75d0d2444ef9057c55cbb2d05d672a25"
+    public static let merchantID = "PassKit_Identity_Test_Merchant_ID"
+    public static let teamID = "PassKit_Identity_Test_Team_ID"
     /// Inside the MSO's validity (2022-03-31T22:48:31Z … 2023-03-22T22:48:31Z).
-    static let verificationTime = "2022-06-01T00:00:00Z"
+    public static let verificationTime = "2022-06-01T00:00:00Z"
 
     /// `PKIdentityDocument.encryptedData` (CBOR HPKE envelope), hex.
-    static let envelopeHex = [
+    public static let envelopeHex = [
         "a369616c676f726974686d6d4150504c452d48504b452d763166706172616d73a4646d6f64650064706b456d584104a302d29ad9476c921fa45af130",
         "509e27e5cce1f2271dbc9ca0eb65c4274096cccc3a838044735adbb15f54966ea9a725a78d7bcbecc5add7252ca4aeac0f86d767706b524861736858",
         "20b2c00f06b2df645691174f1331ade35141f17e19b3021d07560b4a71fc61818c68696e666f48617368582059a47fc9fa2402cfefa5e889183d4222",
@@ -122,7 +127,7 @@ enum BundledSample {
     ].joined()
 
     /// Apple's published test merchant key (SEC1 PEM).
-    static let merchantKeyPEM = """
+    public static let merchantKeyPEM = """
 -----BEGIN EC PRIVATE KEY-----
 MHcCAQEEILNmOKQEOmmRWSZRWlmTrNUzELb2T0euTuPwJIU8xWERoAoGCCqGSM49
 AwEHoUQDQgAEDxiH5Q4Yx3UrukE2lWCErq8N8bqC9CHLLrAwLz5BmE1e0szj7eHm
@@ -131,7 +136,7 @@ jcdQfQwdUlXSTKrSIGWsHCWHyoQMxnj49w==
 """
 
     /// "PassKit Identity Test Issuer Root CA" (test IACA).
-    static let issuerRootPEM = """
+    public static let issuerRootPEM = """
 -----BEGIN CERTIFICATE-----
 MIIBujCCAWCgAwIBAgIJAIY8+h/BMlAKMAoGCCqGSM49BAMCMC8xLTArBgNVBAMM
 JFBhc3NLaXQgSWRlbnRpdHkgVGVzdCBJc3N1ZXIgUm9vdCBDQTAgFw0yMjAzMzEy
@@ -145,4 +150,11 @@ oxbiFY2bCdFXXMLpEm9inLhsC402651alkPnuwIgezuyxaeAPaRgk/GfF/6NuWok
 90f9C3MsXbGoFG37v6s=
 -----END CERTIFICATE-----
 """
+
+    /// `PKIdentityDocument.encryptedData`.
+    public static var envelope: [UInt8] { Hex.decode(envelopeHex) ?? [] }
+    public static var nonce: [UInt8] { Hex.decode(nonceHex) ?? [] }
+    public static var time: Date { RFC3339.parseDateTime(verificationTime) ?? Date(timeIntervalSince1970: 1_654_041_600) }
+    public static func merchantKey() throws -> PrivateKey { try PrivateKey(pemEncoded: merchantKeyPEM) }
+    public static func issuerRoot() throws -> Certificate { try Certificate(pemEncoded: issuerRootPEM) }
 }

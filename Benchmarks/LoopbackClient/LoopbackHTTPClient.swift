@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A minimal HTTP/1.1 client for loopback only (tests and the load tool): one connection per request,
+/// A minimal HTTP/1.1 client for loopback only, for the server tests and the load tool (not part of any product): one connection per request,
 /// `Connection: close`. Refuses any host outside 127.0.0.0/8 and ::1.
 public struct LoopbackHTTPClient: Sendable {
     public struct Response: Sendable {

@@ -1,5 +1,11 @@
 import CBOR
 
+/// CBOR tags of the COSE structures an mdoc uses (RFC 9052 §2, Table 1).
+package enum COSETag {
+    package static let sign1: UInt64 = 18
+    package static let mac0: UInt64 = 17
+}
+
 /// The parts shared by COSE_Sign1 and COSE_Mac0 (RFC 9052 §4.2, §6.2): protected header as received,
 /// unprotected header, payload (nil when detached) and the signature or tag.
 package struct COSEMessage: Sendable {
@@ -12,7 +18,7 @@ package struct COSEMessage: Sendable {
     package let authenticator: ArraySlice<UInt8>
 
     /// Parses `[protected: bstr, unprotected: map, payload: bstr / nil, signature: bstr]`, optionally behind
-    /// its CBOR tag (18 for COSE_Sign1, 17 for COSE_Mac0). Returns a reason on failure.
+    /// its CBOR tag (`COSETag.sign1` or `COSETag.mac0`). Returns a reason on failure.
     package init(_ item: CBORItem, tag expectedTag: UInt64) throws(COSEParseError) {
         var node = item
         if let (tag, inner) = item.tag {

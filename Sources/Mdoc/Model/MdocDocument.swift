@@ -51,7 +51,7 @@ package struct MdocDocument: Sendable {
         }
         guard let issuerAuthItem = issuerSigned["issuerAuth"] else { throw malformed("issuerSigned has no `issuerAuth`") }
         do {
-            issuerAuth = try COSEMessage(issuerAuthItem, tag: 18)
+            issuerAuth = try COSEMessage(issuerAuthItem, tag: COSETag.sign1)
         } catch {
             throw malformed("issuerAuth is not a COSE_Sign1: \(error)")
         }
@@ -88,9 +88,9 @@ package struct MdocDocument: Sendable {
         var auth: DeviceAuthentication? = nil
         switch (signature, mac) {
         case let (.some(sig), .none):
-            do { auth = .signature(try COSEMessage(sig, tag: 18)) } catch { throw malformed("deviceSignature is not a COSE_Sign1: \(error)") }
+            do { auth = .signature(try COSEMessage(sig, tag: COSETag.sign1)) } catch { throw malformed("deviceSignature is not a COSE_Sign1: \(error)") }
         case let (.none, .some(tag)):
-            do { auth = .mac(try COSEMessage(tag, tag: 17)) } catch { throw malformed("deviceMac is not a COSE_Mac0: \(error)") }
+            do { auth = .mac(try COSEMessage(tag, tag: COSETag.mac0)) } catch { throw malformed("deviceMac is not a COSE_Mac0: \(error)") }
         case (.some, .some):
             problem = "deviceAuth carries both deviceSignature and deviceMac"
         case (.none, .none):

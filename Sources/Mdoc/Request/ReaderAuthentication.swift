@@ -59,7 +59,7 @@ public enum ReaderAuthentication {
                               at time: Date) throws(VerificationError) -> Certificate {
         let message: COSEMessage
         do {
-            message = try COSEMessage(try CBORDecoder.decode(readerAuth), tag: 18)
+            message = try COSEMessage(try CBORDecoder.decode(readerAuth), tag: COSETag.sign1)
         } catch let error as COSEParseError {
             throw VerificationError(.inputMalformed, "ReaderAuth is not a COSE_Sign1: \(error)")
         } catch {

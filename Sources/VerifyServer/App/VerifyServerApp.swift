@@ -38,7 +38,7 @@ public struct VerifyServerApp: Service {
             baseStore = try await configuration.store.open(logger: logger)
         }
         let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
-                                        name: configuration.store.redacted)
+                                        deadline: hooks.storeDeadline, name: configuration.store.redacted)
         let apple = AppleAppHandler(verifier: runtime.appleVerifier, merchantID: configuration.merchantID, teamID: configuration.teamID)
         let handlers = ServerHandlers(
             configuration: configuration, runtime: runtime, store: store,

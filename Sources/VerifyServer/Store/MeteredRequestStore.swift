@@ -7,6 +7,8 @@ struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
     let timeout: Duration
+    /// Waits for `timeout` to pass.
+    let deadline: @Sendable (Duration) async throws -> Void
     /// The store's location without credentials, for error messages.
     let name: String
 
@@ -50,11 +52,11 @@ struct MeteredRequestStore: RequestStore {
 
     /// Runs `body`, cancelling it when `timeout` passes first.
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let (timeout, name) = (self.timeout, self.name)
+        let (timeout, name, deadline) = (self.timeout, self.name, self.deadline)
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await deadline(timeout)
                 throw RequestStoreError("request store \(name) did not answer within \(timeout)")
             }
             defer { group.cancelAll() }

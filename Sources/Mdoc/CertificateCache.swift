@@ -15,7 +15,7 @@ package final class CertificateCache: Sendable {
     private struct State {
         var certificates: [[UInt8]: Certificate] = [:]
         var publicKeys: [[UInt8]: PublicKey] = [:]
-        var profiles: [[UInt8]: [DocumentVerification.ProfileDeviation]] = [:]
+        var profiles: [[UInt8]: [AnnexBDeviation]] = [:]
         var chains: [[UInt8]: ChainEntry] = [:]
     }
 
@@ -52,7 +52,7 @@ package final class CertificateCache: Sendable {
 
     /// Annex B findings for a document signer (and its root), computed once per certificate pair.
     func profileDeviations(documentSigner: Certificate, root: Certificate?,
-                           compute: () -> [DocumentVerification.ProfileDeviation]) -> [DocumentVerification.ProfileDeviation] {
+                           compute: () -> [AnnexBDeviation]) -> [AnnexBDeviation] {
         let key = documentSigner.sha256Fingerprint + (root?.sha256Fingerprint ?? [])
         if let cached = state.withLock({ $0.profiles[key] }) { return cached }
         let deviations = compute()

@@ -10,8 +10,9 @@ import Verifier
 ///     #expect(result.failure == nil, "\(result.failure ?? "")")      // Swift Testing
 ///     XCTAssertNil(result.failure)                                    // XCTest
 ///
-/// Formats: `.appleApp` (AppleAppVerifier with a seeded merchant key), `.annexC` (AnnexCVerifier with a seeded
-/// recipient key and origin) and `.deviceResponse` (DeviceResponseVerifier; the reader key is passed for deviceMac).
+/// Formats with a request flow (`.appleApp` with a seeded merchant key, `.annexC` with a seeded recipient key and
+/// origin) are verified through their `RequestFlow` from `FormatRegistry`, as `verify-server` verifies them;
+/// `.deviceResponse` goes to `DeviceResponseVerifier` (the reader key is passed for deviceMac).
 public struct SimulatedCase: Sendable {
     public var format: ResponseFormat
     public var seed: UInt64
@@ -49,34 +50,10 @@ public struct SimulatedCase: Sendable {
 
     public func run() throws -> Result {
         let pki = try TestPKI(seed: seed, curve: curve, at: options.time)
-        let simulator = MdocSimulator(pki: pki)
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, profile: profile)
-        let response: SimulatedResponse
-        let report: VerificationReport
-        switch format {
-        case .appleApp:
-            let merchantKey = try pki.seed.key("merchant", curve: .p256)
-            let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: pki.seed.bytes("nonce", count: 32),
-                                          merchantID: Self.merchantID, teamID: Self.teamID)
-            response = try simulator.simulate(.appleApp(request), options: options)
-            let verifier = try AppleAppVerifier(configuration: configuration, keys: [merchantKey])
-            let session = AppleAppSession(nonce: request.nonce, merchantID: request.merchantID, teamID: request.teamID,
-                                          request: options.request)
-            report = verifier.verify(encryptedData: response.bytes, session: session, at: options.time)
-        case .deviceResponse:
-            let transcript = SessionTranscript(built: .array([.null, .null, .array([.text("MdocTesting"), .bytes(pki.seed.bytes("nonce", count: 32))])]))
-            response = try simulator.simulate(.deviceResponse(transcript), options: options)
-            report = DeviceResponseVerifier(configuration: configuration).verify(
-                deviceResponse: response.bytes, transcript: transcript, readerKey: response.readerKey,
-                request: options.request, at: options.time)
-        case .annexC:
-            let request = try AnnexCRequest(seed: seed)
-            response = try simulator.simulate(.annexC(request), options: options)
-            let session = AnnexCSession(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo,
-                                        origin: request.origin, request: options.request)
-            report = AnnexCVerifier(configuration: configuration).verify(response: response.annexCResponse ?? "", session: session,
-                                                                         at: options.time)
-        }
+        let request = try SimulatedRequest(format, seed: seed, pki: pki, configuration: configuration)
+        let response = try MdocSimulator(pki: pki).simulate(request.target, options: options)
+        let report = try request.verify(response, policy: options.request, at: options.time)
         let mode: SimulationOptions.DeviceAuthMode = response.faults.contains(.deviceMacWithoutReaderKey) ? .mac : options.deviceAuthentication
         let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile,
                                                                   deviceAuthentication: mode)

@@ -16,7 +16,7 @@ struct AppleSample {
     init() throws {
         recipientKey = try PrivateKey(pemEncoded: vectorText("apple/in-app-sample/merchant_encryption.key"))
         envelope = hex(try vectorText("apple/in-app-sample/hpke_envelope.cbor.hex"))
-        // Fixed layout of the sample envelope (spec §1.2): 64 "pkEm" 58 41 <65 bytes> … 64 "data" 59 18 14 <6164 bytes>.
+        // Fixed layout of the sample envelope (docs/formats.md §1.1): 64 "pkEm" 58 41 <65 bytes> … 64 "data" 59 18 14 <6164 bytes>.
         let pkEmStart = try #require(indexAfter([0x64] + Array("pkEm".utf8) + [0x58, 0x41], in: envelope))
         enc = Array(envelope[pkEmStart..<(pkEmStart + 65)])
         let dataStart = try #require(indexAfter([0x64] + Array("data".utf8) + [0x59, 0x18, 0x14], in: envelope))

@@ -62,7 +62,7 @@ public struct CertificateBuilder: Sendable {
         return bytes
     }
 
-    /// Extensions of an IACA root per the Annex B table B.1 as summarized in the spec (§2.1):
+    /// Extensions of an IACA root per the Annex B table B.1 (docs/formats.md §4.5):
     /// BC CA pathLen 0, KU keyCertSign + cRLSign, SKI, issuer alternative name, CRL distribution point.
     public static func iacaExtensions(issuerAlternativeNameURI: String, crlDistributionPointURI: String) -> [Extension] {
         [
@@ -74,7 +74,7 @@ public struct CertificateBuilder: Sendable {
         ]
     }
 
-    /// Extensions of a Document Signer per table B.3 (§2.1): KU digitalSignature, EKU 1.0.18013.5.1.2,
+    /// Extensions of a Document Signer per table B.3 (docs/formats.md §4.5): KU digitalSignature, EKU 1.0.18013.5.1.2,
     /// AKI, SKI, issuer alternative name, CRL distribution point.
     public static func documentSignerExtensions(issuerAlternativeNameURI: String, crlDistributionPointURI: String) -> [Extension] {
         [

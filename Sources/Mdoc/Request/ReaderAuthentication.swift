@@ -19,7 +19,7 @@ public enum ReaderAuthentication {
 
     /// `#6.24(bstr .cbor ["ReaderAuthenticationAll", SessionTranscript, [+ ItemsRequestBytes], DeviceRequestInfoBytes / null])`
     /// for `readerAuthAll` (18013-5 second edition, DeviceRequest 1.1). The four-element form follows current
-    /// Multipaz and a-sit-plus/vck (apple-verify-with-wallet.md §2.2, §5 item 3); Apple has not published which
+    /// Multipaz and a-sit-plus/vck (docs/formats.md §2.6); Apple has not published which
     /// form its sample request signs.
     public static func allBytes(transcript: SessionTranscript, itemsRequestBytes: [[UInt8]], deviceRequestInfoBytes: [UInt8]?) -> [UInt8] {
         CBOREncoder.encode(.embedded(.array([

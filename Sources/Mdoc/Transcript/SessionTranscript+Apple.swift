@@ -3,7 +3,7 @@ import CBOR
 extension SessionTranscript {
     /// Apple "Verify with Wallet" in-app (iOS 16+):
     /// `[null, null, ["AppleIdentityPresentment_1.0", nonce, merchantID, teamID, pkRHash]]`
-    /// (apple-verify-with-wallet.md §2.1; equals Apple's sample byte for byte).
+    /// (docs/formats.md §1.3; equals Apple's sample byte for byte).
     public static func appleInApp(nonce: [UInt8], merchantID: String, teamID: String, recipientKeyHash: [UInt8]) -> SessionTranscript {
         SessionTranscript(built: .array([
             .null, .null,

@@ -2,7 +2,7 @@ import CBOR
 import Foundation
 import Mdoc
 
-/// The wallet's answer (ISO/IEC TS 18013-7 Annex C, as restated in apple-verify-with-wallet.md §2.2):
+/// The wallet's answer (ISO/IEC TS 18013-7 Annex C; docs/formats.md §2.4):
 /// `DigitalCredential.data = {"response": Base64EncryptedResponse}` with
 /// `EncryptedResponse = ["dcapi", {"enc": bstr, "cipherText": bstr}]`, base64url without padding.
 struct AnnexCEncryptedResponse {

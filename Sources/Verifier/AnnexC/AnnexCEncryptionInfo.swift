@@ -3,7 +3,7 @@ import CryptoCore
 import Mdoc
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]` (ISO/IEC TS 18013-7 Annex C,
-/// as restated in apple-verify-with-wallet.md §2.2 and decoded from Apple's sample request).
+/// docs/formats.md §2.1; the encoding follows Apple's sample request).
 public struct AnnexCEncryptionInfo: Sendable {
     public static let protocolIdentifier = "dcapi"
 

@@ -2,7 +2,7 @@ import Mdoc
 
 /// The `SerializedOrigin` of the Annex C transcript: the WHATWG ASCII serialization of the calling page's
 /// origin, `scheme://host[:port]` with no path, no trailing slash and the default port omitted
-/// (apple-verify-with-wallet.md §2.2). Checked when a request is created, so a configuration typo fails
+/// (docs/formats.md §2.2). Checked when a request is created, so a configuration typo fails
 /// early instead of making every response fail device authentication.
 enum AnnexCOrigin {
     static func validate(_ origin: String) throws(VerificationError) {

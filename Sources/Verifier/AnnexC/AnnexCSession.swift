@@ -1,9 +1,9 @@
 import CryptoCore
 import Mdoc
 
-/// What the server keeps for one Annex C request until its response arrives (apple-verify-with-wallet.md
-/// §2.2, decryption step 1). Store it server-side, bound to the user's session, and use it once: the
-/// verifier itself is stateless and does not detect replays.
+/// What the server keeps for one Annex C request until its response arrives (docs/formats.md §2.5).
+/// Store it server-side, bound to the user's session, and use it once: the verifier itself is stateless and
+/// does not detect replays.
 public struct AnnexCSession: Sendable {
     /// The recipient private key; its public half is in `encryptionInfo`. Fresh per request.
     public let privateKey: PrivateKey

@@ -3,18 +3,18 @@ import Foundation
 import Mdoc
 import Verifier
 
-/// What the configuration's files yield: the decryption keys, the trust store and the verifier built on them.
+/// What the configuration's files yield: the decryption keys, the trust store and every format's request flow
+/// (from `FormatRegistry`) built on them.
 /// Loading reports one message per unreadable key, non-P-256 key, Apple test key outside test mode, and an
 /// unreadable or empty trust store.
 public struct VerifierRuntime: Sendable {
     public let configuration: ServerConfiguration
     public let trustStore: TrustStore
-    public let appleVerifier: AppleAppVerifier
-    public let annexCVerifier: AnnexCVerifier
-    /// Signs annex-c requests when configured.
+    /// The formats this server offers, by format, from `FormatRegistry`.
+    public let flows: [VerificationReport.Format: any RequestFlow]
+    /// Signs web requests when configured.
     public let readerIdentity: ReaderIdentity?
-
-    public var keyCount: Int { appleVerifier.keys.entries.count }
+    public let keyCount: Int
 
     /// `earlierProblems` (from reading the configuration) come first in the thrown list.
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = []) throws(ConfigurationProblems) -> VerifierRuntime {
@@ -63,10 +63,13 @@ public struct VerifierRuntime: Sendable {
         guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
         let verifierConfiguration = VerifierConfiguration(
             trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode)
+        let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
+                                          merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader)
         do {
-            let apple = try AppleAppVerifier(configuration: verifierConfiguration, keys: keys)
-            return VerifierRuntime(configuration: configuration, trustStore: trustStore, appleVerifier: apple,
-                                   annexCVerifier: AnnexCVerifier(configuration: verifierConfiguration), readerIdentity: reader)
+            let flows = try FormatRegistry.flows(environment)
+            return VerifierRuntime(configuration: configuration, trustStore: trustStore,
+                                   flows: Dictionary(uniqueKeysWithValues: flows.map { ($0.format, $0) }),
+                                   readerIdentity: reader, keyCount: keys.count)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
         }

@@ -39,10 +39,9 @@ public struct VerifyServerApp: Service {
         }
         let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
                                         deadline: hooks.storeDeadline, name: configuration.store.redacted)
-        let apple = AppleAppHandler(verifier: runtime.appleVerifier, merchantID: configuration.merchantID, teamID: configuration.teamID)
         let handlers = ServerHandlers(
             configuration: configuration, runtime: runtime, store: store,
-            formats: [.appleApp: apple, .annexC: AnnexCHandler(verifier: runtime.annexCVerifier, reader: runtime.readerIdentity)],
+            formats: runtime.flows,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: BasicRequestContext.self)

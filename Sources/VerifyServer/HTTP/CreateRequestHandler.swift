@@ -17,7 +17,12 @@ extension ServerHandlers {
             guard let handler = formats[format] else {
                 throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
             }
-            let prepared = try handler.prepare(policy: policy, origin: body.origin)
+            let prepared: PreparedRequest
+            do {
+                prepared = try handler.prepare(policy: policy, origin: body.origin)
+            } catch {
+                throw APIError.malformed(error.message, code: error.code)
+            }
             let now = clock.now()
             let stored = StoredRequest(id: StoredRequest.newID(), format: format, policy: policy, state: prepared.state,
                                        createdAt: now, expiresAt: now.addingTimeInterval(configuration.requestTTL))

@@ -24,7 +24,7 @@ struct ServerHandlers: Sendable {
     let configuration: ServerConfiguration
     let runtime: VerifierRuntime
     let store: any RequestStore
-    let formats: [VerificationReport.Format: any FormatHandler]
+    let formats: [VerificationReport.Format: any RequestFlow]
     let metrics: ServerMetrics
     let clock: ServerClock
     let hooks: ServerHooks

@@ -40,24 +40,14 @@ extension ServerHandlers {
 
         if let hook = hooks.beforeVerification { await hook() }
         let time = configuration.verificationTime ?? clock.now()
-        let verification = formats[stored.format]?.verify(response: body.response, request: stored, at: time)
-            ?? .rejected(VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
-
-        let reportJSON: JSONValue
-        let verified: Bool
-        let code: ErrorCode?
-        switch verification {
-        case .report(let report):
-            metrics.stages(report.timings)
-            reportJSON = report.json
-            verified = report.verified
-            code = report.primaryError?.code
-        case .rejected(let error):
-            reportJSON = VerificationReport.rejected(format: stored.format, assurance: configuration.testMode ? .test : .production,
-                                                     error: error).json
-            verified = false
-            code = error.code
-        }
+        let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
+        let report = formats[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
+            ?? .rejected(format: stored.format, assurance: assurance,
+                         error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+        if !report.checks.isEmpty { metrics.stages(report.timings) }
+        let reportJSON = report.json
+        let verified = report.verified
+        let code = report.primaryError?.code
         let outcomeLabel = verified ? "verified" : "rejected"
         metrics.verification(format: stored.format.rawValue, outcome: outcomeLabel, code: code, duration: ContinuousClock.now - start)
         logger.info("verification", metadata: [

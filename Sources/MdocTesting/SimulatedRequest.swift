@@ -1,0 +1,61 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// The relying party's side of one simulated request, for each format: what the simulated wallet answers, and the
+/// state and configuration a server keeps for it. Verification goes through the format's `RequestFlow` from
+/// `FormatRegistry`, the same path `verify-server` takes; a bare DeviceResponse (no request flow) goes to
+/// `DeviceResponseVerifier` with its transcript.
+struct SimulatedRequest {
+    let format: ResponseFormat
+    let target: ResponseTarget
+    /// The kept state in the flow's own layout; nil for a format without a request flow.
+    let state: [String: String]?
+    let environment: FlowEnvironment
+
+    init(_ format: ResponseFormat, seed: UInt64, pki: TestPKI, configuration: VerifierConfiguration) throws {
+        self.format = format
+        switch format {
+        case .appleApp:
+            let merchantKey = try pki.seed.key("merchant", curve: .p256)
+            let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: pki.seed.bytes("nonce", count: 32),
+                                          merchantID: SimulatedCase.merchantID, teamID: SimulatedCase.teamID)
+            target = .appleApp(request)
+            state = AppleAppFlow.state(nonce: request.nonce)
+            environment = FlowEnvironment(configuration: configuration, recipientKeys: [merchantKey],
+                                          merchantID: request.merchantID, teamID: request.teamID)
+        case .annexC:
+            let request = try AnnexCRequest(seed: seed)
+            target = .annexC(request)
+            state = AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo, origin: request.origin)
+            environment = FlowEnvironment(configuration: configuration)
+        case .deviceResponse:
+            target = .deviceResponse(SessionTranscript(built: .array([
+                .null, .null, .array([.text("MdocTesting"), .bytes(pki.seed.bytes("nonce", count: 32))]),
+            ])))
+            state = nil
+            environment = FlowEnvironment(configuration: configuration)
+        }
+    }
+
+    /// Verifies `response` as a relying party would: through the format's flow, with the response as posted.
+    func verify(_ response: SimulatedResponse, policy: RequestPolicy?, at time: Date) throws -> VerificationReport {
+        guard let state else {
+            return DeviceResponseVerifier(configuration: environment.configuration).verify(
+                deviceResponse: response.bytes, transcript: response.transcript, readerKey: response.readerKey, request: policy, at: time)
+        }
+        guard let flow = try FormatRegistry.flows(environment).first(where: { $0.format == format }) else {
+            throw SimulationError.invalidOption("no request flow is registered for \(format.rawValue)")
+        }
+        return flow.verify(response: response.postedText, state: state, policy: policy, at: time)
+    }
+}
+
+extension SimulatedResponse {
+    /// The response as a client posts it to a relying party's server: base64 of Apple's `encryptedData`, the Annex C
+    /// `response` string, or base64 of a bare DeviceResponse.
+    public var postedText: String {
+        annexCResponse ?? Data(bytes).base64EncodedString()
+    }
+}

@@ -1,0 +1,49 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// ISO/IEC TS 18013-7 Annex C over the Digital Credentials API as a request flow: a fresh recipient key, nonce and
+/// EncryptionInfo per request (signed with the reader identity when configured). The kept state is the private key
+/// PEM, the exact encryptionInfo text and the origin; the answer is the DigitalCredential `data` (docs/formats.md §2).
+public struct AnnexCFlow: RequestFlow {
+    enum StateKey {
+        static let privateKey = "privateKey"
+        static let encryptionInfo = "encryptionInfo"
+        static let origin = "origin"
+    }
+
+    public let verifier: AnnexCVerifier
+    let reader: ReaderIdentity?
+
+    public var format: VerificationReport.Format { .annexC }
+
+    public init(_ environment: FlowEnvironment) {
+        verifier = AnnexCVerifier(configuration: environment.configuration)
+        reader = environment.readerIdentity
+    }
+
+    public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        guard let origin, !origin.isEmpty else {
+            throw VerificationError(.inputMalformed, "annex-c requests need the calling page's `origin`, e.g. https://shop.example")
+        }
+        let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader)
+        return PreparedRequest(state: Self.state(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo, origin: origin),
+                               publicFields: [("data", request.data)])
+    }
+
+    /// The kept state: the recipient private key, the exact encryptionInfo text and the origin.
+    public static func state(privateKey: PrivateKey, encryptionInfo: String, origin: String) -> [String: String] {
+        [StateKey.privateKey: privateKey.pkcs8PEM(), StateKey.encryptionInfo: encryptionInfo, StateKey.origin: origin]
+    }
+
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+        guard let pem = state[StateKey.privateKey], let encryptionInfo = state[StateKey.encryptionInfo],
+              let origin = state[StateKey.origin], let key = try? PrivateKey(pemEncoded: pem)
+        else {
+            return .rejected(format: format, assurance: verifier.configuration.testMode ? .test : .production,
+                             error: VerificationError(.inputMalformed, "stored annex-c request is incomplete"))
+        }
+        let session = AnnexCSession(privateKey: key, encryptionInfo: encryptionInfo, origin: origin, request: policy)
+        return verifier.verify(response: response, session: session, at: time)
+    }
+}

@@ -1,0 +1,46 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Apple "Verify with Wallet" in-app as a request flow: a fresh 32-byte nonce per request (the app passes it to
+/// `PKIdentityRequest`); the answer is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the
+/// configured merchant and team IDs (docs/formats.md §1).
+public struct AppleAppFlow: RequestFlow {
+    static let nonceKey = "nonce"
+    static let nonceLength = 32
+
+    public let verifier: AppleAppVerifier
+    let merchantID: String
+    let teamID: String
+
+    public var format: VerificationReport.Format { .appleApp }
+
+    public init(_ environment: FlowEnvironment) throws(VerificationError) {
+        verifier = try AppleAppVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
+        merchantID = environment.merchantID
+        teamID = environment.teamID
+    }
+
+    public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        let nonce = SecureRandom.bytes(Self.nonceLength)
+        return PreparedRequest(state: Self.state(nonce: nonce), publicFields: [("nonce", .string(Base64URL.encode(nonce)))])
+    }
+
+    /// The kept state for a request with `nonce`.
+    public static func state(nonce: [UInt8]) -> [String: String] {
+        [nonceKey: Base64URL.encode(nonce)]
+    }
+
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+        let assurance: VerificationReport.Assurance = verifier.configuration.testMode ? .test : .production
+        guard let nonceText = state[Self.nonceKey], let nonce = Base64URL.decode(nonceText) else {
+            return .rejected(format: format, assurance: assurance, error: VerificationError(.inputMalformed, "stored request has no nonce"))
+        }
+        guard !response.isEmpty, let encryptedData = Base64URL.decode(response) else {
+            return .rejected(format: format, assurance: assurance,
+                             error: VerificationError(.inputMalformed, "response is not base64 of PKIdentityDocument.encryptedData"))
+        }
+        let session = AppleAppSession(nonce: nonce, merchantID: merchantID, teamID: teamID, request: policy)
+        return verifier.verify(encryptedData: encryptedData, session: session, at: time)
+    }
+}

@@ -1,0 +1,52 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// A format whose relying party first creates a request (a nonce, keys, a transcript it keeps) and later
+/// verifies the wallet's answer to it. The server's routes and the compliance kit read formats only through
+/// this protocol and `FormatRegistry`, so a new format is its adapter, its flow and one registry line.
+public protocol RequestFlow: Sendable {
+    var format: VerificationReport.Format { get }
+
+    /// Creates a request for `policy`: the state the relying party keeps (secret: never sent to the client, never
+    /// logged) and the fields the page or app hands to the wallet. `origin` is the calling web page's, for the web
+    /// formats. Throws a coded error for a request the format cannot serve.
+    func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest
+
+    /// Verifies the wallet's answer as the client posted it (text), against the kept state, as of `time`.
+    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport
+}
+
+/// A new request: what the relying party keeps and what the client receives.
+public struct PreparedRequest: Sendable {
+    /// Kept server-side until the answer arrives; secret.
+    public var state: [String: String]
+    /// Handed to the client, in order (e.g. `nonce` for Apple, `data` for Annex C).
+    public var publicFields: [(String, JSONValue)]
+
+    public init(state: [String: String], publicFields: [(String, JSONValue)]) {
+        self.state = state
+        self.publicFields = publicFields
+    }
+}
+
+/// What a relying party configured once, shared by every format's flow.
+public struct FlowEnvironment: Sendable {
+    public var configuration: VerifierConfiguration
+    /// Apple in-app decryption keys (P-256), matched to responses by pkRHash.
+    public var recipientKeys: [PrivateKey]
+    /// Apple in-app merchant and team identifiers, bound into the session transcript.
+    public var merchantID: String
+    public var teamID: String
+    /// Signs web requests (Annex C ReaderAuth) when set.
+    public var readerIdentity: ReaderIdentity?
+
+    public init(configuration: VerifierConfiguration, recipientKeys: [PrivateKey] = [], merchantID: String = "", teamID: String = "",
+                readerIdentity: ReaderIdentity? = nil) {
+        self.configuration = configuration
+        self.recipientKeys = recipientKeys
+        self.merchantID = merchantID
+        self.teamID = teamID
+        self.readerIdentity = readerIdentity
+    }
+}

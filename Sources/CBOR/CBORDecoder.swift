@@ -123,25 +123,9 @@ struct TreeBuilder {
             value = .text(try UTF8Validation.string(input[range]))
             end = range.upperBound
         case CBOR_WALK_ARRAY:
-            guard event.value <= UInt64(input.count) else { throw inconsistent() }
-            var items: [CBORItem] = []
-            items.reserveCapacity(Int(event.value))
-            for _ in 0..<Int(event.value) {
-                items.append(try item())
-            }
-            value = .array(items)
-            end = items.last?.raw.endIndex ?? contentStart
+            (value, end) = try definiteArray(count: event.value, contentStart: contentStart)
         case CBOR_WALK_MAP:
-            guard event.value <= UInt64(input.count) else { throw inconsistent() }
-            var entries: [CBORMapEntry] = []
-            entries.reserveCapacity(Int(event.value))
-            for _ in 0..<Int(event.value) {
-                let key = try item()
-                entries.append(CBORMapEntry(key: key, value: try item()))
-            }
-            try MapKeys.checkUnique(entries)
-            value = .map(entries)
-            end = entries.last?.value.raw.endIndex ?? contentStart
+            (value, end) = try definiteMap(count: event.value, contentStart: contentStart)
         case CBOR_WALK_TAG:
             let tagged = try item()
             value = .tagged(event.value, tagged)
@@ -159,37 +143,73 @@ struct TreeBuilder {
         case CBOR_WALK_FLOAT:
             value = .float(Double(bitPattern: event.value))
         case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF:
-            let isText = Int(event.kind) == CBOR_WALK_TEXT_INDEF
-            var joined: [UInt8] = []
-            while let chunk = try nextUnlessBreak(&end) {
-                let (_, chunkContent) = try position(of: chunk)
-                let range = try content(of: chunk, from: chunkContent)
-                // RFC 8949 §3.2.3: each chunk is a text string, so each must be valid UTF-8.
-                if isText, let bad = UTF8Validation.firstInvalidIndex(input[range]) {
-                    throw CBORDecodingError(.invalidUTF8, offset: bad)
-                }
-                joined.append(contentsOf: input[range])
-            }
-            value = isText ? .text(String(decoding: joined, as: UTF8.self)) : .bytes(joined[...])
+            value = try indefiniteString(isText: Int(event.kind) == CBOR_WALK_TEXT_INDEF, end: &end)
         case CBOR_WALK_ARRAY_INDEF:
-            var items: [CBORItem] = []
-            while try !atBreak(&end) {
-                items.append(try item())
-            }
-            value = .array(items)
+            value = try indefiniteContainer(isMap: false, end: &end)
         case CBOR_WALK_MAP_INDEF:
-            var entries: [CBORMapEntry] = []
-            while try !atBreak(&end) {
-                let key = try item()
-                entries.append(CBORMapEntry(key: key, value: try item()))
-            }
-            try MapKeys.checkUnique(entries)
-            value = .map(entries)
+            value = try indefiniteContainer(isMap: true, end: &end)
         default:
             throw inconsistent()
         }
         guard end <= input.endIndex else { throw inconsistent() }
         return CBORItem(value: value, raw: input[start..<end])
+    }
+
+    /// A definite-length array; the declared count is checked against the input before anything is reserved.
+    private mutating func definiteArray(count: UInt64, contentStart: Int) throws(CBORDecodingError) -> (CBORItem.Value, Int) {
+        guard count <= UInt64(input.count) else { throw inconsistent() }
+        var items: [CBORItem] = []
+        items.reserveCapacity(Int(count))
+        for _ in 0..<Int(count) {
+            items.append(try item())
+        }
+        return (.array(items), items.last?.raw.endIndex ?? contentStart)
+    }
+
+    /// A definite-length map with unique keys; the declared count is checked against the input first.
+    private mutating func definiteMap(count: UInt64, contentStart: Int) throws(CBORDecodingError) -> (CBORItem.Value, Int) {
+        guard count <= UInt64(input.count) else { throw inconsistent() }
+        var entries: [CBORMapEntry] = []
+        entries.reserveCapacity(Int(count))
+        for _ in 0..<Int(count) {
+            let key = try item()
+            entries.append(CBORMapEntry(key: key, value: try item()))
+        }
+        try MapKeys.checkUnique(entries)
+        return (.map(entries), entries.last?.value.raw.endIndex ?? contentStart)
+    }
+
+    /// The chunks of an indefinite-length byte or text string, joined; `end` moves past the `break`.
+    private mutating func indefiniteString(isText: Bool, end: inout Int) throws(CBORDecodingError) -> CBORItem.Value {
+        var joined: [UInt8] = []
+        while let chunk = try nextUnlessBreak(&end) {
+            let (_, chunkContent) = try position(of: chunk)
+            let range = try content(of: chunk, from: chunkContent)
+            // RFC 8949 §3.2.3: each chunk is a text string, so each must be valid UTF-8.
+            if isText, let bad = UTF8Validation.firstInvalidIndex(input[range]) {
+                throw CBORDecodingError(.invalidUTF8, offset: bad)
+            }
+            joined.append(contentsOf: input[range])
+        }
+        return isText ? .text(String(decoding: joined, as: UTF8.self)) : .bytes(joined[...])
+    }
+
+    /// An indefinite-length array or map (unique keys) up to its `break`; `end` moves past it.
+    private mutating func indefiniteContainer(isMap: Bool, end: inout Int) throws(CBORDecodingError) -> CBORItem.Value {
+        guard isMap else {
+            var items: [CBORItem] = []
+            while try !atBreak(&end) {
+                items.append(try item())
+            }
+            return .array(items)
+        }
+        var entries: [CBORMapEntry] = []
+        while try !atBreak(&end) {
+            let key = try item()
+            entries.append(CBORMapEntry(key: key, value: try item()))
+        }
+        try MapKeys.checkUnique(entries)
+        return .map(entries)
     }
 
     /// True (and consumes it, setting `end` past it) if the next event is a `break`.

@@ -19,102 +19,111 @@ package struct MdocDocument: Sendable {
     package let deviceNameSpacesBytes: ArraySlice<UInt8>
     /// Device-signed elements: namespace → [(identifier, value)].
     package let deviceNameSpaces: [(name: String, elements: [(identifier: String, value: CBORItem)])]
-    /// nil when deviceAuth holds neither or both of deviceSignature/deviceMac (reported by the device check).
+    /// nil when deviceAuth holds neither deviceSignature nor deviceMac (reported by the device check).
     package let deviceAuth: DeviceAuthentication?
     package let deviceAuthProblem: String?
     /// `errors`: namespace → element → error code.
     package let errors: [(nameSpace: String, element: String, code: Int64)]
 
     package init(_ item: CBORItem) throws(VerificationError) {
-        func malformed(_ what: String) -> VerificationError { VerificationError(.responseMalformed, what) }
-        guard item.map != nil else { throw malformed("Document is not a map") }
-        guard let docType = item["docType"]?.text else { throw malformed("Document has no text `docType`") }
+        guard item.map != nil else { throw Self.malformed("Document is not a map") }
+        guard let docType = item["docType"]?.text else { throw Self.malformed("Document has no text `docType`") }
         guard let issuerSigned = item["issuerSigned"], issuerSigned.map != nil else {
-            throw malformed("Document has no `issuerSigned` map")
+            throw Self.malformed("Document has no `issuerSigned` map")
         }
         guard let deviceSigned = item["deviceSigned"], deviceSigned.map != nil else {
-            throw malformed("Document has no `deviceSigned` map")
+            throw Self.malformed("Document has no `deviceSigned` map")
         }
-
-        var nameSpaces: [NameSpace] = []
-        if let node = issuerSigned["nameSpaces"] {
-            guard let map = node.map else { throw malformed("issuerSigned `nameSpaces` is not a map") }
-            for entry in map {
-                guard let name = entry.key.text, let array = entry.value.array else {
-                    throw malformed("IssuerNameSpaces is not namespace → [IssuerSignedItemBytes]")
-                }
-                var items: [IssuerSignedItem] = []
-                items.reserveCapacity(array.count)
-                for element in array { items.append(try IssuerSignedItem(element)) }
-                nameSpaces.append(NameSpace(name: name, items: items))
-            }
-        }
-        guard let issuerAuthItem = issuerSigned["issuerAuth"] else { throw malformed("issuerSigned has no `issuerAuth`") }
+        guard let issuerAuthItem = issuerSigned["issuerAuth"] else { throw Self.malformed("issuerSigned has no `issuerAuth`") }
         do {
             issuerAuth = try COSEMessage(issuerAuthItem, tag: COSETag.sign1)
         } catch {
-            throw malformed("issuerAuth is not a COSE_Sign1: \(error)")
+            throw Self.malformed("issuerAuth is not a COSE_Sign1: \(error)")
         }
+        self.docType = docType
+        issuerNameSpaces = try Self.issuerNameSpaces(issuerSigned["nameSpaces"])
+        (deviceNameSpacesBytes, deviceNameSpaces) = try Self.deviceNameSpaces(deviceSigned["nameSpaces"])
+        (deviceAuth, deviceAuthProblem) = try Self.deviceAuthentication(deviceSigned["deviceAuth"])
+        errors = try Self.elementErrors(item["errors"])
+    }
 
-        guard let deviceNameSpacesItem = deviceSigned["nameSpaces"] else {
-            throw malformed("deviceSigned has no `nameSpaces`")
+    static func malformed(_ what: String) -> VerificationError { VerificationError(.responseMalformed, what) }
+
+    /// `IssuerNameSpaces` (optional): namespace → [IssuerSignedItemBytes], each array non-empty (CDDL `+`).
+    static func issuerNameSpaces(_ node: CBORItem?) throws(VerificationError) -> [NameSpace] {
+        guard let node else { return [] }
+        guard let map = node.map else { throw malformed("issuerSigned `nameSpaces` is not a map") }
+        var nameSpaces: [NameSpace] = []
+        for entry in map {
+            guard let name = entry.key.text, let array = entry.value.array else {
+                throw malformed("IssuerNameSpaces is not namespace → [IssuerSignedItemBytes]")
+            }
+            var items: [IssuerSignedItem] = []
+            items.reserveCapacity(array.count)
+            for element in array { items.append(try IssuerSignedItem(element)) }
+            nameSpaces.append(NameSpace(name: name, items: items))
         }
+        return nameSpaces
+    }
+
+    /// `DeviceNameSpacesBytes` as received, and its elements: namespace → {identifier → value}.
+    static func deviceNameSpaces(_ node: CBORItem?) throws(VerificationError)
+        -> (ArraySlice<UInt8>, [(name: String, elements: [(identifier: String, value: CBORItem)])]) {
+        guard let node else { throw malformed("deviceSigned has no `nameSpaces`") }
         let embedded: EmbeddedCBOR
         do {
-            embedded = try deviceNameSpacesItem.decodeEmbedded()
+            embedded = try node.decodeEmbedded()
         } catch {
             throw malformed("DeviceNameSpacesBytes is not #6.24(bstr .cbor DeviceNameSpaces): \(error)")
         }
         guard let deviceMap = embedded.item.map else { throw malformed("DeviceNameSpaces is not a map") }
-        var deviceNameSpaces: [(String, [(String, CBORItem)])] = []
+        var nameSpaces: [(name: String, elements: [(identifier: String, value: CBORItem)])] = []
         for entry in deviceMap {
             guard let name = entry.key.text, let elements = entry.value.map else {
                 throw malformed("DeviceNameSpaces is not namespace → {element → value}")
             }
-            var list: [(String, CBORItem)] = []
+            var list: [(identifier: String, value: CBORItem)] = []
             for element in elements {
                 guard let identifier = element.key.text else { throw malformed("device-signed element identifier is not text") }
                 list.append((identifier, element.value))
             }
-            deviceNameSpaces.append((name, list))
+            nameSpaces.append((name, list))
         }
+        return (embedded.tagged, nameSpaces)
+    }
 
-        guard let deviceAuthItem = deviceSigned["deviceAuth"], deviceAuthItem.map != nil else {
-            throw malformed("deviceSigned has no `deviceAuth` map")
-        }
-        let signature = deviceAuthItem["deviceSignature"]
-        let mac = deviceAuthItem["deviceMac"]
-        var problem: String? = nil
-        var auth: DeviceAuthentication? = nil
-        switch (signature, mac) {
-        case let (.some(sig), .none):
-            do { auth = .signature(try COSEMessage(sig, tag: COSETag.sign1)) } catch { throw malformed("deviceSignature is not a COSE_Sign1: \(error)") }
-        case let (.none, .some(tag)):
-            do { auth = .mac(try COSEMessage(tag, tag: COSETag.mac0)) } catch { throw malformed("deviceMac is not a COSE_Mac0: \(error)") }
+    /// `DeviceAuth`: exactly one of deviceSignature and deviceMac. Both is malformed; neither is left to the
+    /// device check (`device.auth_missing`), with the problem returned beside.
+    static func deviceAuthentication(_ node: CBORItem?) throws(VerificationError) -> (DeviceAuthentication?, String?) {
+        guard let node, node.map != nil else { throw malformed("deviceSigned has no `deviceAuth` map") }
+        switch (node["deviceSignature"], node["deviceMac"]) {
+        case let (.some(signature), .none):
+            do { return (.signature(try COSEMessage(signature, tag: COSETag.sign1)), nil) } catch {
+                throw malformed("deviceSignature is not a COSE_Sign1: \(error)")
+            }
+        case let (.none, .some(mac)):
+            do { return (.mac(try COSEMessage(mac, tag: COSETag.mac0)), nil) } catch {
+                throw malformed("deviceMac is not a COSE_Mac0: \(error)")
+            }
         case (.some, .some):
-            problem = "deviceAuth carries both deviceSignature and deviceMac"
+            throw malformed("deviceAuth carries both deviceSignature and deviceMac")
         case (.none, .none):
-            problem = "deviceAuth carries neither deviceSignature nor deviceMac"
+            return (nil, "deviceAuth carries neither deviceSignature nor deviceMac")
         }
+    }
 
-        var errors: [(String, String, Int64)] = []
-        if let node = item["errors"] {
-            guard let map = node.map else { throw malformed("Document `errors` is not a map") }
-            for entry in map {
-                guard let ns = entry.key.text, let elements = entry.value.map else { throw malformed("Document `errors` is malformed") }
-                for element in elements {
-                    guard let id = element.key.text, let code = element.value.int else { throw malformed("Document `errors` is malformed") }
-                    errors.append((ns, id, code))
-                }
+    /// `errors` (optional): namespace → element → error code.
+    static func elementErrors(_ node: CBORItem?) throws(VerificationError) -> [(nameSpace: String, element: String, code: Int64)] {
+        guard let node else { return [] }
+        guard let map = node.map else { throw malformed("Document `errors` is not a map") }
+        var errors: [(nameSpace: String, element: String, code: Int64)] = []
+        for entry in map {
+            guard let nameSpace = entry.key.text, let elements = entry.value.map else { throw malformed("Document `errors` is malformed") }
+            for element in elements {
+                guard let id = element.key.text, let code = element.value.int else { throw malformed("Document `errors` is malformed") }
+                errors.append((nameSpace, id, code))
             }
         }
-
-        self.docType = docType
-        self.issuerNameSpaces = nameSpaces
-        self.deviceNameSpacesBytes = embedded.tagged
-        self.deviceNameSpaces = deviceNameSpaces
-        self.deviceAuth = auth
-        self.deviceAuthProblem = problem
-        self.errors = errors
+        return errors
     }
 }

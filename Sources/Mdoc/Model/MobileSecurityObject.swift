@@ -33,22 +33,40 @@ package struct MobileSecurityObject: Sendable {
 
     /// Decodes the MSO from `MobileSecurityObjectBytes` (the issuerAuth payload, `#6.24(bstr .cbor MSO)`).
     package init(payload: ArraySlice<UInt8>) throws(VerificationError) {
-        func malformed(_ what: String) -> VerificationError { VerificationError(.msoMalformed, what) }
         let item: CBORItem
         do {
             let outer = try CBORDecoder.decode(payload)
             item = try outer.decodeEmbedded().item
         } catch {
-            throw malformed("issuerAuth payload is not #6.24(bstr .cbor MobileSecurityObject): \(error)")
+            throw Self.malformed("issuerAuth payload is not #6.24(bstr .cbor MobileSecurityObject): \(error)")
         }
-        guard item.map != nil else { throw malformed("MSO is not a map") }
-        guard let version = item["version"]?.text else { throw malformed("MSO has no text `version`") }
-        guard let digestName = item["digestAlgorithm"]?.text else { throw malformed("MSO has no text `digestAlgorithm`") }
-        guard let docType = item["docType"]?.text else { throw malformed("MSO has no text `docType`") }
-        guard let digestsNode = item["valueDigests"]?.map else { throw malformed("MSO has no `valueDigests` map") }
+        guard item.map != nil else { throw Self.malformed("MSO is not a map") }
+        guard let version = item["version"]?.text else { throw Self.malformed("MSO has no text `version`") }
+        guard let digestName = item["digestAlgorithm"]?.text else { throw Self.malformed("MSO has no text `digestAlgorithm`") }
+        guard let docType = item["docType"]?.text else { throw Self.malformed("MSO has no text `docType`") }
+        guard let keyInfo = item["deviceKeyInfo"], keyInfo.map != nil, let deviceKey = keyInfo["deviceKey"] else {
+            throw Self.malformed("MSO has no `deviceKeyInfo.deviceKey`")
+        }
+        let algorithm = DigestAlgorithm(rawValue: digestName)
+        self.version = version
+        self.digestAlgorithmName = digestName
+        self.digestAlgorithm = algorithm
+        self.valueDigests = try Self.valueDigests(item["valueDigests"], algorithm: algorithm)
+        self.deviceKey = deviceKey
+        self.keyAuthorizations = try Self.keyAuthorizations(keyInfo["keyAuthorizations"])
+        self.docType = docType
+        self.validityInfo = try Self.validityInfo(item["validityInfo"])
+    }
+
+    static func malformed(_ what: String) -> VerificationError { VerificationError(.msoMalformed, what) }
+
+    /// `valueDigests`: namespace → digestID → digest. Every digest, disclosed or not, has the algorithm's length.
+    static func valueDigests(_ node: CBORItem?, algorithm: DigestAlgorithm?) throws(VerificationError)
+        -> [String: [UInt64: ArraySlice<UInt8>]] {
+        guard let entries = node?.map else { throw malformed("MSO has no `valueDigests` map") }
         var digests: [String: [UInt64: ArraySlice<UInt8>]] = [:]
-        for entry in digestsNode {
-            guard let ns = entry.key.text, let ids = entry.value.map else {
+        for entry in entries {
+            guard let nameSpace = entry.key.text, let ids = entry.value.map else {
                 throw malformed("valueDigests is not namespace → {digestID → digest}")
             }
             var table: [UInt64: ArraySlice<UInt8>] = [:]
@@ -57,65 +75,62 @@ package struct MobileSecurityObject: Sendable {
                 guard let id = pair.key.uint, let digest = pair.value.bytes else {
                     throw malformed("valueDigests entry is not uint → bstr")
                 }
+                if let algorithm, digest.count != algorithm.outputByteCount {
+                    throw malformed("valueDigests[\(nameSpace)][\(id)] is \(digest.count) bytes; \(algorithm.rawValue) digests are "
+                                    + "\(algorithm.outputByteCount)")
+                }
                 table[id] = digest
             }
-            digests[ns] = table
+            digests[nameSpace] = table
         }
-        guard let keyInfo = item["deviceKeyInfo"], keyInfo.map != nil, let deviceKey = keyInfo["deviceKey"] else {
-            throw malformed("MSO has no `deviceKeyInfo.deviceKey`")
+        return digests
+    }
+
+    /// `keyAuthorizations` (optional): namespaces and/or namespace → element identifiers.
+    static func keyAuthorizations(_ node: CBORItem?) throws(VerificationError) -> KeyAuthorizations? {
+        guard let node else { return nil }
+        guard node.map != nil else { throw malformed("keyAuthorizations is not a map") }
+        var nameSpaces: Set<String> = []
+        if let list = node["nameSpaces"] {
+            guard let array = list.array else { throw malformed("keyAuthorizations.nameSpaces is not an array") }
+            for entry in array {
+                guard let text = entry.text else { throw malformed("keyAuthorizations.nameSpaces holds a non-text entry") }
+                nameSpaces.insert(text)
+            }
         }
-        var authorizations: KeyAuthorizations? = nil
-        if let node = keyInfo["keyAuthorizations"] {
-            guard node.map != nil else { throw malformed("keyAuthorizations is not a map") }
-            var nameSpaces: Set<String> = []
-            if let list = node["nameSpaces"] {
-                guard let array = list.array else { throw malformed("keyAuthorizations.nameSpaces is not an array") }
-                for ns in array {
-                    guard let text = ns.text else { throw malformed("keyAuthorizations.nameSpaces holds a non-text entry") }
-                    nameSpaces.insert(text)
+        var elements: [String: Set<String>] = [:]
+        if let map = node["dataElements"] {
+            guard let entries = map.map else { throw malformed("keyAuthorizations.dataElements is not a map") }
+            for entry in entries {
+                guard let nameSpace = entry.key.text, let ids = entry.value.array else {
+                    throw malformed("keyAuthorizations.dataElements is not namespace → [identifier]")
                 }
-            }
-            var elements: [String: Set<String>] = [:]
-            if let map = node["dataElements"] {
-                guard let entries = map.map else { throw malformed("keyAuthorizations.dataElements is not a map") }
-                for entry in entries {
-                    guard let ns = entry.key.text, let ids = entry.value.array else {
-                        throw malformed("keyAuthorizations.dataElements is not namespace → [identifier]")
-                    }
-                    var set: Set<String> = []
-                    for id in ids {
-                        guard let text = id.text else { throw malformed("keyAuthorizations.dataElements holds a non-text identifier") }
-                        set.insert(text)
-                    }
-                    elements[ns] = set
+                var set: Set<String> = []
+                for id in ids {
+                    guard let text = id.text else { throw malformed("keyAuthorizations.dataElements holds a non-text identifier") }
+                    set.insert(text)
                 }
+                elements[nameSpace] = set
             }
-            authorizations = KeyAuthorizations(nameSpaces: nameSpaces, dataElements: elements)
         }
-        guard let validity = item["validityInfo"], validity.map != nil else { throw malformed("MSO has no `validityInfo` map") }
-        func date(_ key: String, required: Bool) throws(VerificationError) -> Date? {
-            guard let node = validity[key] else {
-                if required { throw malformed("validityInfo has no `\(key)`") }
-                return nil
-            }
+        return KeyAuthorizations(nameSpaces: nameSpaces, dataElements: elements)
+    }
+
+    /// `validityInfo`: signed, validFrom, validUntil and the optional expectedUpdate, each a tdate.
+    static func validityInfo(_ node: CBORItem?) throws(VerificationError) -> ValidityInfo {
+        guard let validity = node, validity.map != nil else { throw malformed("MSO has no `validityInfo` map") }
+        func date(_ key: String) throws(VerificationError) -> Date? {
+            guard let node = validity[key] else { return nil }
             guard let (tag, inner) = node.tag, tag == 0, let text = inner.text, let parsed = RFC3339.parseDateTime(text) else {
                 throw malformed("validityInfo.\(key) is not a tdate (tag 0 RFC 3339)")
             }
             return parsed
         }
-        guard let signed = try date("signed", required: true),
-              let validFrom = try date("validFrom", required: true),
-              let validUntil = try date("validUntil", required: true)
-        else { throw malformed("validityInfo is incomplete") }
-        let expected = try date("expectedUpdate", required: false)
-
-        self.version = version
-        self.digestAlgorithmName = digestName
-        self.digestAlgorithm = DigestAlgorithm(rawValue: digestName)
-        self.valueDigests = digests
-        self.deviceKey = deviceKey
-        self.keyAuthorizations = authorizations
-        self.docType = docType
-        self.validityInfo = ValidityInfo(signed: signed, validFrom: validFrom, validUntil: validUntil, expectedUpdate: expected)
+        func required(_ key: String) throws(VerificationError) -> Date {
+            guard let value = try date(key) else { throw malformed("validityInfo has no `\(key)`") }
+            return value
+        }
+        return ValidityInfo(signed: try required("signed"), validFrom: try required("validFrom"), validUntil: try required("validUntil"),
+                            expectedUpdate: try date("expectedUpdate"))
     }
 }

@@ -11,6 +11,8 @@ extension DocumentBuild {
         let dsValidity = documentSignerValidity()
         let (signer, signerKey) = try documentSignerAndKey(validity: dsValidity)
         documentSigner = signer
+        var intermediates: [Certificate] = []
+        if let intermediate = intermediateCA { intermediates.append(intermediate) }
 
         let algorithm = options.digestAlgorithm
         let valueDigests = nameSpaces.map { nameSpace in
@@ -30,8 +32,9 @@ extension DocumentBuild {
         mso.extraEntries = extraEntries
 
         let payload = mso.encode(style: style)
-        let x5chain: CBORValue = options.x5chain == .bstr
-            ? .bytes(signer.derEncoded) : .array([.bytes(signer.derEncoded), .bytes(pki.iaca.derEncoded)])
+        var chain = [signer] + intermediates
+        if options.x5chain == .array { chain.append(pki.iaca) }
+        let x5chain: CBORValue = chain.count == 1 ? .bytes(signer.derEncoded) : .array(chain.map { .bytes($0.derEncoded) })
         let signed = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
                                            algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : nil,
                                            unprotected: [(.int(33), x5chain)])
@@ -61,7 +64,16 @@ extension DocumentBuild {
     }
 
     /// The PKI's own Document Signer when it fits; otherwise one issued for the faults and time.
-    func documentSignerAndKey(validity: DateInterval) throws -> (Certificate, PrivateKey) {
+    mutating func documentSignerAndKey(validity: DateInterval) throws -> (Certificate, PrivateKey) {
+        if faults.contains(.intermediateCA) {
+            let intermediate = try pki.issueIntermediateCA(label: "fault", at: time)
+            intermediateCA = intermediate.certificate
+            let key = try pki.seed.key("document-signer/under-intermediate/\(pki.curve.rawValue)", curve: pki.curve)
+            let signer = try TestPKI.makeDocumentSigner(
+                key: key, profile: [], validity: validity, issuer: intermediate.certificate, issuerKey: intermediate.key,
+                serial: pki.seed.serialNumber("document-signer/under-intermediate"), country: pki.country, jurisdiction: pki.jurisdiction)
+            return (signer, key)
+        }
         var deviations: DocumentSignerDeviations = []
         if faults.contains(.documentSignerWrongEKU) { deviations.insert(.wrongExtendedKeyUsage) }
         if faults.contains(.documentSignerKeyUsageWithoutDigitalSignature) { deviations.insert(.keyUsageWithoutDigitalSignature) }

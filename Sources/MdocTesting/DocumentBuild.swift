@@ -16,6 +16,8 @@ struct DocumentBuild {
 
     private(set) var disclosed: [ElementID] = []
     var documentSigner: Certificate?
+    /// The CA between the IACA and the document signer (`intermediateCA` fault), sent in x5chain after the signer.
+    var intermediateCA: Certificate?
     var readerKeyForVerifier: PrivateKey?
     /// The digest `missingDigestID` leaves out of the MSO.
     var omittedDigest: (nameSpace: String, id: UInt64)?

@@ -16,6 +16,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case duplicateDigestID = "duplicate-digest-id"
     case issuerSignatureCorrupted = "issuer-signature-corrupted"
     case untrustedRoot = "untrusted-root"
+    case intermediateCA = "intermediate-ca"
     case documentSignerExpired = "document-signer-expired"
     case documentSignerNotYetValid = "document-signer-not-yet-valid"
     case documentSignerWrongEKU = "document-signer-wrong-eku"
@@ -57,6 +58,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
         case .issuerSignatureCorrupted: return "one bit of the issuerAuth signature is flipped"
         case .untrustedRoot: return "the Document Signer is issued by another root with the IACA's name but not its key"
+        case .intermediateCA: return "the Document Signer is issued by a CA the IACA issued, sent in x5chain (Annex B has the IACA issue it)"
         case .documentSignerExpired: return "the Document Signer's validity ended before the verification time"
         case .documentSignerNotYetValid: return "the Document Signer's validity starts after the verification time"
         case .documentSignerWrongEKU: return "the Document Signer's EKU is 1.0.18013.5.1.6 (reader auth), not 1.0.18013.5.1.2"
@@ -100,7 +102,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .missingDigestID: return .digestMissing
         case .duplicateDigestID: return .digestDuplicate
         case .issuerSignatureCorrupted: return .issuerSignatureInvalid
-        case .untrustedRoot: return .issuerChainUntrusted
+        case .untrustedRoot, .intermediateCA: return .issuerChainUntrusted
         case .documentSignerExpired, .documentSignerNotYetValid: return .issuerCertificateExpired
         case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerIsCA: return .issuerCertificateProfile
         case .documentSignerNoKeyUsage: return profile == .strict ? .issuerCertificateProfile : nil

@@ -27,8 +27,10 @@ public struct TestPKI: Sendable {
     ///   - seed: keys and serial numbers derive from it.
     ///   - curve: IACA and Document Signer curve; X25519 cannot sign.
     ///   - time: the verification time the PKI must be valid at.
+    ///   - iacaPathLength: the IACA's pathLenConstraint; Annex B asks for 0, and nil leaves it out (as some real
+    ///     roots do, Apple's test root among them).
     public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date(),
-                country: String = "US", jurisdiction: String = "US-CA") throws {
+                country: String = "US", jurisdiction: String = "US-CA", iacaPathLength: Int? = 0) throws {
         guard curve != .x25519 else { throw SimulationError.unsupported("X25519 keys cannot sign certificates") }
         let seed = SeedMaterial(seed)
         self.seed = seed
@@ -37,7 +39,8 @@ public struct TestPKI: Sendable {
         self.jurisdiction = jurisdiction
         let iacaKey = try seed.key("iaca/\(curve.rawValue)", curve: curve)
         self.iacaKey = iacaKey
-        self.iaca = try Self.makeIACA(key: iacaKey, seed: seed, time: time, country: country, jurisdiction: jurisdiction)
+        self.iaca = try Self.makeIACA(key: iacaKey, seed: seed, time: time, country: country, jurisdiction: jurisdiction,
+                                      pathLength: iacaPathLength)
         let dsKey = try seed.key("document-signer/\(curve.rawValue)", curve: curve)
         self.documentSignerKey = dsKey
         self.documentSigner = try Self.makeDocumentSigner(
@@ -88,13 +91,31 @@ public struct TestPKI: Sendable {
     }
 
     static func makeIACA(key: PrivateKey, seed: SeedMaterial, time: Date, country: String, jurisdiction: String,
-                         label: String = "iaca") throws -> Certificate {
+                         label: String = "iaca", pathLength: Int? = 0) throws -> Certificate {
         let validity = iacaValidity(at: time)
+        var extensions = CertificateBuilder.iacaExtensions(issuerAlternativeNameURI: issuerAltNameURI, crlDistributionPointURI: crlURI)
+        extensions = extensions.map { item in
+            if case .basicConstraints = item { return .basicConstraints(isCA: true, pathLength: pathLength, critical: true) }
+            return item
+        }
         let builder = CertificateBuilder(
             subject: iacaSubject(country: country, jurisdiction: jurisdiction),
             serialNumber: seed.serialNumber(label), notBefore: validity.start, notAfter: validity.end,
-            publicKey: key.publicKey,
-            extensions: CertificateBuilder.iacaExtensions(issuerAlternativeNameURI: issuerAltNameURI, crlDistributionPointURI: crlURI))
+            publicKey: key.publicKey, extensions: extensions)
         return try builder.sign(issuer: nil, issuerKey: key)
+    }
+
+    /// A CA certificate issued by the IACA (CA=true, keyCertSign): what an issuer would put between the IACA and a
+    /// document signer, which ISO/IEC 18013-5 Annex B does not provide for.
+    public func issueIntermediateCA(label: String, at time: Date) throws -> (certificate: Certificate, key: PrivateKey) {
+        let key = try seed.key("intermediate-ca/\(label)/\(curve.rawValue)", curve: curve)
+        let validity = Self.documentSignerValidity(at: time)
+        let builder = CertificateBuilder(
+            subject: [("C", country), ("ST", jurisdiction), ("O", "MdocTesting"), ("CN", "MdocTesting Intermediate CA")],
+            serialNumber: seed.serialNumber("intermediate-ca/\(label)"), notBefore: validity.start, notAfter: validity.end,
+            publicKey: key.publicKey,
+            extensions: [.basicConstraints(isCA: true, pathLength: nil, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
+                         .subjectKeyIdentifier, .authorityKeyIdentifier])
+        return (try builder.sign(issuer: iaca, issuerKey: iacaKey), key)
     }
 }

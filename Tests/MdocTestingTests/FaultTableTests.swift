@@ -29,7 +29,7 @@ struct FaultTableTests {
         case "missing-digest-id": .digestMissing
         case "duplicate-digest-id": .digestDuplicate
         case "issuer-signature-corrupted": .issuerSignatureInvalid
-        case "untrusted-root": .issuerChainUntrusted
+        case "untrusted-root", "intermediate-ca": .issuerChainUntrusted
         case "document-signer-expired", "document-signer-not-yet-valid": .issuerCertificateExpired
         case "document-signer-wrong-eku", "document-signer-key-usage-without-digital-signature", "document-signer-is-ca":
             .issuerCertificateProfile

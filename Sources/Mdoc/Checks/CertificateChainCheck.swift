@@ -5,7 +5,9 @@ extension DocumentCheck {
     /// It belongs in the unprotected header; a protected one is accepted too (ETSI issuers put it there).
     static let x5chain = DocumentCheck(.issuerX5chain, produces: [.documentSigner], stage: .issuer) { $0.loadCertificateChain() }
 
-    /// Path validation from the document signer to a trusted IACA at the verification time.
+    /// Path validation from the document signer to a trusted IACA at the verification time. The document signer
+    /// must be issued by a certificate of the trust store (Annex B has the IACA issue it directly): certificates
+    /// sent after it in x5chain never join the path.
     static let certificateChain = DocumentCheck(.issuerCertificateChain, needs: [.documentSigner], produces: [.trustedChain],
                                                 stage: .chain) { $0.checkCertificateChain() }
 }
@@ -53,7 +55,7 @@ extension DocumentVerification {
             fail(id, .issuerChainUntrusted, "the trust store holds no IACA certificates")
             return
         }
-        switch context.cache.validate(leaf: leaf, intermediates: facts.intermediates, at: context.time, store: context.trustStore) {
+        switch context.cache.validate(leaf: leaf, intermediates: [], at: context.time, store: context.trustStore) {
         case .trusted(let chain):
             facts.trustedChain = chain
             let root = chain.last.map { "\($0.subject)" } ?? "?"
@@ -61,7 +63,12 @@ extension DocumentVerification {
         case .failed(let failure):
             let code: ErrorCode = (failure.reason == .expired || failure.reason == .notYetValid)
                 ? .issuerCertificateExpired : .issuerChainUntrusted
-            fail(id, code, failure.message)
+            if let intermediate = facts.intermediates.first(where: { leaf.issuerMatchesSubject(of: $0) && !context.trustStore.anchors.contains($0) }) {
+                fail(id, .issuerChainUntrusted, "the document signer is issued by \(intermediate.subject), a CA sent in x5chain that is not "
+                     + "in the trust store; document signers must be issued by a trusted IACA (or a certificate the operator pinned)")
+            } else {
+                fail(id, code, failure.message)
+            }
         }
     }
 }

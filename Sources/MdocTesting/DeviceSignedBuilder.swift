@@ -24,9 +24,9 @@ public enum DeviceSignedBuilder {
 
     /// DeviceSigned with a `deviceSignature` (COSE_Sign1, detached) by `deviceKey`.
     public static func signature(transcript: SessionTranscript, docType: String, nameSpacesBytes: [UInt8],
-                                 deviceKey: PrivateKey) throws -> CBORValue {
+                                 deviceKey: PrivateKey, protectedExtra: [(CBORValue, CBORValue)] = []) throws -> CBORValue {
         let payload = deviceAuthenticationBytes(transcript: transcript, docType: docType, nameSpacesBytes: nameSpacesBytes)
-        let signature = try COSEBuilder.sign1(payload: nil, signedPayload: payload, key: deviceKey)
+        let signature = try COSEBuilder.sign1(payload: nil, signedPayload: payload, key: deviceKey, protectedExtra: protectedExtra)
         return deviceSigned(nameSpacesBytes, auth: ("deviceSignature", signature))
     }
 

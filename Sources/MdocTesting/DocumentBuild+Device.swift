@@ -17,7 +17,8 @@ extension DocumentBuild {
         switch deviceAuthentication {
         case .signature:
             return try DeviceSignedBuilder.signature(transcript: transcript, docType: options.docType,
-                                                     nameSpacesBytes: nameSpacesBytes, deviceKey: deviceKey)
+                                                     nameSpacesBytes: nameSpacesBytes, deviceKey: deviceKey,
+                                                     protectedExtra: faults.contains(.deviceCritUnknown) ? COSEBuilder.unknownCriticalHeader : [])
         case .mac:
             guard deviceKey.curve.isNIST else {
                 throw SimulationError.unsupported("deviceMac needs an ECDH device key (P-256/384/521), not \(deviceKey.curve.rawValue)")

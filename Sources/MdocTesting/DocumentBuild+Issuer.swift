@@ -35,9 +35,13 @@ extension DocumentBuild {
         var chain = [signer] + intermediates
         if options.x5chain == .array { chain.append(pki.iaca) }
         let x5chain: CBORValue = chain.count == 1 ? .bytes(signer.derEncoded) : .array(chain.map { .bytes($0.derEncoded) })
+        var unprotected: [(CBORValue, CBORValue)] = [(.int(33), x5chain)]
+        if faults.contains(.issuerCritUnprotected) { unprotected.append((.int(2), .array([.int(33)]))) }
+        if faults.contains(.issuerAlgUnprotected) { unprotected.append((.int(1), .text("none"))) }
         let signed = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
                                            algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : nil,
-                                           unprotected: [(.int(33), x5chain)])
+                                           protectedExtra: faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : [],
+                                           unprotected: unprotected)
         return faults.contains(.issuerSignatureCorrupted) ? Self.flippingSignatureBit(signed) : signed
     }
 

@@ -28,11 +28,15 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case msoDocTypeMismatch = "mso-doctype-mismatch"
     case unsupportedDigestAlgorithm = "unsupported-digest-algorithm"
     case unsupportedCOSEAlgorithm = "unsupported-cose-algorithm"
+    case issuerCritUnknown = "issuer-crit-unknown"
+    case issuerCritUnprotected = "issuer-crit-unprotected"
+    case issuerAlgUnprotected = "issuer-alg-unprotected"
     // Device authentication (any format).
     case deviceSignatureOtherTranscript = "device-signature-other-transcript"
     case deviceKeyMismatch = "device-key-mismatch"
     case deviceSignedElementUnauthorized = "device-signed-element-unauthorized"
     case deviceMacWithoutReaderKey = "device-mac-without-reader-key"
+    case deviceCritUnknown = "device-crit-unknown"
     // Transport (encrypted formats).
     case encryptedToOtherKey = "encrypted-to-other-key"
     case wrongInfoHash = "wrong-info-hash"
@@ -69,6 +73,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .msoNotYetValid: return "the MSO's validFrom is after the verification time"
         case .msoDocTypeMismatch: return "the MSO names another docType than the Document (the device signs the Document's)"
         case .unsupportedDigestAlgorithm: return "the MSO's digestAlgorithm is \"SHA-1\""
+        case .issuerCritUnknown: return "issuerAuth's protected crit lists a private-use header label the verifier does not process"
+        case .issuerCritUnprotected: return "issuerAuth carries crit in its unprotected header"
+        case .issuerAlgUnprotected: return "issuerAuth repeats a garbage alg in its unprotected header"
+        case .deviceCritUnknown: return "the deviceSignature's protected crit lists a private-use header label"
         case .unsupportedCOSEAlgorithm: return "issuerAuth's protected alg is -37 (PS256)"
         case .deviceSignatureOtherTranscript: return "the device signs DeviceAuthentication over another session transcript"
         case .deviceKeyMismatch: return "the MSO binds another device key than the one that signs"
@@ -111,6 +119,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .msoDocTypeMismatch: return .msoDocTypeMismatch
         case .unsupportedDigestAlgorithm: return .msoDigestAlgorithmUnsupported
         case .unsupportedCOSEAlgorithm: return .issuerAlgorithmUnsupported
+        case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected, .deviceCritUnknown: return .coseHeaderInvalid
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
         case .deviceSignedElementUnauthorized: return .deviceKeyUnauthorized
         // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.

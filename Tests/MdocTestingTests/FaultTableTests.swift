@@ -38,6 +38,7 @@ struct FaultTableTests {
         case "mso-doctype-mismatch": .msoDocTypeMismatch
         case "unsupported-digest-algorithm": .msoDigestAlgorithmUnsupported
         case "unsupported-cose-algorithm": .issuerAlgorithmUnsupported
+        case "issuer-crit-unknown", "issuer-crit-unprotected", "issuer-alg-unprotected", "device-crit-unknown": .coseHeaderInvalid
         case "device-signature-other-transcript", "device-key-mismatch": .deviceSignatureInvalid
         case "device-signed-element-unauthorized": .deviceKeyUnauthorized
         case "device-mac-without-reader-key": .deviceAuthMissing

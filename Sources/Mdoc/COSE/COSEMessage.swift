@@ -51,6 +51,30 @@ package struct COSEMessage: Sendable {
         self.authenticator = authenticator
     }
 
+    /// What breaks RFC 9052 §3 in the headers, or nil: `crit` (label 2) outside the protected header, or listing a
+    /// label this verifier does not process (`understood`); `alg` in the unprotected header; a label in both.
+    package func headerProblem(understood: Set<Int64>) -> String? {
+        if unprotectedHeader.contains(where: { $0.key.int == COSEHeaderLabel.critical }) {
+            return "crit (label 2) is in the unprotected header; it must be protected"
+        }
+        if unprotectedHeader.contains(where: { $0.key.int == COSEHeaderLabel.algorithm }) {
+            return "alg (label 1) is in the unprotected header; it is read from the protected header only"
+        }
+        let protectedLabels = protectedHeader.map(\.key.raw)
+        if let shared = unprotectedHeader.first(where: { entry in protectedLabels.contains { $0.elementsEqual(entry.key.raw) } }) {
+            return "header label \(shared.key.int.map(String.init) ?? shared.key.text ?? "?") is in both the protected and unprotected header"
+        }
+        guard let crit = protectedHeader.first(where: { $0.key.int == COSEHeaderLabel.critical })?.value else { return nil }
+        guard let labels = crit.array, !labels.isEmpty else { return "crit is not a non-empty array of labels" }
+        for label in labels {
+            guard let number = label.int, understood.contains(number) else {
+                let name = label.int.map(String.init) ?? label.text.map { "\"\($0)\"" } ?? "?"
+                return "crit lists header label \(name), which this verifier does not process"
+            }
+        }
+        return nil
+    }
+
     /// `alg` from the protected header (RFC 9052 §3.1: it must be protected).
     package var algorithmIdentifier: Int64? {
         protectedHeader.first { $0.key.int == COSEHeaderLabel.algorithm }?.value.int

@@ -28,6 +28,15 @@ extension DocumentVerification {
             fail(id, .deviceAuthMissing, document.deviceAuthProblem ?? "no device authentication")
             return
         }
+        let message: COSEMessage
+        switch auth {
+        case .signature(let signature): message = signature
+        case .mac(let mac): message = mac
+        }
+        if let problem = message.headerProblem(understood: COSEHeaderLabel.processedInDeviceAuth) {
+            fail(id, .coseHeaderInvalid, "device authentication: \(problem)")
+            return
+        }
         let expected = DeviceAuthenticationBytes.build(
             transcript: context.transcript, docType: document.docType, deviceNameSpacesBytes: document.deviceNameSpacesBytes)
         switch auth {

@@ -1,5 +1,6 @@
 extension DocumentCheck {
-    /// `alg` must be in the protected header of issuerAuth and be one we verify (ES256/384/512, EdDSA).
+    /// issuerAuth's headers follow RFC 9052 §3 (`crit` protected and listing only labels we process, `alg` protected
+    /// only, no label twice), and `alg` is one we verify (ES256/384/512, EdDSA).
     static let issuerAlgorithm = DocumentCheck(.issuerAlgorithm, produces: [.issuerAlgorithm], stage: .issuer) {
         $0.checkIssuerAlgorithm()
     }
@@ -7,6 +8,10 @@ extension DocumentCheck {
 
 extension DocumentVerification {
     mutating func checkIssuerAlgorithm() {
+        if let problem = document.issuerAuth.headerProblem(understood: COSEHeaderLabel.processedInIssuerAuth) {
+            fail(.issuerAlgorithm, .coseHeaderInvalid, "issuerAuth: \(problem)")
+            return
+        }
         guard let identifier = document.issuerAuth.algorithmIdentifier else {
             fail(.issuerAlgorithm, .issuerAlgorithmUnsupported, "issuerAuth has no `alg` in its protected header")
             return

@@ -13,7 +13,7 @@ extension CheckID {
 
     // Per document, in the order `DocumentCheck.order` runs them.
     public static let issuerAlgorithm = CheckID(
-        "issuer.algorithm", clause: "ISO/IEC 18013-5 §9.1.2.4; RFC 9052 §3.1", codes: [.issuerAlgorithmUnsupported])
+        "issuer.algorithm", clause: "ISO/IEC 18013-5 §9.1.2.4; RFC 9052 §3, §3.1", codes: [.issuerAlgorithmUnsupported, .coseHeaderInvalid])
     public static let issuerX5chain = CheckID(
         "issuer.x5chain", clause: "ISO/IEC 18013-5 §9.1.2.4; RFC 9360 §2", codes: [.issuerChainUntrusted, .responseMalformed])
     public static let issuerCertificateChain = CheckID(
@@ -37,7 +37,7 @@ extension CheckID {
         "digest.values", clause: "ISO/IEC 18013-5 §9.1.2.5, §9.3.1", codes: [.digestDuplicate, .digestMissing, .digestMismatch])
     public static let deviceAuthentication = CheckID(
         "device.authentication", clause: "ISO/IEC 18013-5 §9.1.3.4, §9.3.2",
-        codes: [.msoMalformed, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid])
+        codes: [.msoMalformed, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid, .coseHeaderInvalid])
     public static let deviceKeyAuthorization = CheckID(
         "device.key_authorization", clause: "ISO/IEC 18013-5 §9.1.2.4 (keyAuthorizations)", codes: [.deviceKeyUnauthorized])
     public static let issuerContent = CheckID(

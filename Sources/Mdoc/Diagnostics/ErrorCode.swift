@@ -40,6 +40,9 @@ extension ErrorCode {
     public static let issuerSignatureInvalid = ErrorCode("issuer.signature_invalid")
     public static let issuerAlgorithmUnsupported = ErrorCode("issuer.algorithm_unsupported")
     public static let issuerContentMismatch = ErrorCode("issuer.content_mismatch")
+    /// A COSE header breaks RFC 9052 §3: `crit` unprotected or listing a label the verifier does not process,
+    /// `alg` unprotected, or a label in both headers (issuerAuth, deviceSignature or deviceMac; the detail says which).
+    public static let coseHeaderInvalid = ErrorCode("cose.header_invalid")
     public static let msoMalformed = ErrorCode("mso.malformed")
     public static let msoDocTypeMismatch = ErrorCode("mso.doctype_mismatch")
     public static let msoNotYetValid = ErrorCode("mso.not_yet_valid")
@@ -65,7 +68,7 @@ extension ErrorCode {
     public static let mdocCodes: [ErrorCode] = [
         .inputMalformed, .responseMalformed, .responseStatus, .issuerChainUntrusted, .issuerCertificateExpired,
         .issuerCertificateProfile, .issuerSignatureInvalid, .issuerAlgorithmUnsupported, .issuerContentMismatch,
-        .msoMalformed, .msoDocTypeMismatch, .msoNotYetValid, .msoExpired, .msoDigestAlgorithmUnsupported,
+        .coseHeaderInvalid, .msoMalformed, .msoDocTypeMismatch, .msoNotYetValid, .msoExpired, .msoDigestAlgorithmUnsupported,
         .digestMismatch, .digestMissing, .digestDuplicate, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid,
         .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .elementTypeInvalid,
         .readerAuthSignatureInvalid, .readerAuthChainUntrusted,

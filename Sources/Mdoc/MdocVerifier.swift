@@ -32,39 +32,28 @@ package final class MdocVerifier: Sendable {
             outcome.log.fail(.responseStructure, error.code, error.message)
             return outcome
         }
-        outcome.log.pass(.responseStructure, "DeviceResponse version \(response.version), \(response.documents.count) document(s)")
-        if !response.version.hasPrefix("1.") {
-            outcome.log.fail(.responseVersion, .responseMalformed, "unsupported DeviceResponse version \(response.version)")
+        var documents: [Result<MdocDocument, VerificationError>] = []
+        outcome.timings.measure(.decode) {
+            documents = response.documents.map { node in Result { () throws(VerificationError) in try MdocDocument(node) } }
         }
-        if response.status != 0 {
-            outcome.log.fail(.responseStatus, .responseStatus, "DeviceResponse status is \(response.status) (0 = OK)")
-        } else if response.documents.isEmpty {
-            outcome.log.fail(.responseStatus, .responseStatus, "DeviceResponse holds no documents")
-        } else {
-            outcome.log.pass(.responseStatus, "status 0")
-        }
-        if !response.documentErrors.isEmpty {
-            let list = response.documentErrors.map { "\($0.docType) (code \($0.code))" }.joined(separator: ", ")
-            outcome.log.warn(.responseDocumentErrors, "the wallet did not return: \(list)")
-        }
+        let parsed = documents.compactMap { try? $0.get() }
+        ResponseChecks(response: response, documents: parsed, request: request).run(&outcome.log)
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
                                               trustStore: trustStore, cache: cache, request: request)
         var verified: [DocumentVerification] = []
-        for (index, node) in response.documents.enumerated() {
-            let document: MdocDocument
-            do {
-                document = try outcome.timings.measure(.decode) { () throws(VerificationError) in try MdocDocument(node) }
-            } catch {
+        for (index, result) in documents.enumerated() {
+            switch result {
+            case .failure(let error):
                 outcome.log.fail(.documentStructure, error.code, error.message, document: index)
-                continue
+            case .success(let document):
+                var verification = DocumentVerification(index: index, document: document, context: context)
+                verification.log.pass(.documentStructure, document.docType, document: index)
+                verification.run()
+                outcome.log.append(contentsOf: verification.log)
+                outcome.timings += verification.timings
+                verified.append(verification)
             }
-            var verification = DocumentVerification(index: index, document: document, context: context)
-            verification.log.pass(.documentStructure, document.docType, document: index)
-            verification.run()
-            outcome.log.append(contentsOf: verification.log)
-            outcome.timings += verification.timings
-            verified.append(verification)
         }
         if !outcome.log.hasFailures {
             outcome.documents = verified.compactMap { $0.verifiedDocument() }

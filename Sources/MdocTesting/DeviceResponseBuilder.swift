@@ -18,12 +18,15 @@ public enum DeviceResponseBuilder {
         ] + extraEntries)
     }
 
+    /// `documentErrors` lists docTypes the wallet says it could not return, with their codes (Table 9).
     public static func encode(documents: [CBORValue], version: String = "1.0", status: UInt64 = 0,
+                              documentErrors: [(docType: String, code: Int64)] = [],
                               extraEntries: [(CBORValue, CBORValue)] = [], style: CBOREncodingStyle = .preferred) -> [UInt8] {
-        style.encode(.map([
-            (.text("version"), .text(version)),
-            (.text("documents"), .array(documents)),
-            (.text("status"), .unsigned(status)),
-        ] + extraEntries))
+        var entries: [(CBORValue, CBORValue)] = [(.text("version"), .text(version)), (.text("documents"), .array(documents))]
+        if !documentErrors.isEmpty {
+            entries.append((.text("documentErrors"), .array(documentErrors.map { .map([(.text($0.docType), .int($0.code))]) })))
+        }
+        entries.append((.text("status"), .unsigned(status)))
+        return style.encode(.map(entries + extraEntries))
     }
 }

@@ -19,6 +19,8 @@ struct DocumentBuild {
     /// The CA between the IACA and the document signer (`intermediateCA` fault), sent in x5chain after the signer.
     var intermediateCA: Certificate?
     var readerKeyForVerifier: PrivateKey?
+    /// Which seeded device key the document binds (a second document of the same docType uses another).
+    var deviceKeyLabel = "device"
     /// The digest `missingDigestID` leaves out of the MSO.
     var omittedDigest: (nameSpace: String, id: UInt64)?
     var deviceAuthentication: SimulationOptions.DeviceAuthMode {
@@ -57,7 +59,7 @@ struct DocumentBuild {
         }
         var nameSpaces = try issuerNameSpaces()
         try applyItemFaults(&nameSpaces)
-        let deviceKey = try pki.deviceKey(curve: options.deviceCurve)
+        let deviceKey = try pki.deviceKey(curve: options.deviceCurve, label: deviceKeyLabel)
         let issuerAuth = try issuerAuth(nameSpaces: nameSpaces, deviceKey: deviceKey.publicKey)
         let deviceSigned = try deviceSigned(target: target, deviceKey: deviceKey)
         return DeviceResponseBuilder.document(

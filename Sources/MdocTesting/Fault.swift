@@ -37,6 +37,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case deviceSignedElementUnauthorized = "device-signed-element-unauthorized"
     case deviceMacWithoutReaderKey = "device-mac-without-reader-key"
     case deviceCritUnknown = "device-crit-unknown"
+    // The response as a whole (any format).
+    case duplicateDocument = "duplicate-document"
+    case duplicateDocType = "duplicate-doctype"
+    case documentErrorsConflict = "document-errors-conflict"
     // Transport (encrypted formats).
     case encryptedToOtherKey = "encrypted-to-other-key"
     case wrongInfoHash = "wrong-info-hash"
@@ -77,6 +81,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .issuerCritUnprotected: return "issuerAuth carries crit in its unprotected header"
         case .issuerAlgUnprotected: return "issuerAuth repeats a garbage alg in its unprotected header"
         case .deviceCritUnknown: return "the deviceSignature's protected crit lists a private-use header label"
+        case .duplicateDocument: return "the same Document appears twice in `documents`"
+        case .duplicateDocType: return "a second mDL (another device key) beside the first; the request (added if none is given) asks for one"
+        case .documentErrorsConflict: return "documentErrors says the returned docType could not be returned"
         case .unsupportedCOSEAlgorithm: return "issuerAuth's protected alg is -37 (PS256)"
         case .deviceSignatureOtherTranscript: return "the device signs DeviceAuthentication over another session transcript"
         case .deviceKeyMismatch: return "the MSO binds another device key than the one that signs"
@@ -122,6 +129,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected, .deviceCritUnknown: return .coseHeaderInvalid
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
         case .deviceSignedElementUnauthorized: return .deviceKeyUnauthorized
+        case .duplicateDocument, .documentErrorsConflict: return .responseMalformed
+        case .duplicateDocType: return .policyDocTypeRepeated
         // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.
         case .deviceMacWithoutReaderKey: return .deviceAuthMissing
         case .encryptedToOtherKey: return format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed

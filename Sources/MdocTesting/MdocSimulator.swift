@@ -21,14 +21,26 @@ public struct MdocSimulator: Sendable {
         for fault in options.faults where !faults.contains(fault) { faults.append(fault) }
         try Fault.validate(faults, format: target.format)
         var build = DocumentBuild(pki: pki, options: options, faults: Set(faults))
-        let document = try build.document(target: target)
-        let deviceResponse = DeviceResponseBuilder.encode(documents: [document], extraEntries: build.extraEntries, style: build.style)
+        var documents = [try build.document(target: target)]
+        var request = options.request
+        if faults.contains(.duplicateDocument) { documents.append(documents[0]) }
+        if faults.contains(.duplicateDocType) {
+            var second = DocumentBuild(pki: pki, options: options, faults: Set(faults))
+            second.deviceKeyLabel = "second-device"
+            documents.append(try second.document(target: target))
+            // The relying party asked for one document of the docType, with every disclosed element.
+            request = request ?? RequestPolicy(documents: [.init(docType: options.docType, nameSpaces: Dictionary(
+                grouping: build.disclosed, by: \.nameSpace).mapValues { ids in Dictionary(uniqueKeysWithValues: ids.map { ($0.identifier, false) }) })])
+        }
+        let documentErrors: [(docType: String, code: Int64)] = faults.contains(.documentErrorsConflict) ? [(options.docType, Int64(0))] : []
+        let deviceResponse = DeviceResponseBuilder.encode(documents: documents, documentErrors: documentErrors,
+                                                          extraEntries: build.extraEntries, style: build.style)
         let (bytes, annexC) = try wrap(deviceResponse, target: target, build: build)
         return SimulatedResponse(
             format: target.format, docType: options.docType, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
-            time: options.time, request: options.request, documentSigner: build.documentSigner ?? pki.documentSigner,
+            time: options.time, request: request, documentSigner: build.documentSigner ?? pki.documentSigner,
             disclosed: build.disclosed)
     }
 

@@ -53,7 +53,7 @@ public struct SimulatedCase: Sendable {
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, profile: profile)
         let request = try SimulatedRequest(format, seed: seed, pki: pki, configuration: configuration)
         let response = try MdocSimulator(pki: pki).simulate(request.target, options: options)
-        let report = try request.verify(response, policy: options.request, at: options.time)
+        let report = try request.verify(response, policy: response.request, at: options.time)
         let mode: SimulationOptions.DeviceAuthMode = response.faults.contains(.deviceMacWithoutReaderKey) ? .mac : options.deviceAuthentication
         let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile,
                                                                   deviceAuthentication: mode)

@@ -42,6 +42,8 @@ struct FaultTableTests {
         case "device-signature-other-transcript", "device-key-mismatch": .deviceSignatureInvalid
         case "device-signed-element-unauthorized": .deviceKeyUnauthorized
         case "device-mac-without-reader-key": .deviceAuthMissing
+        case "duplicate-document", "document-errors-conflict": .responseMalformed
+        case "duplicate-doctype": .policyDocTypeRepeated
         case "encrypted-to-other-key": format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
         case "wrong-info-hash": .envelopeTranscriptMismatch
         case "corrupted-ciphertext": .hpkeOpenFailed

@@ -140,9 +140,10 @@ struct AnnexCRoundTripTests {
         var options = SimulationOptions(time: Self.time, faults: [fault])
         options.elements = [ElementID(AnnexCFixtures.isoNameSpace, "family_name"), ElementID(AnnexCFixtures.isoNameSpace, "age_over_21")]
         let response = try MdocSimulator(pki: pki).simulate(.annexC(target), options: options)
-        // No request policy here: the faults aim at one check each (a device-signed element is not requested either).
+        // The request the simulated response comes with: none, except for faults that are about the request
+        // (`duplicate-doctype`); the other faults aim at one check each.
         let session = AnnexCSession(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo,
-                                    origin: AnnexCFixtures.origin, request: nil)
+                                    origin: AnnexCFixtures.origin, request: response.request)
         let report = Self.verify(try #require(response.annexCResponse), session: session, pki: pki)
         #expect(expectation(report, response.expected) == nil, "\(fault.name)")
     }

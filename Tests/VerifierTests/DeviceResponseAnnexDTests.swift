@@ -149,9 +149,29 @@ struct DeviceResponseAnnexDTests {
 
     @Test("Request policy across two documents: a docType that was not requested fails with policy.doctype_not_requested")
     func policyOnTwoDocuments() throws {
-        let bytes = Self.response([try Self.annexDDocument(), try Self.annexDDocument()])
+        let bytes = Self.response([try Self.annexDDocument(), try Self.annexDDocument(errors: [("org.iso.18013.5.1", "age_over_21", 0)])])
         let asked = RequestPolicy(documents: [.init(docType: "org.iso.23220.photoid.1", nameSpaces: ["org.iso.23220.1": ["family_name": false]])])
         let report = try Self.verify(bytes, request: asked)
         #expect(report.errors.map(\.code) == [.policyDocTypeNotRequested, .policyDocTypeNotRequested])
+    }
+
+    @Test("The same Document twice is response.malformed; two mDLs for a request naming one is policy.doctype_repeated")
+    func repeatedDocuments() throws {
+        let same = try Self.verify(Self.response([try Self.annexDDocument(), try Self.annexDDocument()]))
+        #expect(same.errors.map(\.code) == [.responseMalformed])
+        #expect(same.errors.first?.message == "document 1 repeats document 0")
+        let asked = RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL", nameSpaces: ["org.iso.18013.5.1": ["family_name": false]])])
+        let two = try Self.verify(Self.response([try Self.annexDDocument(), try Self.annexDDocument(errors: [("org.iso.18013.5.1", "x", 0)])]),
+                                  request: asked)
+        #expect(Set(two.errors.map(\.code)).contains(.policyDocTypeRepeated))
+        #expect(two.documents.isEmpty)
+    }
+
+    @Test("documentErrors naming a docType the response also returns is response.malformed")
+    func documentErrorsConflict() throws {
+        let report = try Self.verify(Self.response([try Self.annexDDocument()], documentErrors: [("org.iso.18013.5.1.mDL", 0)]))
+        #expect(report.errors.map(\.code) == [.responseMalformed])
+        #expect(report.checks.first { $0.id == .responseDocumentErrors }?.status == .fail)
+        #expect(report.documents.isEmpty)
     }
 }

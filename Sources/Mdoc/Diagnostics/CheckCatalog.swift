@@ -8,7 +8,10 @@ extension CheckID {
     public static let responseStructure = CheckID("response.structure", clause: responseClause, codes: [.responseMalformed])
     public static let responseVersion = CheckID("response.version", clause: responseClause, codes: [.responseMalformed])
     public static let responseStatus = CheckID("response.status", clause: responseClause, codes: [.responseStatus])
-    public static let responseDocumentErrors = CheckID("response.document_errors", clause: responseClause, codes: [])
+    public static let responseDocuments = CheckID("response.documents", clause: responseClause, codes: [.responseMalformed])
+    public static let responseDocumentErrors = CheckID("response.document_errors", clause: responseClause, codes: [.responseMalformed])
+    public static let policyDocuments = CheckID(
+        "policy.documents", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest); relying-party policy", codes: [.policyDocTypeRepeated])
     public static let documentStructure = CheckID("document.structure", clause: responseClause, codes: [.responseMalformed])
 
     // Per document, in the order `DocumentCheck.order` runs them.
@@ -54,7 +57,8 @@ extension CheckID {
 
     /// Every check of this layer, in report order.
     public static let mdocChecks: [CheckID] = [
-        .responseStructure, .responseVersion, .responseStatus, .responseDocumentErrors, .documentStructure,
+        .responseStructure, .responseVersion, .responseStatus, .responseDocuments, .responseDocumentErrors, .policyDocuments,
+        .documentStructure,
         .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .digestValues,
         .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .documentErrors, .policyDocType, .policyElements,

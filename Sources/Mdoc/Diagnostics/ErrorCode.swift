@@ -57,6 +57,8 @@ extension ErrorCode {
     public static let deviceKeyUnauthorized = ErrorCode("device.key_unauthorized")
     public static let policyDocTypeNotRequested = ErrorCode("policy.doctype_not_requested")
     public static let policyElementNotRequested = ErrorCode("policy.element_not_requested")
+    /// More documents of a docType than the request asks for (a request names each docType once).
+    public static let policyDocTypeRepeated = ErrorCode("policy.doctype_repeated")
     /// An element value does not have the data type its namespace defines for it (the detail names the element).
     public static let elementTypeInvalid = ErrorCode("element.type_invalid")
     /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
@@ -70,7 +72,7 @@ extension ErrorCode {
         .issuerCertificateProfile, .issuerSignatureInvalid, .issuerAlgorithmUnsupported, .issuerContentMismatch,
         .coseHeaderInvalid, .msoMalformed, .msoDocTypeMismatch, .msoNotYetValid, .msoExpired, .msoDigestAlgorithmUnsupported,
         .digestMismatch, .digestMissing, .digestDuplicate, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid,
-        .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .elementTypeInvalid,
+        .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .policyDocTypeRepeated, .elementTypeInvalid,
         .readerAuthSignatureInvalid, .readerAuthChainUntrusted,
     ]
 }

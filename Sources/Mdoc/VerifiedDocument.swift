@@ -21,11 +21,17 @@ public struct VerifiedDocument: Sendable {
         public let documentSignerValidUntil: Date
     }
 
+    /// The MSO's validityInfo, as written (to the nanosecond); the `Date`s are for comparisons.
     public struct Validity: Sendable {
-        public let signed: Date
-        public let validFrom: Date
-        public let validUntil: Date
-        public let expectedUpdate: Date?
+        public let signedAt: RFC3339.Timestamp
+        public let validFromAt: RFC3339.Timestamp
+        public let validUntilAt: RFC3339.Timestamp
+        public let expectedUpdateAt: RFC3339.Timestamp?
+
+        public var signed: Date { signedAt.date }
+        public var validFrom: Date { validFromAt.date }
+        public var validUntil: Date { validUntilAt.date }
+        public var expectedUpdate: Date? { expectedUpdateAt?.date }
     }
 
     public let docType: String

@@ -41,7 +41,7 @@ enum ReportPrinter {
             lines.append("")
             lines.append("Document \(document.docType)")
             lines.append("  issuer: \(document.issuer.documentSigner)" + (document.issuer.root.map { " ← \($0)" } ?? ""))
-            lines.append("  valid:  \(RFC3339.format(document.validity.validFrom)) … \(RFC3339.format(document.validity.validUntil))")
+            lines.append("  valid:  \(document.validity.validFromAt) … \(document.validity.validUntilAt)")
             for nameSpace in document.elements.keys.sorted() {
                 lines.append("  \(nameSpace)")
                 for (identifier, element) in (document.elements[nameSpace] ?? [:]).sorted(by: { $0.key < $1.key }) {

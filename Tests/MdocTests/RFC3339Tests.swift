@@ -31,6 +31,29 @@ struct RFC3339Tests {
         }
     }
 
+    @Test("fractions print exactly as written, to the nanosecond, normalized to UTC", arguments: [
+        ("2023-03-22T00:00:00.9999Z", "2023-03-22T00:00:00.9999Z"),
+        ("2023-03-22T00:00:00.5Z", "2023-03-22T00:00:00.5Z"),
+        ("2023-03-22T00:00:00.500Z", "2023-03-22T00:00:00.5Z"),
+        ("2023-03-22T00:00:00.000000001Z", "2023-03-22T00:00:00.000000001Z"),
+        ("2023-03-22T00:00:00.999999999Z", "2023-03-22T00:00:00.999999999Z"),
+        ("2023-03-22T00:00:00.1234567891Z", "2023-03-22T00:00:00.123456789Z"),
+        ("2023-03-22T00:00:00.000Z", "2023-03-22T00:00:00Z"),
+        ("2023-03-22T01:00:00.25+01:00", "2023-03-22T00:00:00.25Z"),
+        ("1969-12-31T23:59:59.75Z", "1969-12-31T23:59:59.75Z"),
+    ])
+    func fractions(text: String, printed: String) throws {
+        let timestamp = try #require(RFC3339.Timestamp(parsing: text))
+        #expect(timestamp.description == printed)
+    }
+
+    @Test("a Date prints to the microsecond without rounding into the next second")
+    func dateFractions() throws {
+        let date = try #require(RFC3339.parseDateTime("2023-03-22T00:00:00.9999Z"))
+        #expect(RFC3339.format(date) == "2023-03-22T00:00:00.9999Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 1.9999996)) == "1970-01-01T00:00:02Z")
+    }
+
     @Test("full-date")
     func fullDate() {
         #expect(RFC3339.parseFullDate("1976-04-01")! == (1976, 4, 1))

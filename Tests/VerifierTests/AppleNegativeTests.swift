@@ -46,6 +46,11 @@ struct AppleNegativeTests {
         let plaintext = AppleSampleVector.plaintext
         #expect(try Self.verify(F.envelope(plaintext: plaintext, algorithm: "APPLE-HPKE-v2")).errors.map(\.code) == [.envelopeUnsupported])
         #expect(try Self.verify(F.envelope(plaintext: plaintext, mode: 1)).errors.map(\.code) == [.envelopeUnsupported])
+        // Any mode but 0, negative included, is unsupported (not malformed).
+        for mode: Int64 in [-1, -100, 2, Int64.max] {
+            let edited = try CBORSurgery.rebuild(AppleSampleVector.envelope, at: [.key("params"), .key("mode")]) { _ in .int(mode) }
+            #expect(try Self.verify(edited).errors.map(\.code) == [.envelopeUnsupported], "mode \(mode)")
+        }
     }
 
     @Test("envelope.recipient_mismatch: encrypted to a key we do not hold")
@@ -171,6 +176,29 @@ struct AppleNegativeTests {
     func deviceAuthMissing() throws {
         let bytes = F.replacing(F.utf8("deviceSignature"), with: F.utf8("deviceSignaturX"), in: AppleSampleVector.plaintext)
         #expect(try F.verifyModified(bytes).errors.map(\.code) == [.deviceAuthMissing])
+    }
+
+    @Test("response.malformed: a namespace with an empty IssuerSignedItem array")
+    func emptyNameSpace() throws {
+        let bytes = try CBORSurgery.rebuild(AppleSampleVector.plaintext,
+                                            at: CBORSurgery.document + [.key("issuerSigned"), .key("nameSpaces")]) { _ in
+            .map([(.text("org.iso.18013.5.1"), .array([]))])
+        }
+        let report = try F.verifyModified(bytes)
+        #expect(report.errors.map(\.code) == [.responseMalformed])
+        #expect(report.errors.first?.message.contains("empty array") == true)
+    }
+
+    @Test("response.malformed: a deviceAuth with both deviceSignature and deviceMac")
+    func bothDeviceSignatureAndMac() throws {
+        let bytes = try CBORSurgery.rebuild(AppleSampleVector.plaintext,
+                                            at: CBORSurgery.document + [.key("deviceSigned"), .key("deviceAuth")]) { auth in
+            let signature = auth["deviceSignature"]?.asValue ?? .null
+            return .map([(.text("deviceSignature"), signature), (.text("deviceMac"), signature)])
+        }
+        let report = try F.verifyModified(bytes)
+        #expect(report.errors.map(\.code) == [.responseMalformed])
+        #expect(report.errors.first?.message.contains("both deviceSignature and deviceMac") == true)
     }
 
     @Test("device.key_unauthorized: a device-signed element the MSO does not authorize")

@@ -17,15 +17,15 @@ extension DocumentVerification {
         let skew = context.options.clockSkew
         let id = CheckID.msoValidity
         if info.validFrom >= info.validUntil {
-            fail(id, .msoMalformed, "validFrom \(RFC3339.format(info.validFrom)) is not before validUntil \(RFC3339.format(info.validUntil))")
+            fail(id, .msoMalformed, "validFrom \(info.validFromAt) is not before validUntil \(info.validUntilAt)")
         } else if info.validFrom < info.signed {
-            fail(id, .msoMalformed, "validFrom \(RFC3339.format(info.validFrom)) is before signed \(RFC3339.format(info.signed))")
+            fail(id, .msoMalformed, "validFrom \(info.validFromAt) is before signed \(info.signedAt)")
         } else if now + skew < info.validFrom {
-            fail(id, .msoNotYetValid, "MSO is valid from \(RFC3339.format(info.validFrom)); verification time is \(RFC3339.format(now))")
+            fail(id, .msoNotYetValid, "MSO is valid from \(info.validFromAt); verification time is \(RFC3339.format(now))")
         } else if now - skew > info.validUntil {
-            fail(id, .msoExpired, "MSO expired \(RFC3339.format(info.validUntil)); verification time is \(RFC3339.format(now))")
+            fail(id, .msoExpired, "MSO expired \(info.validUntilAt); verification time is \(RFC3339.format(now))")
         } else {
-            pass(id, "valid \(RFC3339.format(info.validFrom)) … \(RFC3339.format(info.validUntil))")
+            pass(id, "valid \(info.validFromAt) … \(info.validUntilAt)")
         }
     }
 
@@ -33,10 +33,10 @@ extension DocumentVerification {
         guard let info = facts.mso?.validityInfo, let signer = facts.documentSigner else { return }
         if info.signed < signer.notBefore || info.signed > signer.notAfter {
             fail(.msoSignedWithinCertificate, .issuerCertificateExpired,
-                 "MSO signed \(RFC3339.format(info.signed)) outside the document signer's validity "
+                 "MSO signed \(info.signedAt) outside the document signer's validity "
                     + "\(RFC3339.format(signer.notBefore)) … \(RFC3339.format(signer.notAfter))")
         } else {
-            pass(.msoSignedWithinCertificate, "signed \(RFC3339.format(info.signed))")
+            pass(.msoSignedWithinCertificate, "signed \(info.signedAt)")
         }
     }
 }

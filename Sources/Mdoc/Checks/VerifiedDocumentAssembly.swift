@@ -37,8 +37,8 @@ extension DocumentVerification {
                 root: facts.trustedChain?.last.map { $0.subject.description },
                 documentSignerValidFrom: signer.notBefore,
                 documentSignerValidUntil: signer.notAfter),
-            validity: VerifiedDocument.Validity(signed: info.signed, validFrom: info.validFrom, validUntil: info.validUntil,
-                                                expectedUpdate: info.expectedUpdate),
+            validity: VerifiedDocument.Validity(signedAt: info.signedAt, validFromAt: info.validFromAt, validUntilAt: info.validUntilAt,
+                                                expectedUpdateAt: info.expectedUpdateAt),
             elements: elements,
             missing: missing.sorted())
     }

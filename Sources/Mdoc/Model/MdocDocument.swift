@@ -58,6 +58,7 @@ package struct MdocDocument: Sendable {
             guard let name = entry.key.text, let array = entry.value.array else {
                 throw malformed("IssuerNameSpaces is not namespace → [IssuerSignedItemBytes]")
             }
+            guard !array.isEmpty else { throw malformed("IssuerNameSpaces[\(name)] is an empty array (CDDL asks for at least one item)") }
             var items: [IssuerSignedItem] = []
             items.reserveCapacity(array.count)
             for element in array { items.append(try IssuerSignedItem(element)) }

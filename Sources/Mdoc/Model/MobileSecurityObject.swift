@@ -4,11 +4,17 @@ import Foundation
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload.
 package struct MobileSecurityObject: Sendable {
+    /// The four tdates as written (to the nanosecond), with `Date`s for comparisons.
     package struct ValidityInfo: Sendable {
-        package let signed: Date
-        package let validFrom: Date
-        package let validUntil: Date
-        package let expectedUpdate: Date?
+        package let signedAt: RFC3339.Timestamp
+        package let validFromAt: RFC3339.Timestamp
+        package let validUntilAt: RFC3339.Timestamp
+        package let expectedUpdateAt: RFC3339.Timestamp?
+
+        package var signed: Date { signedAt.date }
+        package var validFrom: Date { validFromAt.date }
+        package var validUntil: Date { validUntilAt.date }
+        package var expectedUpdate: Date? { expectedUpdateAt?.date }
     }
 
     package struct KeyAuthorizations: Sendable {
@@ -119,18 +125,18 @@ package struct MobileSecurityObject: Sendable {
     /// `validityInfo`: signed, validFrom, validUntil and the optional expectedUpdate, each a tdate.
     static func validityInfo(_ node: CBORItem?) throws(VerificationError) -> ValidityInfo {
         guard let validity = node, validity.map != nil else { throw malformed("MSO has no `validityInfo` map") }
-        func date(_ key: String) throws(VerificationError) -> Date? {
+        func date(_ key: String) throws(VerificationError) -> RFC3339.Timestamp? {
             guard let node = validity[key] else { return nil }
-            guard let (tag, inner) = node.tag, tag == 0, let text = inner.text, let parsed = RFC3339.parseDateTime(text) else {
+            guard let (tag, inner) = node.tag, tag == 0, let text = inner.text, let parsed = RFC3339.Timestamp(parsing: text) else {
                 throw malformed("validityInfo.\(key) is not a tdate (tag 0 RFC 3339)")
             }
             return parsed
         }
-        func required(_ key: String) throws(VerificationError) -> Date {
+        func required(_ key: String) throws(VerificationError) -> RFC3339.Timestamp {
             guard let value = try date(key) else { throw malformed("validityInfo has no `\(key)`") }
             return value
         }
-        return ValidityInfo(signed: try required("signed"), validFrom: try required("validFrom"), validUntil: try required("validUntil"),
-                            expectedUpdate: try date("expectedUpdate"))
+        return ValidityInfo(signedAt: try required("signed"), validFromAt: try required("validFrom"),
+                            validUntilAt: try required("validUntil"), expectedUpdateAt: try date("expectedUpdate"))
     }
 }

@@ -3,8 +3,61 @@ import Foundation
 /// RFC 3339 date-times (`tdate`, CBOR tag 0) and full-dates (tag 1004) without DateFormatter,
 /// which costs ~300 µs per creation. Fractional seconds are accepted (real wallets send them).
 public enum RFC3339 {
+    /// An instant to the nanosecond, as RFC 3339 text writes it. A `Date` (a Double) cannot hold nanoseconds at
+    /// today's epoch, so values that are printed back are kept as this.
+    public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// Whole seconds since 1970-01-01T00:00:00Z (UTC).
+        public let seconds: Int
+        /// 0 ..< 1_000_000_000.
+        public let nanoseconds: Int
+
+        public init(seconds: Int, nanoseconds: Int = 0) {
+            self.seconds = seconds + nanoseconds / 1_000_000_000
+            self.nanoseconds = nanoseconds % 1_000_000_000
+        }
+
+        /// A `Date`, to the microsecond (the precision a Date holds at today's epoch).
+        public init(_ date: Date) {
+            let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+            let whole = (micros / 1_000_000).rounded(.down)
+            self.init(seconds: Int(whole), nanoseconds: Int(micros - whole * 1_000_000) * 1000)
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in lower case are accepted too. Up to nine fraction
+        /// digits are kept; further ones are read and dropped.
+        public init?(parsing text: String) {
+            guard let parsed = RFC3339.parse(text) else { return nil }
+            self = parsed
+        }
+
+        public var date: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000) }
+
+        /// UTC, with the fraction's significant digits only (none for whole seconds).
+        public var description: String {
+            let days = Int((Double(seconds) / 86_400).rounded(.down))
+            let secondsOfDay = seconds - days * 86_400
+            let (y, m, d) = RFC3339.civilFromDays(days)
+            var text = RFC3339.pad(y, 4) + "-" + RFC3339.pad(m, 2) + "-" + RFC3339.pad(d, 2) + "T" + RFC3339.pad(secondsOfDay / 3600, 2)
+                + ":" + RFC3339.pad(secondsOfDay % 3600 / 60, 2) + ":" + RFC3339.pad(secondsOfDay % 60, 2)
+            if nanoseconds > 0 {
+                var fraction = RFC3339.pad(nanoseconds, 9)
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+                text += "." + fraction
+            }
+            return text + "Z"
+        }
+
+        public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+            (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
+        }
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in lower case are accepted too.
     public static func parseDateTime(_ text: String) -> Date? {
+        parse(text)?.date
+    }
+
+    static func parse(_ text: String) -> Timestamp? {
         let s = Array(text.utf8)
         guard s.count >= 20,
               let year = number(s, 0, 4), s[4] == UInt8(ascii: "-"),
@@ -18,13 +71,13 @@ public enum RFC3339 {
               hour <= 23, minute <= 59, second <= 60
         else { return nil }
         var index = 19
-        var fraction = 0.0
+        var nanoseconds = 0
         if index < s.count, s[index] == UInt8(ascii: ".") {
             index += 1
-            var scale = 0.1
+            var scale = 100_000_000
             let start = index
             while index < s.count, let digit = digitValue(s[index]) {
-                fraction += Double(digit) * scale
+                nanoseconds += digit * scale
                 scale /= 10
                 index += 1
             }
@@ -48,7 +101,7 @@ public enum RFC3339 {
         guard index == s.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Timestamp(seconds: seconds, nanoseconds: nanoseconds)
     }
 
     /// Parses `YYYY-MM-DD`.
@@ -61,20 +114,9 @@ public enum RFC3339 {
         return (year, month, day)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds; fractions are kept only when present).
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC; the fraction, to the microsecond, only when there is one).
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        let whole = Int(interval.rounded(.down))
-        let days = Int((Double(whole) / 86_400).rounded(.down))
-        let secondsOfDay = whole - days * 86_400
-        let (y, m, d) = civilFromDays(days)
-        let frac = interval - Double(whole)
-        var text = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(secondsOfDay / 3600, 2) + ":"
-            + pad(secondsOfDay % 3600 / 60, 2) + ":" + pad(secondsOfDay % 60, 2)
-        if frac >= 0.0005 {
-            text += "." + pad(Int((frac * 1000).rounded()), 3)
-        }
-        return text + "Z"
+        Timestamp(date).description
     }
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
@@ -123,7 +165,7 @@ public enum RFC3339 {
         return value
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }

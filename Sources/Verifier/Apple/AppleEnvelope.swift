@@ -7,7 +7,8 @@ struct AppleEnvelope {
     static let algorithmName = "APPLE-HPKE-v1"
 
     let algorithm: String
-    let mode: UInt64
+    /// Any integer parses (only 0 is supported, which the adapter checks); one beyond Int64 reads as Int64.max.
+    let mode: Int64
     /// HPKE `enc`: the sender's ephemeral P-256 key, 65-byte uncompressed point.
     let pkEm: ArraySlice<UInt8>
     /// SHA-256 of the recipient's uncompressed public key.
@@ -24,7 +25,10 @@ struct AppleEnvelope {
         guard let algorithm = item["algorithm"]?.text else { throw malformed("no text `algorithm`") }
         guard let params = item["params"], params.map != nil else { throw malformed("no `params` map") }
         guard let data = item["data"]?.bytes else { throw malformed("no byte-string `data`") }
-        guard let mode = params["mode"]?.uint else { throw malformed("no unsigned `params.mode`") }
+        guard let modeNode = params["mode"], modeNode.int != nil || modeNode.uint != nil else {
+            throw malformed("no integer `params.mode`")
+        }
+        let mode = modeNode.int ?? Int64.max
         guard let pkEm = params["pkEm"]?.bytes else { throw malformed("no byte-string `params.pkEm`") }
         guard let pkRHash = params["pkRHash"]?.bytes else { throw malformed("no byte-string `params.pkRHash`") }
         guard let infoHash = params["infoHash"]?.bytes else { throw malformed("no byte-string `params.infoHash`") }

@@ -47,10 +47,10 @@ extension VerificationReport {
                 ("validUntil", .string(RFC3339.format(document.issuer.documentSignerValidUntil))),
             ])),
             ("validity", .object([
-                ("signed", .string(RFC3339.format(document.validity.signed))),
-                ("validFrom", .string(RFC3339.format(document.validity.validFrom))),
-                ("validUntil", .string(RFC3339.format(document.validity.validUntil))),
-                ("expectedUpdate", document.validity.expectedUpdate.map { .string(RFC3339.format($0)) } ?? .null),
+                ("signed", .string(document.validity.signedAt.description)),
+                ("validFrom", .string(document.validity.validFromAt.description)),
+                ("validUntil", .string(document.validity.validUntilAt.description)),
+                ("expectedUpdate", document.validity.expectedUpdateAt.map { .string($0.description) } ?? .null),
             ])),
             ("elements", .object(elements)),
             ("intentToRetain", .object(intents)),
@@ -72,7 +72,7 @@ extension VerificationReport {
         case .bool(let b): return .bool(b)
         case .bytes(let b): return .string(Data(b).base64EncodedString())
         case .fullDate(let d): return .string(d)
-        case .dateTime(let text, let date): return .string(date.map(RFC3339.format) ?? text)
+        case .dateTime(let text, _): return .string(RFC3339.Timestamp(parsing: text)?.description ?? text)
         case .float(let d): return d.isFinite ? .number(String(d)) : .string(String(d))
         case .array(let items): return .array(items.map(json(for:)))
         case .map(let entries):

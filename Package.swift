@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", "MdocTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Verifier", "MdocTesting", "CBOR", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
         .target(

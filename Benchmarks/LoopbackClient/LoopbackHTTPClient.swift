@@ -40,7 +40,27 @@ public struct LoopbackHTTPClient: Sendable {
         try await send(method: .POST, path: path, body: Array(json.utf8))
     }
 
-    public func send(method: HTTPMethod, path: String, body: [UInt8]?, contentType: String = "application/json") async throws -> Response {
+    /// A connection that sends nothing, to see what the server does with it.
+    public struct IdleConnection: Sendable {
+        let channel: any Channel
+        public var isActive: Bool { channel.isActive }
+        /// Returns once the connection is closed (by either side).
+        public func closed() async { try? await channel.closeFuture.get() }
+        public func close() async { try? await channel.close() }
+    }
+
+    public func openIdleConnection() async throws -> IdleConnection {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: host, port: port).get()
+        return IdleConnection(channel: channel)
+    }
+
+    /// Sends a POST head announcing a body of `declaredLength` bytes and then no body, and reads the answer.
+    public func postHeadWithoutBody(_ path: String, declaredLength: Int) async throws -> Response {
+        try await send(method: .POST, path: path, body: nil, declaredLength: declaredLength)
+    }
+
+    public func send(method: HTTPMethod, path: String, body: [UInt8]?, contentType: String = "application/json",
+                     declaredLength: Int? = nil) async throws -> Response {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -52,15 +72,15 @@ public struct LoopbackHTTPClient: Sendable {
             var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
             head.headers.add(name: "Host", value: "\(host):\(port)")
             head.headers.add(name: "Connection", value: "close")
-            if let body {
+            if let length = body?.count ?? declaredLength {
                 head.headers.add(name: "Content-Type", value: contentType)
-                head.headers.add(name: "Content-Length", value: String(body.count))
+                head.headers.add(name: "Content-Length", value: String(length))
             }
             // A server may answer (e.g. 413) and stop reading before the body is written; read its answer anyway.
             do {
                 try await outbound.write(.head(head))
                 if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
-                try await outbound.write(.end(nil))
+                if declaredLength == nil { try await outbound.write(.end(nil)) }
             } catch {}
 
             var status = 0

@@ -1,18 +1,29 @@
+import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
 
 /// Reading local inputs. Every failure is a `UsageFailure` (exit 2) naming the path, never the contents.
 enum InputFiles {
-    static func read(_ path: String, what: String) throws -> [UInt8] {
+    /// The largest response file read: the CBOR ceiling (4 MiB) as hex text, plus whitespace. Checked from the
+    /// file's size before anything is read, so a huge file costs no memory.
+    static let maxResponseFileBytes = 2 * CBORLimits.default.maxInputBytes + 64 * 1024
+
+    static func read(_ path: String, what: String, maxBytes: Int? = nil) throws -> [UInt8] {
+        if let maxBytes, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
+            throw UsageFailure("\(what) at \(path) is \(size) bytes; the limit is \(maxBytes) (4 MiB of CBOR, as hex or base64 text)")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageFailure("cannot read \(what) at \(path)")
+        }
+        if let maxBytes, data.count > maxBytes {
+            throw UsageFailure("\(what) at \(path) is larger than \(maxBytes) bytes (4 MiB of CBOR, as hex or base64 text)")
         }
         return Array(data)
     }
 
-    static func readText(_ path: String, what: String) throws -> String {
-        let bytes = try read(path, what: what)
+    static func readText(_ path: String, what: String, maxBytes: Int? = nil) throws -> String {
+        let bytes = try read(path, what: what, maxBytes: maxBytes)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw UsageFailure("\(what) at \(path) is not UTF-8 text")
         }

@@ -26,7 +26,7 @@ extension Verify {
 
         func run() throws {
             try runReportingExit {
-                let text = try InputFiles.readText(response, what: "response")
+                let text = try InputFiles.readText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
                 let session = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: encryptionInfo,
                                             origin: origin, request: try InputFiles.request(options.request))
                 let verifier = AnnexCVerifier(configuration: try options.configuration(testMode: false))

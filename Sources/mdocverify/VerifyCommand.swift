@@ -38,7 +38,7 @@ struct Verify: ParsableCommand {
 
         func run() throws {
             try runReportingExit {
-                let response = InputFiles.decodeResponse(try InputFiles.read(self.response, what: "response"))
+                let response = InputFiles.decodeResponse(try InputFiles.read(self.response, what: "response", maxBytes: InputFiles.maxResponseFileBytes))
                 let keys = try privateKeys.map(InputFiles.privateKey)
                 let session = AppleAppSession(
                     nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID,
@@ -74,7 +74,7 @@ struct Verify: ParsableCommand {
 
         func run() throws {
             try runReportingExit {
-                let response = InputFiles.decodeResponse(try InputFiles.read(deviceResponse, what: "device response"))
+                let response = InputFiles.decodeResponse(try InputFiles.read(deviceResponse, what: "device response", maxBytes: InputFiles.maxResponseFileBytes))
                 let transcriptBytes = InputFiles.decodeResponse(try InputFiles.read(sessionTranscript, what: "session transcript"))
                 let transcript: SessionTranscript
                 do {

@@ -81,4 +81,18 @@ struct DeviceResponseCLITests {
         #expect(try MdocVerifyCLITests.run(Self.arguments(files)).status == 2)
         #expect(try MdocVerifyCLITests.run(["verify", "device-response", "--device-response", files.response]).status == 2)
     }
+
+    @Test("A response file over the ceiling is refused from its size, before it is read (exit 2, names the limit)")
+    func oversizedFile() throws {
+        let files = try Self.files()
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("mdocverify-big-\(UUID().uuidString).hex")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        defer { try? FileManager.default.removeItem(at: big) }
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 50_000_000)  // sparse: no 50 MB written or read
+        try handle.close()
+        let run = try MdocVerifyCLITests.run(Self.arguments((big.path, files.transcript, files.readerKey)))
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("50000000 bytes; the limit is"), "\(run.stderr)")
+    }
 }

@@ -48,7 +48,7 @@ extension DocumentVerification {
         if mso.docType == document.docType {
             pass(.msoDocType, mso.docType)
         } else {
-            fail(.msoDocType, .msoDocTypeMismatch, "MSO docType \(mso.docType) differs from the document's \(document.docType)")
+            fail(.msoDocType, .msoDocTypeMismatch, "MSO docType \(InputQuote.short(mso.docType)) differs from the document's \(InputQuote.short(document.docType))")
         }
     }
 }

@@ -19,7 +19,7 @@ extension DocumentCheck {
 extension DocumentVerification {
     mutating func checkRequestedDocType() {
         guard let request = facts.requestPolicy?.request(for: document.docType) else {
-            fail(.policyDocType, .policyDocTypeNotRequested, "docType \(document.docType) was not requested")
+            fail(.policyDocType, .policyDocTypeNotRequested, "docType \(InputQuote.short(document.docType)) was not requested")
             return
         }
         facts.documentRequest = request

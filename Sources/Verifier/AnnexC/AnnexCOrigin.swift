@@ -7,7 +7,7 @@ import Mdoc
 enum AnnexCOrigin {
     static func validate(_ origin: String) throws(VerificationError) {
         func invalid(_ why: String) -> VerificationError {
-            VerificationError(.inputMalformed, "origin \"\(origin)\" is not a serialized web origin (scheme://host[:port]): \(why)")
+            VerificationError(.inputMalformed, "origin \(InputQuote.short(origin)) is not a serialized web origin (scheme://host[:port]): \(why)")
         }
         let scheme: String
         if origin.hasPrefix("https://") {

@@ -51,8 +51,11 @@ public struct VerifyServerApp: Service {
                                           retention: configuration.requestTTL, clock: clock, logger: logger)
         // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
         let services: [any Service] = (callerStore == nil ? baseStore.services : []) + [purger]
+        let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [limiter.handler()],
+                                                idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             services: services,
             onServerRunning: { channel in

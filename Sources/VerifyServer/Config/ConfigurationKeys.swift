@@ -31,6 +31,9 @@ struct ConfigurationKey: Sendable {
         .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
         .init(name: "clockSkew") { $0.clockSkew = try $1.seconds() },
         .init(name: "bodyLimit") { $0.bodyLimit = try $1.integer() },
+        .init(name: "bodyTimeout") { $0.bodyTimeout = try $1.seconds() },
+        .init(name: "idleTimeout") { $0.idleTimeout = try $1.seconds() },
+        .init(name: "maxConnectionsPerIP") { $0.maxConnectionsPerIP = try $1.integer() },
         .init(name: "storeURL") { configuration, value in
             do {
                 configuration.store = try StoreLocation(url: try value.text())

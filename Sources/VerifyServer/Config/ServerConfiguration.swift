@@ -22,6 +22,12 @@ public struct ServerConfiguration: Sendable {
     public var clockSkew: TimeInterval = 60
     /// Largest accepted request body in bytes.
     public var bodyLimit = 1 << 20
+    /// Longest wait for a request's whole body once its headers arrived; then 408.
+    public var bodyTimeout: TimeInterval = 10
+    /// A connection that sends nothing for this long is closed (slow headers, idle keep-alive).
+    public var idleTimeout: TimeInterval = 30
+    /// Most simultaneous connections from one client IP address; further ones are closed at once.
+    public var maxConnectionsPerIP = 256
     public var store: StoreLocation = .default
     public var profile: CertificateProfile = .default
     /// Longest wait for one request-store operation; then 503 (or, at start, a refusal to start).
@@ -66,6 +72,9 @@ public struct ServerConfiguration: Sendable {
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
+        if !(bodyTimeout > 0) { problems.append("bodyTimeout must be a positive number of seconds") }
+        if !(idleTimeout > 0) { problems.append("idleTimeout must be a positive number of seconds") }
+        if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
         if !(storeTimeout > 0) { problems.append("storeTimeout must be a positive number of seconds") }
         if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Mdoc
 import Verifier
@@ -28,6 +29,12 @@ struct APIError: Error, Sendable, HTTPResponseError {
     static func tooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, VerificationError(.inputMalformed, "request body is larger than the \(limit)-byte limit"),
                  outcome: "too_large")
+    }
+
+    /// 408: the body did not arrive within `bodyTimeout`.
+    static func bodyTimeout(_ seconds: TimeInterval) -> APIError {
+        APIError(.requestTimeout, VerificationError(.inputMalformed, "the request body did not arrive within \(seconds) s"),
+                 outcome: "timeout")
     }
 
     /// 404: no such request.

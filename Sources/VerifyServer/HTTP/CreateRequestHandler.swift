@@ -44,20 +44,15 @@ extension ServerHandlers {
         }
     }
 
-    /// At least one document, each with a docType and at least one namespace with at least one element.
+    /// At least one document, each with a docType and at least one namespace with at least one element, within
+    /// `RequestPolicyLimits.default`.
     static func validatedPolicy(_ documents: [RequestPolicy.DocumentRequest]) throws(APIError) -> RequestPolicy {
-        guard !documents.isEmpty else { throw APIError.malformed( "documents must not be empty") }
-        for (index, document) in documents.enumerated() {
-            guard !document.docType.isEmpty else {
-                throw APIError.malformed( "documents[\(index)].docType must not be empty")
-            }
-            guard !document.nameSpaces.isEmpty, document.nameSpaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }) else {
-                throw APIError.malformed( "documents[\(index)].nameSpaces must name at least one element per namespace")
-            }
+        let policy = RequestPolicy(documents: documents)
+        do {
+            try policy.validate()
+        } catch {
+            throw APIError.malformed(error.message, code: error.code)
         }
-        guard Set(documents.map(\.docType)).count == documents.count else {
-            throw APIError.malformed( "each docType may be requested once")
-        }
-        return RequestPolicy(documents: documents)
+        return policy
     }
 }

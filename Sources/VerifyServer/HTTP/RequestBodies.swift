@@ -16,20 +16,38 @@ struct VerifyRequestBody: Decodable {
     var response: String
 }
 
-/// Reads and decodes JSON bodies within the configured size limit.
+/// Reads and decodes JSON bodies within the configured size limit and time.
 struct BodyReader: Sendable {
     let limit: Int
+    /// Seconds the whole body may take to arrive (a client trickling it holds a connection otherwise).
+    let timeout: TimeInterval
+    /// Waits for `timeout` to pass.
+    let deadline: @Sendable (Duration) async throws -> Void
 
-    /// The whole body, or 413 when it is (or announces to be) larger than the limit.
+    private struct TimedOut: Error {}
+
+    /// The whole body; 413 when it is (or announces to be) larger than the limit, 408 when it is too slow.
     func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
         let tooLarge = APIError.tooLarge(limit: limit)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw tooLarge
         }
+        let (body, limit, timeout, deadline) = (request.body, self.limit, self.timeout, self.deadline)
         do {
-            return try await request.body.collect(upTo: limit)
+            return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
+                group.addTask { try await body.collect(upTo: limit) }
+                group.addTask {
+                    try await deadline(.milliseconds(Int64(timeout * 1000)))
+                    throw TimedOut()
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw TimedOut() }
+                return first
+            }
         } catch is NIOTooManyBytesError {
             throw tooLarge
+        } catch is TimedOut {
+            throw APIError.bodyTimeout(timeout)
         } catch {
             throw APIError.malformed("request body could not be read")
         }

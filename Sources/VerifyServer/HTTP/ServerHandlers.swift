@@ -11,11 +11,15 @@ public struct ServerHooks: Sendable {
     /// How a store operation waits for its `storeTimeout` to pass (default: sleep for it). Tests pass a deadline
     /// that has already passed, so a stalled store times out at once instead of after wall-clock time.
     public var storeDeadline: @Sendable (Duration) async throws -> Void
+    /// How reading a request body waits for its `bodyTimeout` to pass (default: sleep for it).
+    public var bodyDeadline: @Sendable (Duration) async throws -> Void
 
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
-                storeDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+                storeDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+                bodyDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.beforeVerification = beforeVerification
         self.storeDeadline = storeDeadline
+        self.bodyDeadline = bodyDeadline
     }
 }
 
@@ -30,7 +34,9 @@ struct ServerHandlers: Sendable {
     let hooks: ServerHooks
     let logger: Logger
 
-    var bodies: BodyReader { BodyReader(limit: configuration.bodyLimit) }
+    var bodies: BodyReader {
+        BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, deadline: hooks.bodyDeadline)
+    }
 
     func respond(_ endpoint: Endpoint, to request: Request, context: BasicRequestContext) async -> Response {
         switch endpoint {

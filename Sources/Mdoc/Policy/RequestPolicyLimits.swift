@@ -1,0 +1,42 @@
+/// Bounds on what one request may name. A real request names a handful of elements of one or two documents; these
+/// ceilings keep a hostile or buggy caller from storing or signing an arbitrarily large request.
+public struct RequestPolicyLimits: Sendable, Equatable {
+    public var maxDocuments = 8
+    public var maxNameSpacesPerDocument = 16
+    public var maxElementsPerDocument = 256
+    /// Longest docType, namespace or element identifier, in UTF-8 bytes.
+    public var maxIdentifierBytes = 256
+
+    public init() {}
+
+    public static let `default` = RequestPolicyLimits()
+}
+
+extension RequestPolicy {
+    /// Throws `input.malformed` naming the first bound the request exceeds, or a part that is empty.
+    public func validate(_ limits: RequestPolicyLimits = .default) throws(VerificationError) {
+        func refuse(_ why: String) -> VerificationError { VerificationError(.inputMalformed, why) }
+        guard !documents.isEmpty else { throw refuse("documents must not be empty") }
+        guard documents.count <= limits.maxDocuments else {
+            throw refuse("the request names \(documents.count) documents; at most \(limits.maxDocuments)")
+        }
+        for (index, document) in documents.enumerated() {
+            guard !document.docType.isEmpty else { throw refuse("documents[\(index)].docType must not be empty") }
+            guard !document.nameSpaces.isEmpty, document.nameSpaces.allSatisfy({ !$0.key.isEmpty && !$0.value.isEmpty }) else {
+                throw refuse("documents[\(index)].nameSpaces must name at least one element per namespace")
+            }
+            guard document.nameSpaces.count <= limits.maxNameSpacesPerDocument else {
+                throw refuse("documents[\(index)] names \(document.nameSpaces.count) namespaces; at most \(limits.maxNameSpacesPerDocument)")
+            }
+            let elements = document.nameSpaces.values.reduce(0) { $0 + $1.count }
+            guard elements <= limits.maxElementsPerDocument else {
+                throw refuse("documents[\(index)] names \(elements) elements; at most \(limits.maxElementsPerDocument)")
+            }
+            let names = [document.docType] + document.nameSpaces.keys + document.nameSpaces.values.flatMap(\.keys)
+            guard names.allSatisfy({ $0.utf8.count <= limits.maxIdentifierBytes }) else {
+                throw refuse("documents[\(index)] has a docType, namespace or element identifier over \(limits.maxIdentifierBytes) bytes")
+            }
+        }
+        guard Set(documents.map(\.docType)).count == documents.count else { throw refuse("each docType may be requested once") }
+    }
+}

@@ -1,0 +1,76 @@
+import NIOCore
+import Synchronization
+
+/// Counts open connections per client IP address and closes a connection beyond `limit` as soon as it is set up, so
+/// one client cannot hold every socket (e.g. trickling bodies on many connections).
+final class ConnectionLimiter: Sendable {
+    let limit: Int
+    private let open = Mutex<[String: Int]>([:])
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Registers a connection from `address`; false when that address already holds `limit` connections.
+    func admit(_ address: String) -> Bool {
+        open.withLock { open in
+            let count = open[address, default: 0]
+            guard count < limit else { return false }
+            open[address] = count + 1
+            return true
+        }
+    }
+
+    func release(_ address: String) {
+        open.withLock { open in
+            let count = open[address, default: 1] - 1
+            open[address] = count > 0 ? count : nil
+        }
+    }
+
+    /// The connections currently open from `address`.
+    func count(_ address: String) -> Int {
+        open.withLock { $0[address, default: 0] }
+    }
+
+    /// A handler for one connection's pipeline.
+    func handler() -> Handler { Handler(limiter: self) }
+
+    final class Handler: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = NIOAny
+        let limiter: ConnectionLimiter
+        private var admitted: String?
+
+        init(limiter: ConnectionLimiter) {
+            self.limiter = limiter
+        }
+
+        private var checked = false
+
+        // The pipeline is set up before the accepted channel is active; the check runs once it is.
+        func handlerAdded(context: ChannelHandlerContext) {
+            if context.channel.isActive { admitOrClose(context) }
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            admitOrClose(context)
+            context.fireChannelActive()
+        }
+
+        private func admitOrClose(_ context: ChannelHandlerContext) {
+            guard !checked else { return }
+            checked = true
+            guard let address = context.channel.remoteAddress?.ipAddress else { return }
+            if limiter.admit(address) {
+                admitted = address
+            } else {
+                context.close(promise: nil)
+            }
+        }
+
+        func handlerRemoved(context: ChannelHandlerContext) {
+            if let admitted { limiter.release(admitted) }
+            admitted = nil
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import LoopbackClient
+import Testing
+import VerifyServer
+
+/// Slow or greedy clients cannot hold the server's sockets.
+@Suite("verify-server connection limits")
+struct ConnectionLimitTests {
+    @Test("a body that does not arrive within bodyTimeout is answered 408 (the deadline is injected: no waiting)")
+    func bodyTimeout() async throws {
+        let hooks = ServerHooks(bodyDeadline: { _ in })
+        try await ServerFixture.withServer(hooks: hooks) { server in
+            let answer = try await server.client.postHeadWithoutBody("/v1/verify", declaredLength: 100_000)
+            #expect(answer.status == 408)
+            #expect(try errorCode(answer) == "input.malformed")
+            #expect(answer.text.contains("did not arrive"))
+        }
+    }
+
+    @Test("beyond maxConnectionsPerIP a connection is closed at once; the ones within the cap stay open")
+    func perAddressCap() async throws {
+        var configuration = AppleSample.configuration()
+        configuration.maxConnectionsPerIP = 2
+        try await ServerFixture.withServer(configuration) { server in
+            let first = try await server.client.openIdleConnection()
+            let second = try await server.client.openIdleConnection()
+            let third = try await server.client.openIdleConnection()
+            await third.closed()
+            #expect(first.isActive && second.isActive, "the third connection closed only when the others did: no cap")
+            await first.close()
+            await second.close()
+            // Once the server has seen them close, requests are served again (bounded probes, no clock).
+            var served = false
+            for _ in 0 ..< 200 where !served {
+                served = (try? await server.client.get("/healthz"))?.status == 200
+                if !served { await Task.yield() }
+            }
+            #expect(served)
+        }
+    }
+}

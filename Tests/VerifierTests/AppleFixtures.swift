@@ -70,7 +70,7 @@ enum AppleFixtures {
 
 /// Rebuilding received CBOR with one part changed; every other item is spliced back byte for byte.
 enum CBORSurgery {
-    enum Step { case key(String), index(Int) }
+    enum Step { case key(String), intKey(Int64), index(Int) }
 
     static func rebuild(_ item: CBORItem, at path: ArraySlice<Step>, _ change: (CBORItem) -> CBORValue) -> CBORValue {
         guard let step = path.first else { return change(item) }
@@ -79,6 +79,10 @@ enum CBORSurgery {
         case (.key(let key), .map(let entries)):
             return .map(entries.map { entry in
                 (entry.key.asValue, entry.key.text == key ? rebuild(entry.value, at: rest, change) : entry.value.asValue)
+            })
+        case (.intKey(let key), .map(let entries)):
+            return .map(entries.map { entry in
+                (entry.key.asValue, entry.key.int == key ? rebuild(entry.value, at: rest, change) : entry.value.asValue)
             })
         case (.index(let index), .array(let items)):
             return .array(items.enumerated().map { $0.offset == index ? rebuild($0.element, at: rest, change) : $0.element.asValue })

@@ -178,6 +178,22 @@ struct AppleNegativeTests {
         #expect(try F.verifyModified(bytes).errors.map(\.code) == [.deviceAuthMissing])
     }
 
+    @Test("response.malformed: x5chain with an unparseable certificate after the leaf, the leaf repeated, or 2,000 copies")
+    func x5chainShape() throws {
+        let x5chain = CBORSurgery.document + [.key("issuerSigned"), .key("issuerAuth"), .index(1), .intKey(33)]
+        func verify(_ change: (CBORItem) -> CBORValue) throws -> VerificationReport {
+            try F.verifyModified(try CBORSurgery.rebuild(AppleSampleVector.plaintext, at: x5chain, change))
+        }
+        let garbage = try verify { leaf in .array([leaf.asValue, .bytes([0x30, 0x03, 0x02, 0x01, 0x01])]) }
+        #expect(garbage.errors.map(\.code) == [.responseMalformed])
+        #expect(garbage.errors.first?.message.contains("x5chain[1] is not a DER X.509 certificate") == true)
+        let repeated = try verify { leaf in .array([leaf.asValue, leaf.asValue]) }
+        #expect(repeated.errors.map(\.code) == [.responseMalformed])
+        let many = try verify { leaf in .array(Array(repeating: leaf.asValue, count: 2000)) }
+        #expect(many.errors.map(\.code) == [.responseMalformed])
+        #expect(many.errors.first?.message.contains("2000 certificates; at most 8") == true)
+    }
+
     @Test("response.malformed: a namespace with an empty IssuerSignedItem array")
     func emptyNameSpace() throws {
         let bytes = try CBORSurgery.rebuild(AppleSampleVector.plaintext,

@@ -38,15 +38,30 @@ extension DocumentVerification {
             fail(id, .issuerChainUntrusted, "x5chain is empty")
             return
         }
-        do {
-            let certificates = try ders.map { try context.cache.certificate(der: $0) }
-            facts.documentSigner = certificates[0]
-            facts.intermediates = Array(certificates.dropFirst())
-            pass(id, "\(certificates.count) certificate(s); document signer \(certificates[0].subject)")
-        } catch {
-            fail(id, .issuerChainUntrusted, "x5chain holds a certificate that does not parse: \(error)")
+        guard ders.count <= Self.maxX5chainCertificates else {
+            fail(id, .responseMalformed, "x5chain holds \(ders.count) certificates; at most \(Self.maxX5chainCertificates)")
+            return
         }
+        if let repeated = ders.indices.first(where: { index in ders[..<index].contains { $0.elementsEqual(ders[index]) } }) {
+            fail(id, .responseMalformed, "x5chain[\(repeated)] repeats an earlier certificate")
+            return
+        }
+        var certificates: [Certificate] = []
+        for (index, der) in ders.enumerated() {
+            do {
+                certificates.append(try context.cache.certificate(der: der))
+            } catch {
+                fail(id, .responseMalformed, "x5chain[\(index)] is not a DER X.509 certificate: \(error)")
+                return
+            }
+        }
+        facts.documentSigner = certificates[0]
+        facts.intermediates = Array(certificates.dropFirst())
+        pass(id, "\(certificates.count) certificate(s); document signer \(certificates[0].subject)")
     }
+
+    /// A document signer and the IACA is what issuers send; a few more leave room, thousands are an attack.
+    static let maxX5chainCertificates = 8
 
     mutating func checkCertificateChain() {
         let id = CheckID.issuerCertificateChain

@@ -46,6 +46,8 @@ public struct LoopbackHTTPClient: Sendable {
         public var isActive: Bool { channel.isActive }
         /// Returns once the connection is closed (by either side).
         public func closed() async { try? await channel.closeFuture.get() }
+        /// Calls `body` once the connection is closed, without waiting for it.
+        public func onClose(_ body: @escaping @Sendable () -> Void) { channel.closeFuture.whenComplete { _ in body() } }
         public func close() async { try? await channel.close() }
     }
 

@@ -63,4 +63,6 @@ public enum NameSpace {
     /// ISO/IEC 23220-2 core elements, as used with the photo ID.
     public static let iso23220 = "org.iso.23220.1"
     public static let photoID = "org.iso.23220.photoid.1"
+    /// The Japanese national namespace of ISO/IEC 23220 (My Number Card): every `*_unicode` element is text.
+    public static let iso23220Japan = "org.iso.23220.1.jp"
 }

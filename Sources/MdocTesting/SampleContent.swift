@@ -107,7 +107,9 @@ public enum SampleContent {
             DataElement(core, "given_name_unicode", .text("Alex Jordan")),
             DataElement(core, "family_name_latin1", .text("Garcia")),
             DataElement(core, "given_name_latin1", .text("Alex Jordan")),
-            DataElement(core, "birth_date", fullDate("1990-04-12")),
+            // Apple's Digital ID shape: birth_date is a map, with an approximate_mask when parts are unknown.
+            DataElement(core, "birth_date", .map([(.text("birth_date"), fullDate("1990-04-12")),
+                                                  (.text("approximate_mask"), .text("00000000"))])),
             DataElement(core, "portrait", .bytes(PortraitJPEG.bytes)),
             DataElement(core, "issue_date", fullDate("2025-06-01")),
             DataElement(core, "expiry_date", fullDate("2035-05-31")),

@@ -87,7 +87,7 @@ extension DocumentCheck {
     package static let order: [DocumentCheck] = [
         .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate,
-        .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .documentErrors,
+        .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentErrors,
         .policyDocType, .policyElements, .policyAgeFallback,
     ]
 

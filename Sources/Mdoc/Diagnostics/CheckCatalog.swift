@@ -45,6 +45,8 @@ extension CheckID {
         "device.key_authorization", clause: "ISO/IEC 18013-5 §9.1.2.4 (keyAuthorizations)", codes: [.deviceKeyUnauthorized])
     public static let issuerContent = CheckID(
         "issuer.content", clause: "ISO/IEC 18013-5 §7.2.1, Annex B Table B.3", codes: [.issuerContentMismatch])
+    public static let elementTypes = CheckID(
+        "element.types", clause: "ISO/IEC 18013-5 §7.2.1; AAMVA mDL guidelines; ISO/IEC 23220-2", codes: [.elementTypeInvalid])
     public static let documentErrors = CheckID(
         "document.errors", clause: "ISO/IEC 18013-5 §8.3.2.1.2.2 (Document errors, Table 9)", codes: [])
     public static let policyDocType = CheckID(
@@ -61,7 +63,7 @@ extension CheckID {
         .documentStructure,
         .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .digestValues,
-        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .documentErrors, .policyDocType, .policyElements,
+        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .documentErrors, .policyDocType, .policyElements,
         .policyAgeFallback,
     ]
 }

@@ -103,6 +103,7 @@ int cshims_ec_keypair_from_scalar(const char *group, const uint8_t *scalar, size
     if (scalarlen == 0 || scalarlen > sizeof le) return 0;
 
     int nid = EC_curve_nist2nid(group);
+    if (nid == NID_undef) nid = OBJ_sn2nid(group);  /* brainpoolP256r1 … brainpoolP512r1 */
     if (nid == NID_undef || (g = EC_GROUP_new_by_curve_name(nid)) == NULL) goto end;
     if ((d = BN_secure_new()) == NULL || BN_bin2bn(scalar, (int)scalarlen, d) == NULL) goto end;
     BN_set_flags(d, BN_FLG_CONSTTIME);

@@ -20,7 +20,7 @@ extension DocumentBuild {
                                                      nameSpacesBytes: nameSpacesBytes, deviceKey: deviceKey,
                                                      protectedExtra: faults.contains(.deviceCritUnknown) ? COSEBuilder.unknownCriticalHeader : [])
         case .mac:
-            guard deviceKey.curve.isNIST else {
+            guard deviceKey.curve.isEC else {
                 throw SimulationError.unsupported("deviceMac needs an ECDH device key (P-256/384/521), not \(deviceKey.curve.rawValue)")
             }
             let reader = try seed.key("reader", curve: deviceKey.curve)

@@ -155,7 +155,7 @@ struct SimulationArguments: ParsableArguments {
     @Option(help: "Seed of the test PKI, device key and salts.")
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("issuer-curve"), help: "Curve of the IACA and Document Signer: P-256, P-384, P-521 or Ed25519.")
+    @Option(name: .customLong("issuer-curve"), help: "Curve of the IACA and Document Signer: P-256, P-384, P-521, brainpoolP256r1, brainpoolP320r1, brainpoolP384r1, brainpoolP512r1 or Ed25519.")
     var issuerCurve: String = Curve.p256.rawValue
 
     @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
@@ -183,7 +183,7 @@ struct SimulationArguments: ParsableArguments {
             return fault
         }
         guard let curve = Curve(rawValue: issuerCurve), curve != .x25519 else {
-            throw UsageFailure("--issuer-curve must be P-256, P-384, P-521 or Ed25519")
+            throw UsageFailure("--issuer-curve must be P-256, P-384, P-521, brainpoolP256r1, brainpoolP320r1, brainpoolP384r1, brainpoolP512r1 or Ed25519")
         }
         var options = SimulationOptions(time: try InputFiles.time(at), faults: faultList)
         options.docType = doctype

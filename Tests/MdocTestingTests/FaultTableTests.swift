@@ -69,6 +69,19 @@ struct FaultTableTests {
         #expect(result.failure == nil, "\(result.failure ?? "")")
     }
 
+    @Test("the fault table holds on a brainpoolP384r1 issuer and device key", arguments: rows.filter { $0.format == .appleApp })
+    func brainpoolRow(_ row: Row) throws {
+        let result = try SimulatedCase(faults: [row.fault], format: row.format, curve: .brainpoolP384r1, time: Fixtures.time) {
+            $0.deviceCurve = .brainpoolP384r1
+        }.run()
+        let codes = Set(result.report.errors.map(\.code))
+        if let code = Self.code(row.fault, row.format) {
+            #expect(codes == [code], "\(expectation(result.report, .rejected(code)) ?? "")")
+        } else {
+            #expect(result.report.verified, "\(result.report.errors)")
+        }
+    }
+
     @Test("every failed check carries a code its catalog entry lists, and every check id is in the catalog", arguments: rows)
     func catalogHoldsTheReport(_ row: Row) throws {
         let report = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run().report

@@ -26,6 +26,10 @@ struct PositiveVariantTests {
         Variant(curve: .p521, digest: .sha512, x5chain: .array, format: .deviceResponse),
         Variant(curve: .ed25519, digest: .sha256, x5chain: .bstr, format: .appleApp),
         Variant(curve: .ed25519, digest: .sha512, x5chain: .array, format: .deviceResponse),
+        Variant(curve: .brainpoolP256r1, digest: .sha256, x5chain: .bstr, format: .appleApp),
+        Variant(curve: .brainpoolP320r1, digest: .sha384, x5chain: .array, format: .annexC),
+        Variant(curve: .brainpoolP384r1, digest: .sha384, x5chain: .bstr, format: .annexC),
+        Variant(curve: .brainpoolP512r1, digest: .sha512, x5chain: .array, format: .deviceResponse),
     ]
 
     @Test("curves, digest algorithms and x5chain forms verify, with the expected algorithm", arguments: variants)
@@ -42,9 +46,9 @@ struct PositiveVariantTests {
         #expect(chain.detail.hasPrefix(variant.x5chain == .bstr ? "1 certificate" : "2 certificate"))
     }
 
-    @Test("Ed25519 and P-384 device keys sign DeviceAuthentication")
+    @Test("Ed25519, P-384, P-521 and brainpool device keys sign DeviceAuthentication")
     func deviceCurves() throws {
-        for curve in [Curve.ed25519, .p384, .p521] {
+        for curve in [Curve.ed25519, .p384, .p521, .brainpoolP256r1, .brainpoolP384r1, .brainpoolP512r1] {
             let result = try SimulatedCase(time: Fixtures.time) { $0.deviceCurve = curve }.run()
             #expect(result.failure == nil, "\(curve): \(result.failure ?? "")")
         }

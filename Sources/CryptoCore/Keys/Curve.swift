@@ -1,52 +1,70 @@
 import COpenSSL
 import COpenSSLShims
 
-/// The key types the verifier handles: NIST curves for ECDSA/ECDH, X25519 for HPKE, Ed25519 for EdDSA.
+/// The key types the verifier handles: the NIST and brainpool curves for ECDSA/ECDH (ISO/IEC 18013-5 allows both
+/// for issuer and device keys), X25519 for HPKE, Ed25519 for EdDSA.
 public enum Curve: String, Sendable, CaseIterable {
     case p256 = "P-256"
     case p384 = "P-384"
     case p521 = "P-521"
+    case brainpoolP256r1
+    case brainpoolP320r1
+    case brainpoolP384r1
+    case brainpoolP512r1
     case x25519 = "X25519"
     case ed25519 = "Ed25519"
 
     /// Bytes of one field element / scalar (x, y, d) for this curve.
     public var coordinateByteCount: Int {
         switch self {
-        case .p256, .x25519, .ed25519: return 32
-        case .p384: return 48
+        case .p256, .brainpoolP256r1, .x25519, .ed25519: return 32
+        case .brainpoolP320r1: return 40
+        case .p384, .brainpoolP384r1: return 48
+        case .brainpoolP512r1: return 64
         case .p521: return 66
         }
     }
 
-    /// True for the short-Weierstrass NIST curves (COSE kty EC2).
-    public var isNIST: Bool {
+    /// True for the short-Weierstrass curves, NIST and brainpool (COSE kty EC2; ECDSA and ECDH).
+    public var isEC: Bool {
         switch self {
-        case .p256, .p384, .p521: return true
+        case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return true
         case .x25519, .ed25519: return false
         }
     }
 
-    /// OpenSSL group name for NIST curves, key type name for the others.
+    /// OpenSSL group name for the EC curves, key type name for the others.
     var opensslName: String {
         switch self {
         case .p256: return "P-256"
         case .p384: return "P-384"
         case .p521: return "P-521"
+        case .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return rawValue
         case .x25519: return "X25519"
         case .ed25519: return "ED25519"
+        }
+    }
+
+    /// The hash ECDSA pairs with this curve in ISO/IEC 18013-5 (ES256 / ES384 / ES512), and X.509 signing uses.
+    public var ecdsaDigest: DigestAlgorithm? {
+        switch self {
+        case .p256, .brainpoolP256r1: return .sha256
+        case .p384, .brainpoolP320r1, .brainpoolP384r1: return .sha384
+        case .p521, .brainpoolP512r1: return .sha512
+        case .x25519, .ed25519: return nil
         }
     }
 
     /// Length of the public key encoding used by `PublicKey.uncompressedPoint`:
     /// 0x04 || X || Y for the NIST curves, the raw 32-byte key for X25519/Ed25519.
     public var publicKeyByteCount: Int {
-        isNIST ? 1 + 2 * coordinateByteCount : coordinateByteCount
+        isEC ? 1 + 2 * coordinateByteCount : coordinateByteCount
     }
 
     /// Length of a raw signature: r || s for ECDSA, 64 bytes for Ed25519. Nil for X25519.
     public var signatureByteCount: Int? {
         switch self {
-        case .p256, .p384, .p521: return 2 * coordinateByteCount
+        case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return 2 * coordinateByteCount
         case .ed25519: return 64
         case .x25519: return nil
         }
@@ -58,11 +76,15 @@ public enum Curve: String, Sendable, CaseIterable {
         case .p256: return CurveTemplates.p256
         case .p384: return CurveTemplates.p384
         case .p521: return CurveTemplates.p521
+        case .brainpoolP256r1: return CurveTemplates.brainpoolP256r1
+        case .brainpoolP320r1: return CurveTemplates.brainpoolP320r1
+        case .brainpoolP384r1: return CurveTemplates.brainpoolP384r1
+        case .brainpoolP512r1: return CurveTemplates.brainpoolP512r1
         case .x25519, .ed25519: preconditionFailure("\(rawValue) has no EC parameters")
         }
     }
 
-    /// The curve of an OpenSSL key, or nil for a key type we do not support (RSA, brainpool, …).
+    /// The curve of an OpenSSL key, or nil for a key type we do not support (RSA, Ed448, other curves).
     static func of(_ pkey: OpaquePointer) -> Curve? {
         if EVP_PKEY_is_a(pkey, "X25519") == 1 { return .x25519 }
         if EVP_PKEY_is_a(pkey, "ED25519") == 1 { return .ed25519 }
@@ -77,6 +99,10 @@ public enum Curve: String, Sendable, CaseIterable {
             case "prime256v1", "P-256", "secp256r1": return .p256
             case "secp384r1", "P-384": return .p384
             case "secp521r1", "P-521": return .p521
+            case "brainpoolP256r1": return .brainpoolP256r1
+            case "brainpoolP320r1": return .brainpoolP320r1
+            case "brainpoolP384r1": return .brainpoolP384r1
+            case "brainpoolP512r1": return .brainpoolP512r1
             default: return nil
             }
         }
@@ -88,6 +114,10 @@ enum CurveTemplates {
     nonisolated(unsafe) static let p256: OpaquePointer = make("P-256")
     nonisolated(unsafe) static let p384: OpaquePointer = make("P-384")
     nonisolated(unsafe) static let p521: OpaquePointer = make("P-521")
+    nonisolated(unsafe) static let brainpoolP256r1: OpaquePointer = make("brainpoolP256r1")
+    nonisolated(unsafe) static let brainpoolP320r1: OpaquePointer = make("brainpoolP320r1")
+    nonisolated(unsafe) static let brainpoolP384r1: OpaquePointer = make("brainpoolP384r1")
+    nonisolated(unsafe) static let brainpoolP512r1: OpaquePointer = make("brainpoolP512r1")
 
     private static func make(_ group: String) -> OpaquePointer {
         guard let pkey = cshims_ec_parameters(group) else { fatalError("OpenSSL does not support \(group)") }

@@ -30,7 +30,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     /// A fresh random key on `curve`.
     public static func generate(_ curve: Curve) throws -> PrivateKey {
-        let pkey: OpaquePointer? = curve.isNIST
+        let pkey: OpaquePointer? = curve.isEC
             ? cshims_generate_key("EC", curve.opensslName)
             : cshims_generate_key(curve.opensslName, nil)
         guard let pkey, let key = PrivateKey(takingOwnershipOf: pkey) else {
@@ -92,7 +92,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         guard scalar.count == curve.coordinateByteCount else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) private key must be \(curve.coordinateByteCount) bytes, got \(scalar.count)")
         }
-        if curve.isNIST {
+        if curve.isEC {
             var pkey: OpaquePointer? = nil
             let result = cshims_ec_keypair_from_scalar(curve.opensslName, scalar.nonNullBase, scalar.count, &pkey)
             clearOpenSSLErrors()
@@ -170,7 +170,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     /// SEC1 "EC PRIVATE KEY" PEM (NIST curves only).
     public func sec1PEM() throws -> String {
-        guard curve.isNIST else {
+        guard curve.isEC else {
             throw CryptoError(.unsupportedAlgorithm, "SEC1 encoding exists only for EC keys, not \(curve.rawValue)")
         }
         return try pemString(sec1: true)
@@ -207,7 +207,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         return try withExtendedLifetime(self) {
             try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                 var length = count
-                let ok = curve.isNIST
+                let ok = curve.isEC
                     ? cshims_ec_private_scalar(pkey, buffer.baseAddress, count) == 1
                     : EVP_PKEY_get_raw_private_key(pkey, buffer.baseAddress, &length) == 1 && length == count
                 guard ok else {
@@ -281,7 +281,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     private func sign(_ message: UnsafeRawBufferPointer, digest: DigestAlgorithm) throws -> [UInt8] {
         defer { clearOpenSSLErrors() }
         switch curve {
-        case .p256, .p384, .p521:
+        case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1:
             let hash = Digest.hash(digest, message)
             guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil) else {
                 throw CryptoError(.internalFailure, "EVP_PKEY_CTX_new_from_pkey failed")

@@ -38,7 +38,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// An EC2 (COSE) public key from its affine coordinates, each exactly `curve.coordinateByteCount` bytes.
     /// Throws `invalidKey` for a non-NIST curve, wrong lengths, or a point that is not on the curve.
     public convenience init(curve: Curve, x: [UInt8], y: [UInt8]) throws {
-        guard curve.isNIST else {
+        guard curve.isEC else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) keys have no x/y coordinates")
         }
         let n = curve.coordinateByteCount
@@ -116,7 +116,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         guard point.count == curve.publicKeyByteCount else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) public key must be \(curve.publicKeyByteCount) bytes, got \(point.count)")
         }
-        if curve.isNIST {
+        if curve.isEC {
             guard point[0] == 0x04 else {
                 throw CryptoError(.invalidKey, "\(curve.rawValue) public key is not an uncompressed point (0x04 prefix)")
             }
@@ -146,7 +146,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// For NIST keys that did not come through `importPoint`: the point must have affine coordinates
     /// (i.e. is not the point at infinity). OpenSSL's decoders already checked it is on the curve.
     static func hasValidPoint(_ pkey: OpaquePointer, _ curve: Curve) -> Bool {
-        guard curve.isNIST else { return true }
+        guard curve.isEC else { return true }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: curve.publicKeyByteCount) { buffer in
             cshims_ec_uncompressed_point(pkey, buffer.baseAddress, curve.coordinateByteCount) == 1
         }
@@ -168,7 +168,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     static func encodedPoint(_ pkey: OpaquePointer, _ curve: Curve) -> [UInt8] {
         let count = curve.publicKeyByteCount
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if curve.isNIST {
+            if curve.isEC {
                 guard cshims_ec_uncompressed_point(pkey, buffer.baseAddress, curve.coordinateByteCount) == 1 else {
                     // Unreachable: every initialiser rejects keys without affine coordinates.
                     fatalError("OpenSSL could not encode a validated \(curve.rawValue) public key")
@@ -224,7 +224,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
                         digest: DigestAlgorithm) -> Bool {
         defer { clearOpenSSLErrors() }
         switch curve {
-        case .p256, .p384, .p521:
+        case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1:
             let half = curve.coordinateByteCount
             guard signature.count == 2 * half else { return false }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * half + 16) { der in

@@ -93,11 +93,9 @@ public struct CertificateBuilder: Sendable {
     public func sign(issuer: Certificate?, issuerKey: PrivateKey) throws -> Certificate {
         let digest: OpaquePointer?
         switch issuerKey.curve {
-        case .p256: digest = EVP_sha256()
-        case .p384: digest = EVP_sha384()
-        case .p521: digest = EVP_sha512()
         case .ed25519: digest = nil
         case .x25519: throw CryptoError(.unsupportedAlgorithm, "X25519 keys cannot sign certificates")
+        default: digest = issuerKey.curve.ecdsaDigest?.md
         }
         guard let x509 = X509_new() else { throw CryptoError(.internalFailure, X509Support.drainErrors("X509_new failed")) }
         defer { X509_free(x509) }

@@ -26,14 +26,19 @@ public enum COSEAlgorithm: Int64, Sendable, CaseIterable {
         }
     }
 
-    /// The key curve and hash a signature algorithm requires; nil for MAC algorithms.
-    /// ES256/384/512 are bound to P-256/384/521 as ISO 18013-5 pairs them; a key on another curve is a mismatch.
-    public var signatureParameters: (curve: Curve, digest: DigestAlgorithm)? {
+    /// The key curves and hash a signature algorithm allows; nil for MAC algorithms. ES256/384/512 follow ISO/IEC
+    /// 18013-5's pairing (P-256 and brainpoolP256r1 with ES256; P-384, brainpoolP320r1 and brainpoolP384r1 with ES384;
+    /// P-521 and brainpoolP512r1 with ES512); the fully specified ESP256/384/512 name their NIST curve only. A key on
+    /// another curve is a mismatch.
+    public var signatureParameters: (curves: [Curve], digest: DigestAlgorithm)? {
         switch self {
-        case .es256, .esp256: return (.p256, .sha256)
-        case .es384, .esp384: return (.p384, .sha384)
-        case .es512, .esp512: return (.p521, .sha512)
-        case .edDSA, .ed25519: return (.ed25519, .sha512)
+        case .es256: return ([.p256, .brainpoolP256r1], .sha256)
+        case .es384: return ([.p384, .brainpoolP320r1, .brainpoolP384r1], .sha384)
+        case .es512: return ([.p521, .brainpoolP512r1], .sha512)
+        case .esp256: return ([.p256], .sha256)
+        case .esp384: return ([.p384], .sha384)
+        case .esp512: return ([.p521], .sha512)
+        case .edDSA, .ed25519: return ([.ed25519], .sha512)
         case .hmac256: return nil
         }
     }
@@ -41,11 +46,15 @@ public enum COSEAlgorithm: Int64, Sendable, CaseIterable {
     /// The algorithm for signing with a key on `curve` (used when we build structures).
     public static func signing(with curve: Curve) -> COSEAlgorithm? {
         switch curve {
-        case .p256: return .es256
-        case .p384: return .es384
-        case .p521: return .es512
         case .ed25519: return .edDSA
         case .x25519: return nil
+        default:
+            switch curve.ecdsaDigest {
+            case .sha256: return .es256
+            case .sha384: return .es384
+            case .sha512: return .es512
+            case nil: return nil
+            }
         }
     }
 }

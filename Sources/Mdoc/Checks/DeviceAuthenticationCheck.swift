@@ -56,7 +56,7 @@ extension DocumentVerification {
             fail(id, .deviceSignatureInvalid, "deviceSignature algorithm is missing or unsupported", clause: clause)
             return
         }
-        guard parameters.curve == key.curve else {
+        guard parameters.curves.contains(key.curve) else {
             fail(id, .deviceSignatureInvalid, "\(algorithm.name) does not fit the \(key.curve.rawValue) device key", clause: clause)
             return
         }

@@ -24,9 +24,9 @@ extension DocumentVerification {
             fail(id, .issuerAlgorithmUnsupported, "document signer key is not supported: \(error)")
             return
         }
-        guard key.curve == parameters.curve else {
-            fail(id, .issuerAlgorithmUnsupported,
-                 "\(algorithm.name) needs a \(parameters.curve.rawValue) key; the document signer key is \(key.curve.rawValue)")
+        guard parameters.curves.contains(key.curve) else {
+            fail(id, .issuerAlgorithmUnsupported, "\(algorithm.name) needs a \(parameters.curves.map(\.rawValue).joined(separator: " or ")) key; "
+                 + "the document signer key is \(key.curve.rawValue)")
             return
         }
         let toBeSigned = document.issuerAuth.toBeAuthenticated(context: "Signature1", payload: payload)

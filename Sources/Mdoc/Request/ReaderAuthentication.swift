@@ -72,7 +72,7 @@ public enum ReaderAuthentication {
         else {
             throw VerificationError(.readerAuthSignatureInvalid, "ReaderAuth algorithm is missing from the protected header or unsupported")
         }
-        guard let key = try? leaf.publicKey(), key.curve == parameters.curve else {
+        guard let key = try? leaf.publicKey(), parameters.curves.contains(key.curve) else {
             throw VerificationError(.readerAuthSignatureInvalid, "\(algorithm.name) does not fit the reader certificate's key")
         }
         if let attached = message.payload, !attached.elementsEqual(readerAuthenticationBytes) {

@@ -12,12 +12,12 @@ public enum JWKThumbprint {
     public static func canonicalJSON(_ key: PublicKey) -> String {
         let point = key.uncompressedPoint
         switch key.curve {
-        case .p256, .p384, .p521:
+        case _ where key.curve.isEC:
             let size = key.curve.coordinateByteCount
             let x = Base64URL.encode(point[1 ..< 1 + size])
             let y = Base64URL.encode(point[(1 + size)...])
             return #"{"crv":"\#(key.curve.rawValue)","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
-        case .ed25519, .x25519:
+        default:
             return #"{"crv":"\#(key.curve.rawValue)","kty":"OKP","x":"\#(Base64URL.encode(point))"}"#
         }
     }

@@ -151,6 +151,22 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
     /// The subjectPublicKey BIT STRING contents (for EC keys the uncompressed point 04 || X || Y).
     public var subjectPublicKeyBits: [UInt8] { X509Support.bytes(X509_get0_pubkey_bitstr(x509)) }
 
+    /// The DER SubjectPublicKeyInfo (algorithm and key): the identity of a key across certificates.
+    public var subjectPublicKeyInfoDER: [UInt8] {
+        guard let spki = X509_get_X509_PUBKEY(x509) else { return [] }
+        var encoded: UnsafeMutablePointer<UInt8>? = nil
+        let length = i2d_X509_PUBKEY(spki, &encoded)
+        guard length > 0, let encoded else {
+            ERR_clear_error()
+            return []
+        }
+        defer { cshims_openssl_free(encoded) }
+        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
+    }
+
+    /// SHA-256 of the DER SubjectPublicKeyInfo: how VICAL entries and trust anchors are deduplicated.
+    public var subjectPublicKeyInfoSHA256: [UInt8] { Digest.hash(.sha256, subjectPublicKeyInfoDER) }
+
     /// SHA-1 of the subjectPublicKey BIT STRING contents: RFC 5280 §4.2.1.2 method 1 key identifier.
     public var subjectPublicKeyBitsSHA1: [UInt8] {
         X509Support.sha1(subjectPublicKeyBits)

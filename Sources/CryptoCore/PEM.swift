@@ -1,8 +1,8 @@
 import COpenSSL
 
 /// PEM armour (RFC 7468) for DER produced here.
-enum PEM {
-    static func encode(label: String, der: [UInt8]) -> String {
+public enum PEM {
+    public static func encode(label: String, der: [UInt8]) -> String {
         let encodedCount = 4 * ((der.count + 2) / 3)
         let base64 = [UInt8](unsafeUninitializedCapacity: encodedCount + 1) { out, initialized in
             let written = der.withUnsafeBufferPointer {

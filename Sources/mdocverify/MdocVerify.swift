@@ -10,7 +10,7 @@ struct MdocVerify: ParsableCommand {
             Exit codes: 0 verified, 1 rejected (the input was read and a check failed), 2 usage error or an
             unreadable local file or key.
             """,
-        subcommands: [Sample.self, Verify.self, Request.self, Inspect.self, Bench.self, Simulate.self, Keygen.self]
+        subcommands: [Sample.self, Verify.self, Request.self, Inspect.self, Bench.self, Simulate.self, Keygen.self, Trust.self]
     )
 
     /// swift-argument-parser exits 64 on usage errors; this tool promises 2.

@@ -42,3 +42,8 @@ extension Certificate {
         }
     }
 }
+
+extension Certificate {
+    /// The certificate as one PEM "CERTIFICATE" block.
+    public var pemEncoded: String { PEM.encode(label: "CERTIFICATE", der: derEncoded) }
+}

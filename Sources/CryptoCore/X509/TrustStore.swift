@@ -111,13 +111,18 @@ public final class TrustStore: @unchecked Sendable {
     /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order. Throws `CryptoError(.invalidInput)`
     /// naming the path on a missing, unreadable or invalid file.
     public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = false) throws -> TrustStore {
-        var anchors: [Certificate] = []
+        TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates), allowNonSelfSignedAnchors: allowNonSelfSignedAnchors)
+    }
+
+    /// The certificates of every file `load(paths:)` reads, with the file each came from.
+    public static func loadFiles(paths: [String]) throws -> [(file: String, certificates: [Certificate])] {
+        var files: [(file: String, certificates: [Certificate])] = []
         for path in paths {
             for file in try certificateFiles(at: path) {
-                anchors += try loadCertificates(file: file)
+                files.append((file, try loadCertificates(file: file)))
             }
         }
-        return TrustStore(anchors: anchors, allowNonSelfSignedAnchors: allowNonSelfSignedAnchors)
+        return files
     }
 
     // MARK: Private

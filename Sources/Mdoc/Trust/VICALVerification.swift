@@ -66,6 +66,11 @@ public struct VICALVerification: Sendable {
         self.freshness = freshness
     }
 
+    /// The certificates a VICAL carries in its x5chain, signer first (to resolve a pinned root given by fingerprint).
+    public static func carriedCertificates(_ bytes: [UInt8]) throws(VerificationError) -> [Certificate] {
+        try x5chain(try message(bytes))
+    }
+
     static func message(_ bytes: [UInt8]) throws(VerificationError) -> COSEMessage {
         let item: CBORItem
         do {

@@ -1,0 +1,144 @@
+import ArgumentParser
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// `mdocverify trust …`: VICALs and the trust store.
+struct Trust: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify and import VICALs; list trust anchors.",
+        subcommands: [VICALCommands.self, List.self]
+    )
+
+    struct VICALCommands: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "vical", abstract: "ISO/IEC 18013-5 Annex C VICALs.", subcommands: [VerifyVICAL.self, ImportVICAL.self])
+    }
+
+    /// What both VICAL subcommands take: the list, the pinned roots, the time and the profile.
+    struct VICALOptions: ParsableArguments {
+        @Option(help: "The VICAL file (COSE_Sign1, CBOR).")
+        var vical: String
+
+        @Option(name: .customLong("root"), help: "A pinned VICAL root, PEM or DER (repeatable).")
+        var roots: [String] = []
+
+        @Option(name: .customLong("root-sha256"), help: "A pinned VICAL root by the SHA-256 of its DER, hex (repeatable).")
+        var rootFingerprints: [String] = []
+
+        @Option(help: "Verify as of this RFC 3339 time instead of now.")
+        var at: String?
+
+        @Option(help: "default (a stale list is reported) or strict (a stale list is refused).")
+        var profile: CertificateProfile = .default
+
+        /// The VICAL bytes and the pinned roots; a fingerprint is resolved among the VICAL's own certificates, so the
+        /// pin (not the VICAL) decides which root is trusted.
+        func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
+            let bytes = try InputFiles.read(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024)
+            var roots = try InputFiles.trustStore(self.roots.isEmpty ? [] : self.roots).anchors
+            if !rootFingerprints.isEmpty {
+                let carried = (try? VICALVerification.carriedCertificates(bytes)) ?? []
+                for text in rootFingerprints {
+                    let fingerprint = try InputFiles.hex(text, what: "--root-sha256")
+                    guard let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) else {
+                        throw UsageFailure("no certificate in the VICAL's x5chain has SHA-256 \(text)")
+                    }
+                    roots.append(match)
+                }
+            }
+            guard !roots.isEmpty else { throw UsageFailure("pin a VICAL root with --root or --root-sha256") }
+            return (bytes, roots, try InputFiles.time(at))
+        }
+    }
+
+    struct VerifyVICAL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify", abstract: "Verify a VICAL against a pinned root and list its entries.")
+
+        @OptionGroup var options: VICALOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try runReportingExit {
+                let (bytes, roots, time) = try options.load()
+                do throws(VerificationError) {
+                    let verified = try VICALVerification(bytes, roots: roots, at: time, profile: options.profile)
+                    print(json ? VICALReport.json(verified).serialized(pretty: true) : VICALReport.text(verified, at: time))
+                    return .verified
+                } catch {
+                    print(json ? JSONValue.object([("verified", .bool(false)), ("error", error.json)]).serialized(pretty: true)
+                               : "REJECTED VICAL — \(error.code.rawValue): \(error.message)")
+                    return .rejected
+                }
+            }
+        }
+    }
+
+    struct ImportVICAL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Verify a VICAL and write each IACA (PEM) and a manifest.json into a trust folder.",
+            discussion: "A manifest already in --out with a higher vicalIssueID from the same provider refuses the import (vical.rollback).")
+
+        @OptionGroup var options: VICALOptions
+        @Option(help: "The trust folder to write into (created if missing).") var out: String
+
+        func run() throws {
+            try runReportingExit {
+                let (bytes, roots, time) = try options.load()
+                let previous = VICALImport.previousIssueID(in: out)
+                let verified: VICALVerification
+                do throws(VerificationError) {
+                    verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous, profile: options.profile)
+                } catch {
+                    print("REJECTED VICAL — \(error.code.rawValue): \(error.message)")
+                    return .rejected
+                }
+                let written = try VICALImport.write(verified, source: options.vical, into: out, at: time)
+                print("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL \(verified.vical.issueID.map(String.init) ?? "-") into \(out)")
+                return .verified
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every trust anchor: fingerprint, validity (expired ones flagged), docType scope and source.")
+
+        @Option(name: .customLong("trust"), help: "Trust anchor files or folders (repeatable).")
+        var trust: [String] = ["Certificates/production"]
+
+        @Option(help: "Flag anchors expired as of this RFC 3339 time instead of now.")
+        var at: String?
+
+        func run() throws {
+            try runReportingExit {
+                let time = try InputFiles.time(at)
+                let files: [(file: String, certificates: [Certificate])]
+                do {
+                    files = try TrustStore.loadFiles(paths: trust)
+                } catch {
+                    throw UsageFailure("cannot load trust anchors: \(error)")
+                }
+                let scopes = VICALImport.scopes(in: trust)
+                var count = 0
+                for (file, certificates) in files {
+                    for certificate in certificates {
+                        count += 1
+                        let expired = certificate.notAfter < time ? "  EXPIRED" : ""
+                        let scope = scopes[Hex.encode(certificate.sha256Fingerprint)].map { $0.joined(separator: ", ") } ?? "any docType"
+                        print("\(certificate.subject)\(expired)")
+                        print("  sha256 \(Hex.encode(certificate.sha256Fingerprint))")
+                        print("  valid  \(RFC3339.format(certificate.notBefore)) … \(RFC3339.format(certificate.notAfter))")
+                        print("  scope  \(scope)")
+                        print("  source \(file)")
+                    }
+                }
+                print("\(count) anchor(s)")
+                return .verified
+            }
+        }
+    }
+}

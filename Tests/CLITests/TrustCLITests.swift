@@ -1,0 +1,68 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import Testing
+import TestSupport
+
+/// `mdocverify trust vical verify|import` and `trust list` with the real AAMVA VICAL.
+@Suite("mdocverify trust")
+struct TrustCLITests {
+    static let vical = "TestVectors/trust/aamva-vical.cbor"
+    static let root = "TestVectors/trust/aamva-dts-root-from-vical-x5chain.pem"
+    static let at = "2025-08-05T21:00:00Z"
+
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("mdocverify-trust-\(UUID().uuidString)").path
+    }
+
+    @Test("verify: provider, issue ID, freshness and entries (JSON); another pinned root is vical.signer_untrusted, exit 1")
+    func verify() throws {
+        let run = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root", Self.root, "--at", Self.at, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["provider"] as? String == "AAMVA")
+        #expect(object["vicalIssueID"] as? Int == 89782)
+        #expect(object["freshness"] as? String == "fresh")
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(entries.count == 13)
+        #expect(entries.allSatisfy { ($0["spkiSHA256"] as? String)?.count == 64 && ($0["docTypes"] as? [String])?.isEmpty == false })
+
+        let stale = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root", Self.root, "--at", "2025-12-01T00:00:00Z"])
+        #expect(stale.status == 0 && stale.stdout.contains("STALE since 2025-08-06T20:47:21Z"))
+        let strict = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root", Self.root,
+                                            "--at", "2025-12-01T00:00:00Z", "--profile", "strict"])
+        #expect(strict.status == 1 && strict.stdout.contains("vical.stale"))
+
+        let wrong = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical,
+                                           "--root", "TestVectors/trust/austroads-preproduction-dts-root.pem", "--at", Self.at])
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("vical.signer_untrusted"))
+    }
+
+    @Test("import writes each IACA and a manifest; list shows them with their docType scope; a lower issue ID is refused")
+    func importAndList() throws {
+        let out = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let fingerprint = Hex.encode(try Certificate(pemEncoded: VectorFiles.text(Self.root)).sha256Fingerprint)
+        let imported = try MdocVerifyCLI.run(["trust", "vical", "import", "--vical", Self.vical, "--root-sha256", fingerprint,
+                                              "--at", Self.at, "--out", out])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out)
+        #expect(files.filter { $0.hasSuffix(".pem") }.count == 13)
+        #expect(files.contains("manifest.json"))
+
+        let list = try MdocVerifyCLI.run(["trust", "list", "--trust", out, "--at", "2026-01-01T00:00:00Z"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("13 anchor(s)"))
+        #expect(list.stdout.contains("scope  org.iso.18013.5.1.mDL"))
+
+        // A manifest from a newer list: importing the older one is a rollback.
+        let manifest = out + "/manifest.json"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8).replacingOccurrences(of: "89782", with: "99999")
+        try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let rollback = try MdocVerifyCLI.run(["trust", "vical", "import", "--vical", Self.vical, "--root", Self.root,
+                                              "--at", Self.at, "--out", out])
+        #expect(rollback.status == 1)
+        #expect(rollback.stdout.contains("vical.rollback"))
+    }
+}

@@ -18,12 +18,15 @@ public final class TrustStore: @unchecked Sendable {
     public let anchors: [Certificate]
     /// Anchors need not be self-signed (X509_V_FLAG_PARTIAL_CHAIN): e.g. the DS itself as anchor.
     public let allowsNonSelfSignedAnchors: Bool
+    /// What an anchor may anchor, by the SHA-256 of its DER (e.g. the docTypes a VICAL entry lists); an anchor
+    /// without an entry anchors anything.
+    public let scopes: [[UInt8]: [String]]
 
     private let store: OpaquePointer
     private let anchorsByPointer: [OpaquePointer: Certificate]
     private let anchorKeyIdentifiers: [[UInt8]?]
 
-    public init(anchors: [Certificate], allowNonSelfSignedAnchors: Bool = false) {
+    public init(anchors: [Certificate], allowNonSelfSignedAnchors: Bool = false, scopes: [[UInt8]: [String]] = [:]) {
         var seen = Set<Certificate>()
         let unique = anchors.filter { seen.insert($0).inserted }
         guard let store = X509_STORE_new() else { fatalError("OpenSSL could not allocate an X509_STORE") }
@@ -37,6 +40,7 @@ public final class TrustStore: @unchecked Sendable {
         self.store = store
         self.anchors = unique
         self.allowsNonSelfSignedAnchors = allowNonSelfSignedAnchors
+        self.scopes = scopes
         self.anchorsByPointer = Dictionary(unique.map { ($0.x509, $0) }, uniquingKeysWith: { first, _ in first })
         self.anchorKeyIdentifiers = unique.map(\.subjectKeyIdentifier)
     }
@@ -108,10 +112,44 @@ public final class TrustStore: @unchecked Sendable {
     }
 
     /// Loads anchors from PEM (several certificates per file allowed) or DER files. A directory contributes
-    /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order. Throws `CryptoError(.invalidInput)`
-    /// naming the path on a missing, unreadable or invalid file.
-    public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = false) throws -> TrustStore {
-        TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates), allowNonSelfSignedAnchors: allowNonSelfSignedAnchors)
+    /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order, and the scopes its `manifest.json` gives
+    /// (`{"entries": [{"certificateSHA256": hex, "docTypes": [...]}]}`, as `trust vical import` writes it). Any
+    /// certificate may be an anchor, root or not (operators pin intermediates and document signers). Throws
+    /// `CryptoError(.invalidInput)` naming the path on a missing, unreadable or invalid file.
+    public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = true) throws -> TrustStore {
+        var scopes: [[UInt8]: [String]] = [:]
+        for path in paths where isDirectory(path) == true {
+            scopes.merge(try manifestScopes(directory: path)) { first, _ in first }
+        }
+        return TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates),
+                          allowNonSelfSignedAnchors: allowNonSelfSignedAnchors, scopes: scopes)
+    }
+
+    /// The scopes a folder's `manifest.json` records, by certificate SHA-256; none when it has no manifest.
+    public static func manifestScopes(directory: String) throws -> [[UInt8]: [String]] {
+        let path = (directory.hasSuffix("/") ? directory : directory + "/") + "manifest.json"
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        struct Manifest: Decodable {
+            struct Entry: Decodable {
+                let certificateSHA256: String
+                let docTypes: [String]
+            }
+            let entries: [Entry]
+        }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw CryptoError(.invalidInput, "\(path): not a manifest ({\"entries\": [{\"certificateSHA256\", \"docTypes\"}]})")
+        }
+        var scopes: [[UInt8]: [String]] = [:]
+        for entry in manifest.entries {
+            guard let fingerprint = X509Support.hexBytes(entry.certificateSHA256), fingerprint.count == 32 else {
+                throw CryptoError(.invalidInput, "\(path): certificateSHA256 \(entry.certificateSHA256.prefix(70)) is not 64 hex digits")
+            }
+            scopes[fingerprint] = entry.docTypes
+        }
+        return scopes
     }
 
     /// The certificates of every file `load(paths:)` reads, with the file each came from.

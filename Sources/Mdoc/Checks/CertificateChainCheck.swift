@@ -60,6 +60,32 @@ extension DocumentVerification {
         pass(id, "\(certificates.count) certificate(s); document signer \(certificates[0].subject)")
     }
 
+    /// The path is trusted; the anchor it reached must be allowed to anchor this docType (a VICAL entry's scope), and
+    /// an anchor that is not a self-signed root (a pinned intermediate or document signer) is reported: a warning
+    /// under the default profile, a failure under strict.
+    private mutating func checkAnchor(_ chain: [Certificate]) {
+        let id = CheckID.issuerCertificateChain
+        guard let anchor = chain.last else { return }
+        if let scope = context.trustStore.scopes[anchor.sha256Fingerprint], !scope.contains(document.docType) {
+            fail(id, .issuerChainUntrusted, "the anchor \(anchor.subject) may anchor only \(scope.joined(separator: ", ")) "
+                 + "(its trust-list entry), not \(InputQuote.short(document.docType))")
+            return
+        }
+        if anchor.isSelfSigned {
+            facts.trustedChain = chain
+            pass(id, "document signer chains to \(anchor.subject) (self-signed root)")
+            return
+        }
+        let detail = "anchored at \(anchor.subject), a pinned certificate that is not a self-signed root"
+        if context.options.profile == .strict {
+            fail(id, .issuerChainUntrusted, detail + "; the strict profile asks for an IACA root")
+            return
+        }
+        facts.trustedChain = chain
+        pass(id, "document signer chains to \(anchor.subject) (pinned, not a self-signed root)")
+        warn(id, detail)
+    }
+
     /// A document signer and the IACA is what issuers send; a few more leave room, thousands are an attack.
     static let maxX5chainCertificates = 8
 
@@ -72,9 +98,7 @@ extension DocumentVerification {
         }
         switch context.cache.validate(leaf: leaf, intermediates: [], at: context.time, store: context.trustStore) {
         case .trusted(let chain):
-            facts.trustedChain = chain
-            let root = chain.last.map { "\($0.subject)" } ?? "?"
-            pass(id, "document signer chains to \(root)")
+            checkAnchor(chain)
         case .failed(let failure):
             let code: ErrorCode = (failure.reason == .expired || failure.reason == .notYetValid)
                 ? .issuerCertificateExpired : .issuerChainUntrusted

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import Verifier
 
 /// Reading local inputs. Every failure is a `UsageFailure` (exit 2) naming the path, never the contents.
 enum InputFiles {
@@ -50,9 +51,10 @@ enum InputFiles {
         }
     }
 
+    /// The anchors in `paths`, or the embedded production bundle when none is given.
     static func trustStore(_ paths: [String]) throws -> TrustStore {
         do {
-            return try TrustStore.load(paths: paths)
+            return paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
         } catch {
             throw UsageFailure("cannot load trust anchors: \(error)")
         }

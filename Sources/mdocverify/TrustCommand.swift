@@ -107,8 +107,8 @@ struct Trust: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every trust anchor: fingerprint, validity (expired ones flagged), docType scope and source.")
 
-        @Option(name: .customLong("trust"), help: "Trust anchor files or folders (repeatable).")
-        var trust: [String] = ["Certificates/production"]
+        @Option(name: .customLong("trust"), help: "Trust anchor files or folders (repeatable). Default: the embedded production bundle.")
+        var trust: [String] = []
 
         @Option(help: "Flag anchors expired as of this RFC 3339 time instead of now.")
         var at: String?
@@ -117,12 +117,18 @@ struct Trust: ParsableCommand {
             try runReportingExit {
                 let time = try InputFiles.time(at)
                 let files: [(file: String, certificates: [Certificate])]
+                var scopes = VICALImport.scopes(in: trust)
                 do {
-                    files = try TrustStore.loadFiles(paths: trust)
+                    if trust.isEmpty {
+                        let bundle = try ProductionTrustBundle.trustStore()
+                        files = [("embedded production bundle", bundle.anchors)]
+                        for (fingerprint, docTypes) in bundle.scopes { scopes[Hex.encode(fingerprint)] = docTypes }
+                    } else {
+                        files = try TrustStore.loadFiles(paths: trust)
+                    }
                 } catch {
                     throw UsageFailure("cannot load trust anchors: \(error)")
                 }
-                let scopes = VICALImport.scopes(in: trust)
                 var count = 0
                 for (file, certificates) in files {
                     for certificate in certificates {

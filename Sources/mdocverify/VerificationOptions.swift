@@ -5,7 +5,7 @@ import Verifier
 
 /// Options every `verify` format shares.
 struct VerificationOptions: ParsableArguments {
-    @Option(name: .customLong("trust"), help: "IACA certificate file or directory (PEM/DER); repeatable. Default: Certificates/production/")
+    @Option(name: .customLong("trust"), help: "Trust anchor file or directory (PEM/DER, with its manifest.json scopes); repeatable. Default: the production bundle embedded in mdocverify.")
     var trust: [String] = []
 
     @Option(help: "Verification time, RFC 3339 (default: now).")
@@ -21,8 +21,7 @@ struct VerificationOptions: ParsableArguments {
     var json = false
 
     func configuration(testMode: Bool) throws -> VerifierConfiguration {
-        let paths = trust.isEmpty ? ["Certificates/production"] : trust
-        return VerifierConfiguration(trustStore: try InputFiles.trustStore(paths), profile: profile, testMode: testMode)
+        VerifierConfiguration(trustStore: try InputFiles.trustStore(trust), profile: profile, testMode: testMode)
     }
 }
 

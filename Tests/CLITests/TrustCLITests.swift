@@ -65,4 +65,25 @@ struct TrustCLITests {
         #expect(rollback.status == 1)
         #expect(rollback.stdout.contains("vical.rollback"))
     }
+
+    @Test("from any working directory the embedded production bundle is the default trust (no Certificates/ folder needed)")
+    func embeddedBundleFromElsewhere() throws {
+        let elsewhere = URL(fileURLWithPath: Self.temporaryDirectory())
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let list = try MdocVerifyCLI.run(["trust", "list"], in: elsewhere)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("source embedded production bundle") || list.stdout.contains("0 anchor(s)"))
+        let sample = repositoryRoot.appendingPathComponent("TestVectors/apple/in-app-sample").path
+        let verify = try MdocVerifyCLI.run([
+            "verify", "apple-app", "--response", sample + "/hpke_envelope.cbor.hex", "--private-key", sample + "/merchant_encryption.key",
+            "--merchant-id", "PassKit_Identity_Test_Merchant_ID", "--team-id", "PassKit_Identity_Test_Team_ID",
+            "--nonce", "964c3e56a06061fa213fce2ba73217a6d359c2e65d44ec6b5b94f9c57eeeb3c045906344c7032e2609eb60533c35a98a75d0d2444ef9057c55cbb2d05d672a25",
+            "--allow-test-key", "--at", "2022-06-01T00:00:00Z",
+        ], in: elsewhere)
+        // Apple's sample is signed by a test IACA, which the production bundle rightly does not trust.
+        #expect(verify.status == 1, "\(verify.stderr)")
+        #expect(verify.stdout.contains("issuer.chain_untrusted"))
+        #expect(!verify.stderr.contains("cannot load trust anchors"))
+    }
 }

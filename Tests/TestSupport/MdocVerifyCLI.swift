@@ -24,11 +24,12 @@ public enum MdocVerifyCLI {
         return VectorFiles.root.appendingPathComponent(".build/debug/" + name)
     }
 
-    public static func run(_ arguments: [String]) throws -> Run {
+    /// Runs the built `mdocverify` with `arguments`, from the repository root unless `directory` is given.
+    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = VectorFiles.root
+        process.currentDirectoryURL = directory ?? VectorFiles.root
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -70,7 +70,7 @@ struct ConfigurationTests {
             #expect(configuration.port == 8080)
             #expect(configuration.requestTTL == 300)
             #expect(configuration.store == .sqlite(path: "verify-server.sqlite"))
-            #expect(configuration.trustStorePaths == ["Certificates/production"])
+            #expect(configuration.trustStorePaths.isEmpty)  // the embedded production bundle
         }
     }
 

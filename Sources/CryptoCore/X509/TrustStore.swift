@@ -129,6 +129,12 @@ public final class TrustStore: @unchecked Sendable {
     public static func manifestScopes(directory: String) throws -> [[UInt8]: [String]] {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + "manifest.json"
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        return try manifestScopes(data: [UInt8](data), name: path)
+    }
+
+    /// The scopes of a manifest's JSON (`name` is for messages).
+    public static func manifestScopes(data: [UInt8], name: String) throws -> [[UInt8]: [String]] {
+        let path = name
         struct Manifest: Decodable {
             struct Entry: Decodable {
                 let certificateSHA256: String
@@ -138,7 +144,7 @@ public final class TrustStore: @unchecked Sendable {
         }
         let manifest: Manifest
         do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+            manifest = try JSONDecoder().decode(Manifest.self, from: Data(data))
         } catch {
             throw CryptoError(.invalidInput, "\(path): not a manifest ({\"entries\": [{\"certificateSHA256\", \"docTypes\"}]})")
         }

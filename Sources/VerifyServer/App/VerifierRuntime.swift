@@ -48,9 +48,10 @@ public struct VerifierRuntime: Sendable {
 
         var trustStore: TrustStore?
         do {
-            let store = try TrustStore.load(paths: configuration.trustStorePaths)
+            let paths = configuration.trustStorePaths
+            let store = paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
             if store.isEmpty {
-                problems.append("trust store \(configuration.trustStorePaths.joined(separator: ", ")) holds no certificate")
+                problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate")
             }
             trustStore = store
         } catch {

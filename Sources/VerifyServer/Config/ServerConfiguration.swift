@@ -12,8 +12,9 @@ public struct ServerConfiguration: Sendable {
     public var teamID = ""
     /// PEM files of the P-256 decryption keys; a response's pkRHash picks one.
     public var decryptionKeyPaths: [String] = []
-    /// IACA certificate files or folders.
-    public var trustStorePaths: [String] = ["Certificates/production"]
+    /// Trust anchor files or folders (with their manifest.json scopes); empty uses the production bundle embedded
+    /// in the binary.
+    public var trustStorePaths: [String] = []
     /// Accept Apple's published test key; every report and `/readyz` then say `test`. Off by default.
     public var testMode = false
     /// How long a created request can be verified.
@@ -68,7 +69,6 @@ public struct ServerConfiguration: Sendable {
         if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)") }
         if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)") }
         if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
-        if trustStorePaths.isEmpty { problems.append("no trust store path configured (trustStore / VERIFY_SERVER_TRUST_STORE)") }
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }

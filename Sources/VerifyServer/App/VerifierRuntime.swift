@@ -15,6 +15,8 @@ public struct VerifierRuntime: Sendable {
     /// Signs web requests when configured.
     public let readerIdentity: ReaderIdentity?
     public let keyCount: Int
+    /// The VICALs whose IACAs are in `trustStore`, as verified at start.
+    let vicals: [TrustLoader.LoadedVICAL]
 
     /// `earlierProblems` (from reading the configuration) come first in the thrown list.
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = []) throws(ConfigurationProblems) -> VerifierRuntime {
@@ -46,17 +48,8 @@ public struct VerifierRuntime: Sendable {
             }
         }
 
-        var trustStore: TrustStore?
-        do {
-            let paths = configuration.trustStorePaths
-            let store = paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
-            if store.isEmpty {
-                problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate")
-            }
-            trustStore = store
-        } catch {
-            problems.append("trust store: \(error)")
-        }
+        let trust = TrustLoader.load(configuration, at: configuration.verificationTime ?? Date(), problems: &problems)
+        let trustStore = trust?.store
 
         let reader = ReaderIdentityLoader.load(
             keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
@@ -70,7 +63,7 @@ public struct VerifierRuntime: Sendable {
             let flows = try FormatRegistry.flows(environment)
             return VerifierRuntime(configuration: configuration, trustStore: trustStore,
                                    flows: Dictionary(uniqueKeysWithValues: flows.map { ($0.format, $0) }),
-                                   readerIdentity: reader, keyCount: keys.count)
+                                   readerIdentity: reader, keyCount: keys.count, vicals: trust?.vicals ?? [])
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
         }

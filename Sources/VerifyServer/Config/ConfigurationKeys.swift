@@ -27,6 +27,9 @@ struct ConfigurationKey: Sendable {
         .init(name: "teamID") { $0.teamID = try $1.text() },
         .init(name: "decryptionKeys") { $0.decryptionKeyPaths = try $1.list() },
         .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
+        .init(name: "vicals") { configuration, value in
+            configuration.vicals = try value.objects(keys: ("file", "root")).map { VICALSource(file: $0.0, root: $0.1) }
+        },
         .init(name: "testMode") { $0.testMode = try $1.bool() },
         .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
         .init(name: "clockSkew") { $0.clockSkew = try $1.seconds() },

@@ -1,9 +1,10 @@
 import Foundation
 
-/// One raw value: a scalar as text or a list of texts.
+/// One raw value: a scalar as text, a list of texts, or a list of objects of texts (e.g. `vicals: [{file, root}]`).
 enum ConfigurationValue: Sendable, Equatable, Decodable {
     case scalar(String)
     case list([String])
+    case objects([[String: String]])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -17,6 +18,8 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
             self = .scalar(value)
         } else if let values = try? container.decode([String].self) {
             self = .list(values)
+        } else if let values = try? container.decode([[String: String]].self) {
+            self = .objects(values)
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a string, number, boolean or list of strings")
         }
@@ -29,10 +32,35 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
 
     func list() throws(ConfigurationValueError) -> [String] {
         switch self {
+        case .objects: throw ConfigurationValueError("must be a list of strings")
         case .list(let values): return values
         case .scalar(let text):
             return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+    }
+
+    /// Objects with the given keys: from a file, a list of objects; from the environment, `a=b` pairs
+    /// separated by commas (for `vicals`: `FILE=ROOT,…`).
+    func objects(keys: (String, String)) throws(ConfigurationValueError) -> [(String, String)] {
+        if case .objects(let objects) = self {
+            var out: [(String, String)] = []
+            for object in objects {
+                guard let first = object[keys.0], let second = object[keys.1] else {
+                    throw ConfigurationValueError("every entry needs `\(keys.0)` and `\(keys.1)`")
+                }
+                out.append((first, second))
+            }
+            return out
+        }
+        var out: [(String, String)] = []
+        for pair in try list() {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ConfigurationValueError("every entry is `\(keys.0)=\(keys.1)` or an object with those keys")
+            }
+            out.append((parts[0], parts[1]))
+        }
+        return out
     }
 
     func integer() throws(ConfigurationValueError) -> Int {

@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// Trust anchor files or folders (with their manifest.json scopes); empty uses the production bundle embedded
     /// in the binary.
     public var trustStorePaths: [String] = []
+    /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file). Verified at
+    /// start; the server refuses to start on a bad signature or an untrusted signer.
+    public var vicals: [VICALSource] = []
     /// Accept Apple's published test key; every report and `/readyz` then say `test`. Off by default.
     public var testMode = false
     /// How long a created request can be verified.
@@ -83,6 +86,17 @@ public struct ServerConfiguration: Sendable {
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
         return problems
+    }
+}
+
+/// A VICAL file and the root (PEM) pinned to verify it.
+public struct VICALSource: Sendable, Equatable {
+    public var file: String
+    public var root: String
+
+    public init(file: String, root: String) {
+        self.file = file
+        self.root = root
     }
 }
 

@@ -69,6 +69,16 @@ struct ServerHandlers: Sendable {
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
             ("formats", .array(VerificationReport.Format.allCases.filter { formats[$0] != nil }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
+            ("vicals", .array(runtime.vicals.map { vical in
+                .object([
+                    ("provider", .string(vical.provider)),
+                    ("vicalIssueID", vical.issueID.map { .int($0) } ?? .null),
+                    ("date", .string(vical.date.description)),
+                    ("nextUpdate", vical.nextUpdate.map { .string($0.description) } ?? .null),
+                    ("stale", .bool(vical.stale)),
+                    ("entries", .int(UInt64(vical.entries))),
+                ])
+            })),
         ]))
     }
 }

@@ -1,0 +1,72 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// The server's trust: the configured anchors (or the embedded production bundle) plus the IACAs of every
+/// configured VICAL, each VICAL verified against its pinned root at start.
+struct TrustLoader {
+    /// What `/readyz` says about one loaded VICAL.
+    struct LoadedVICAL: Sendable {
+        let file: String
+        let provider: String
+        let issueID: UInt64?
+        let date: RFC3339.Timestamp
+        let nextUpdate: RFC3339.Timestamp?
+        let stale: Bool
+        let entries: Int
+    }
+
+    /// The trust store, or nil with the reasons in `problems`.
+    static func load(_ configuration: ServerConfiguration, at time: Date, problems: inout [String])
+        -> (store: TrustStore, vicals: [LoadedVICAL])? {
+        let paths = configuration.trustStorePaths
+        let base: TrustStore
+        do {
+            base = paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
+        } catch {
+            problems.append("trust store: \(error)")
+            return nil
+        }
+        var anchors = base.anchors
+        var scopes = base.scopes
+        var loaded: [LoadedVICAL] = []
+        for source in configuration.vicals {
+            guard let verified = vical(source, at: time, profile: configuration.profile, problems: &problems) else { continue }
+            for entry in verified.vical.entries {
+                anchors.append(entry.certificate)
+                scopes[entry.certificate.sha256Fingerprint] = entry.docTypes
+            }
+            let stale: Bool
+            if case .stale = verified.freshness { stale = true } else { stale = false }
+            loaded.append(LoadedVICAL(file: source.file, provider: verified.vical.provider, issueID: verified.vical.issueID,
+                                      date: verified.vical.date, nextUpdate: verified.vical.nextUpdate, stale: stale,
+                                      entries: verified.vical.entries.count))
+        }
+        if anchors.isEmpty {
+            problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate")
+        }
+        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, scopes: scopes), loaded)
+    }
+
+    private static func vical(_ source: VICALSource, at time: Date, profile: CertificateProfile,
+                              problems: inout [String]) -> VICALVerification? {
+        guard let data = FileManager.default.contents(atPath: source.file) else {
+            problems.append("vical \(source.file): cannot read the file")
+            return nil
+        }
+        let roots: [Certificate]
+        do {
+            roots = try TrustStore.load(paths: [source.root]).anchors
+        } catch {
+            problems.append("vical \(source.file): root \(source.root): \(error)")
+            return nil
+        }
+        do {
+            return try VICALVerification([UInt8](data), roots: roots, at: time, profile: profile)
+        } catch {
+            problems.append("vical \(source.file): \(error.code.rawValue): \(error.message)")
+            return nil
+        }
+    }
+}

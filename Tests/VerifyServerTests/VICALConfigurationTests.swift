@@ -40,3 +40,36 @@ struct VICALConfigurationTests {
         }
     }
 }
+
+/// Reloading the trust (SIGHUP calls the same function): the new store is swapped in whole; a reload that fails keeps
+/// the old one and says why on /readyz.
+@Suite("verify-server trust reload")
+struct TrustReloadTests {
+    @Test("a new anchor file is picked up; a broken one keeps the previous trust and is reported")
+    func reload() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-trust-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt")
+            .write(to: folder.appendingPathComponent("apple-test-root.pem"), atomically: true, encoding: .utf8)
+        var configuration = AppleSample.configuration()
+        configuration.trustStorePaths = [folder.path]
+        try await ServerFixture.withServer(configuration) { server in
+            #expect(try jsonObject(try await server.client.get("/readyz"))["trustAnchors"] as? Int == 1)
+            try VectorFiles.text("Certificates/test/iso18013-5-annex-d-utopia-iaca.pem")
+                .write(to: folder.appendingPathComponent("utopia.pem"), atomically: true, encoding: .utf8)
+            #expect(server.app.reloadTrust())
+            #expect(try jsonObject(try await server.client.get("/readyz"))["trustAnchors"] as? Int == 2)
+            // The sample still verifies after the swap.
+            let request = AppleSample.request()
+            try await server.store.insert(request)
+            #expect(try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id)).status == 200)
+
+            try "not a certificate".write(to: folder.appendingPathComponent("broken.pem"), atomically: true, encoding: .utf8)
+            #expect(!server.app.reloadTrust())
+            let body = try jsonObject(try await server.client.get("/readyz"))
+            #expect(body["trustAnchors"] as? Int == 2)
+            #expect((body["trustReloadError"] as? String)?.contains("broken.pem") == true)
+        }
+    }
+}

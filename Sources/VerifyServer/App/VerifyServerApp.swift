@@ -9,7 +9,10 @@ import ServiceLifecycle
 /// then stops the purger and closes the store.
 public struct VerifyServerApp: Service {
     public let configuration: ServerConfiguration
-    public let runtime: VerifierRuntime
+    /// The runtime in use now (it changes when the trust is reloaded).
+    public var runtime: VerifierRuntime { runtimes.current }
+    private let runtimes: RuntimeBox
+    private let logger: Logger
     /// The store as the handlers use it (metered).
     public let store: any RequestStore
     public let metrics: ServerMetrics
@@ -39,9 +42,9 @@ public struct VerifyServerApp: Service {
         }
         let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
                                         deadline: hooks.storeDeadline, name: configuration.store.redacted)
+        let runtimes = RuntimeBox(runtime)
         let handlers = ServerHandlers(
-            configuration: configuration, runtime: runtime, store: store,
-            formats: runtime.flows,
+            configuration: configuration, runtimes: runtimes, store: store,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: BasicRequestContext.self)
@@ -50,7 +53,8 @@ public struct VerifyServerApp: Service {
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, clock: clock, logger: logger)
         // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
-        let services: [any Service] = (callerStore == nil ? baseStore.services : []) + [purger]
+        let services: [any Service] = (callerStore == nil ? baseStore.services : []) + [purger,
+                                                                                         TrustReloadOnHangup(box: runtimes, logger: logger)]
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
@@ -69,8 +73,15 @@ public struct VerifyServerApp: Service {
         application.beforeServerStarts {
             try await store.prepare()
         }
-        return VerifyServerApp(configuration: configuration, runtime: runtime, store: store, metrics: metrics,
+        return VerifyServerApp(configuration: configuration, runtimes: runtimes, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger)
+    }
+
+    /// Loads the keys, trust files and VICALs again (what SIGHUP does); on a problem the previous trust stays in use
+    /// and `/readyz` reports the error. Returns whether the new trust is in use.
+    @discardableResult
+    public func reloadTrust() -> Bool {
+        runtimes.reload(logger: logger)
     }
 
     /// Deletes requests that expired more than one `requestTTL` ago (what the periodic purge does); returns how many.

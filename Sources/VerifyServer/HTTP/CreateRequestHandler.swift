@@ -14,7 +14,7 @@ extension ServerHandlers {
                                "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
             }
             let policy = try Self.validatedPolicy(body.documents)
-            guard let handler = formats[format] else {
+            guard let handler = runtimes.current.flows[format] else {
                 throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
             }
             let prepared: PreparedRequest

@@ -26,9 +26,9 @@ public struct ServerHooks: Sendable {
 /// The route handlers and what they share. Handlers never throw: every failure becomes a JSON answer.
 struct ServerHandlers: Sendable {
     let configuration: ServerConfiguration
-    let runtime: VerifierRuntime
+    /// The current runtime (keys, trust, formats); swapped whole on reload.
+    let runtimes: RuntimeBox
     let store: any RequestStore
-    let formats: [VerificationReport.Format: any RequestFlow]
     let metrics: ServerMetrics
     let clock: ServerClock
     let hooks: ServerHooks
@@ -59,6 +59,7 @@ struct ServerHandlers: Sendable {
             storeReachable = false
             logger.warning("readiness: request store unreachable", metadata: ["store": "\(configuration.store.redacted)"])
         }
+        let runtime = runtimes.current
         let ready = storeReachable && runtime.keyCount > 0 && !runtime.trustStore.isEmpty
         return Response.json(ready ? .ok : .serviceUnavailable, .object([
             ("status", .string(ready ? "ready" : "not_ready")),
@@ -67,7 +68,7 @@ struct ServerHandlers: Sendable {
             ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
-            ("formats", .array(VerificationReport.Format.allCases.filter { formats[$0] != nil }.map { .string($0.rawValue) })),
+            ("formats", .array(VerificationReport.Format.allCases.filter { runtime.flows[$0] != nil }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("vicals", .array(runtime.vicals.map { vical in
                 .object([
@@ -79,6 +80,7 @@ struct ServerHandlers: Sendable {
                     ("entries", .int(UInt64(vical.entries))),
                 ])
             })),
+            ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))
     }
 }

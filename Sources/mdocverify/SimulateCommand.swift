@@ -161,7 +161,7 @@ struct SimulationArguments: ParsableArguments {
     @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
     var at: String?
 
-    @Option(help: "Directory for the response, iaca.pem and case.json (created if missing).")
+    @Option(help: "Directory for the response, iaca.pem, document-signer.pem and case.json (created if missing).")
     var out: String
 
     struct Built {
@@ -205,6 +205,8 @@ struct SimulationArguments: ParsableArguments {
         try OutputFiles.createDirectory(out)
         let response = try OutputFiles.write(built.response.bytes, to: out, name: responseName)
         let trust = try OutputFiles.write(Array(built.pki.iacaPEM.utf8), to: out, name: "iaca.pem")
+        // The signer too, for operators who pin document signers rather than the IACA.
+        _ = try OutputFiles.write(Array(built.response.documentSigner.pemEncoded.utf8), to: out, name: "document-signer.pem")
         return Files(response: response, trust: trust)
     }
 

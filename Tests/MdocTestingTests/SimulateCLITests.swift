@@ -151,4 +151,26 @@ struct SimulateCLITests {
             }
         }
     }
+
+    @Test("a brainpoolP384r1 issuer verifies end to end; a pinned document signer verifies with a warning, not under strict")
+    func brainpoolAndPinnedSigner() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let keys = try Self.keygen(directory)
+        let simulated = try Self.simulate(directory + "/bp", publicKey: keys.publicKey, extra: ["--issuer-curve", "brainpoolP384r1"])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        let verified = try Self.verify(directory + "/bp", privateKey: keys.privateKey, json: true)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        #expect(verified.stdout.contains("ES384"))
+
+        let pinned = ["verify", "apple-app", "--response", directory + "/bp/response.cbor", "--private-key", keys.privateKey,
+                      "--merchant-id", "merchant.com.example", "--team-id", "ABCDE12345", "--nonce", Self.nonce,
+                      "--trust", directory + "/bp/document-signer.pem", "--at", Self.at]
+        let lenient = try Self.run(pinned)
+        #expect(lenient.status == 0, "\(lenient.stdout)")
+        #expect(lenient.stdout.contains("not a self-signed root"))
+        let strict = try Self.run(pinned + ["--profile", "strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("issuer.chain_untrusted"))
+    }
 }

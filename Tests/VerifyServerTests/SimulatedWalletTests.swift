@@ -38,6 +38,21 @@ struct SimulatedWalletTests {
         }
     }
 
+    @Test("a brainpoolP384r1 issuer whose document signer is pinned verifies through the server (annex-c), with the warning")
+    func brainpoolPinnedSigner() async throws {
+        let wallet = try SimulatedWallet(time: Date(), curve: .brainpoolP384r1, pinDocumentSigner: true)
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            let data = try #require(body["data"] as? [String: Any])
+            let response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String))
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            #expect(verified.text.contains("not a self-signed root"))
+            #expect(verified.text.contains("ES384"))
+        }
+    }
+
     @Test("annex-c: create returns {deviceRequest, encryptionInfo}; the wallet's response verifies (200), replay 409")
     func annexC() async throws {
         let wallet = try SimulatedWallet(time: Date())

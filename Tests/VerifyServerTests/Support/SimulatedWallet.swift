@@ -30,14 +30,15 @@ struct SimulatedWallet: Sendable {
         """
     }
 
-    /// Writes the IACA and the merchant key where a server configuration can name them.
-    init(time: Date) throws {
+    /// Writes the IACA (or, with `pinDocumentSigner`, the document signer itself) and the merchant key where a
+    /// server configuration can name them. `curve` is the issuer's.
+    init(time: Date, curve: Curve = .p256, pinDocumentSigner: Bool = false) throws {
         self.time = time
-        pki = try TestPKI(seed: 7, at: time)
+        pki = try TestPKI(seed: 7, curve: curve, at: time)
         merchantKey = try PrivateKey.generate(.p256)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-wallet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try PEMText.certificate(pki.iaca).write(to: iacaURL, atomically: true, encoding: .utf8)
+        try PEMText.certificate(pinDocumentSigner ? pki.documentSigner : pki.iaca).write(to: iacaURL, atomically: true, encoding: .utf8)
         try merchantKey.pkcs8PEM().write(to: keyURL, atomically: true, encoding: .utf8)
     }
 

@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import Mdoc
 import Testing
 import TestSupport
 import Verifier
@@ -48,5 +49,30 @@ struct ProductionBundleTests {
                 "\(Self.generated) is out of date: run UPDATE_EMBEDDED_BUNDLE=1 swift test --filter ProductionBundle")
         let store = try ProductionTrustBundle.trustStore()
         #expect(store.anchors.count == (try Self.pemFiles().count))
+    }
+
+    @Test("every certificate has a manifest entry with matching fingerprints, sources and an honest expiry flag; no test root")
+    func manifestPinsTheBundle() throws {
+        let files = try Self.pemFiles()
+        #expect(!files.isEmpty, "the production bundle is empty")
+        let data = try #require(FileManager.default.contents(atPath: repositoryRoot.appendingPathComponent(Self.folder + "/manifest.json").path))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entries = try #require(manifest["entries"] as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["file"] as? String }) == Set(files))
+        let now = VectorFiles.date("2026-11-22T00:00:00Z")
+        var spkis: Set<String> = []
+        for entry in entries {
+            let file = try #require(entry["file"] as? String)
+            let certificate = try Certificate(pemEncoded: VectorFiles.text(Self.folder + "/" + file))
+            #expect(entry["certificateSHA256"] as? String == Hex.encode(certificate.sha256Fingerprint), "\(file)")
+            let spki = Hex.encode(certificate.subjectPublicKeyInfoSHA256)
+            #expect(entry["spkiSHA256"] as? String == spki, "\(file)")
+            #expect(spkis.insert(spki).inserted, "\(file) repeats another entry's key")
+            #expect((entry["docTypes"] as? [String])?.isEmpty == false, "\(file)")
+            #expect((entry["sources"] as? [[String: Any]])?.isEmpty == false, "\(file)")
+            #expect(entry["expired"] as? Bool == (certificate.notAfter < now), "\(file) expiry flag")
+            let subject = certificate.subject.description.lowercased()
+            #expect(!subject.contains("test") && !subject.contains("utopia") && !subject.contains("pre-prod"), "\(file) looks like a test root")
+        }
     }
 }

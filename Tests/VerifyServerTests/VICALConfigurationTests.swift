@@ -20,6 +20,10 @@ struct VICALConfigurationTests {
             #expect(vicals.first?["provider"] as? String == "AAMVA")
             #expect(vicals.first?["vicalIssueID"] as? Int == 89782)
             #expect(vicals.first?["stale"] as? Bool == false)
+            let metrics = try await server.client.get("/metrics").text
+            #expect(metrics.contains("verify_server_trust_anchors 14"))
+            #expect(metrics.contains(#"verify_server_vical_issue_id{provider="AAMVA"} 89782"#))
+            #expect(metrics.contains(#"verify_server_vical_stale{provider="AAMVA"} 0"#))
         }
     }
 

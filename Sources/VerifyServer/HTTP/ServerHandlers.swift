@@ -45,6 +45,8 @@ struct ServerHandlers: Sendable {
         case .healthz: return Response.json(.ok, .object([("status", .string("ok"))]))
         case .readyz: return await readiness()
         case .metrics:
+            let runtime = runtimes.current
+            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }

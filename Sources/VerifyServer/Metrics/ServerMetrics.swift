@@ -1,3 +1,4 @@
+import Foundation
 import CoreMetrics
 import Mdoc
 import Verifier
@@ -56,6 +57,18 @@ public final class ServerMetrics: Sendable {
             .increment()
         Timer(label: "verify_server_store_operation_duration_seconds", dimensions: [("operation", operation)], factory: factory)
             .recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`) and staleness.
+    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date) {
+        Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
+        for vical in vicals {
+            let dimensions = [("provider", vical.provider)]
+            Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(vical.issueID ?? 0))
+            Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
+                .record(now.timeIntervalSince(vical.date.date))
+            Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.stale ? 1 : 0)
+        }
     }
 
     func purged(_ count: Int) {

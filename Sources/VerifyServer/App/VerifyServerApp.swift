@@ -12,6 +12,7 @@ public struct VerifyServerApp: Service {
     /// The runtime in use now (it changes when the trust is reloaded).
     public var runtime: VerifierRuntime { runtimes.current }
     private let runtimes: RuntimeBox
+    private let watcher: TrustFileWatcher
     private let logger: Logger
     /// The store as the handlers use it (metered).
     public let store: any RequestStore
@@ -53,8 +54,10 @@ public struct VerifyServerApp: Service {
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, clock: clock, logger: logger)
         // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
-        let services: [any Service] = (callerStore == nil ? baseStore.services : []) + [purger,
-                                                                                         TrustReloadOnHangup(box: runtimes, logger: logger)]
+        let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)),
+                                       logger: logger)
+        let services: [any Service] = (callerStore == nil ? baseStore.services : [])
+            + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
@@ -73,7 +76,7 @@ public struct VerifyServerApp: Service {
         application.beforeServerStarts {
             try await store.prepare()
         }
-        return VerifyServerApp(configuration: configuration, runtimes: runtimes, logger: logger, store: store, metrics: metrics,
+        return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger)
     }
 
@@ -82,6 +85,12 @@ public struct VerifyServerApp: Service {
     @discardableResult
     public func reloadTrust() -> Bool {
         runtimes.reload(logger: logger)
+    }
+
+    /// Looks at the trust files once (what the periodic check does) and reloads when they changed; returns whether it did.
+    @discardableResult
+    public func checkTrustFiles() -> Bool {
+        watcher.checkOnce()
     }
 
     /// Deletes requests that expired more than one `requestTTL` ago (what the periodic purge does); returns how many.

@@ -27,6 +27,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "teamID") { $0.teamID = try $1.text() },
         .init(name: "decryptionKeys") { $0.decryptionKeyPaths = try $1.list() },
         .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
+        .init(name: "trustWatchInterval") { $0.trustWatchInterval = try $1.seconds() },
         .init(name: "vicals") { configuration, value in
             configuration.vicals = try value.objects(keys: ("file", "root")).map { VICALSource(file: $0.0, root: $0.1) }
         },

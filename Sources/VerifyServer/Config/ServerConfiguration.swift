@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file). Verified at
     /// start; the server refuses to start on a bad signature or an untrusted signer.
     public var vicals: [VICALSource] = []
+    /// How often the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check off.
+    public var trustWatchInterval: TimeInterval = 60
     /// Accept Apple's published test key; every report and `/readyz` then say `test`. Off by default.
     public var testMode = false
     /// How long a created request can be verified.
@@ -77,6 +79,7 @@ public struct ServerConfiguration: Sendable {
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
         if !(bodyTimeout > 0) { problems.append("bodyTimeout must be a positive number of seconds") }
         if !(idleTimeout > 0) { problems.append("idleTimeout must be a positive number of seconds") }
+        if !(trustWatchInterval >= 0) { problems.append("trustWatchInterval must be zero or more seconds") }
         if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
         if !(storeTimeout > 0) { problems.append("storeTimeout must be a positive number of seconds") }
         if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }

@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Reloads the trust when its files change: every `interval` it compares the names, sizes and modification times of
+/// the trust folders' files, the VICAL files and their roots with what it saw last.
+final class TrustFileWatcher: Service, Sendable {
+    let box: RuntimeBox
+    let interval: Duration
+    let logger: Logger
+    private let seen: Mutex<[String]>
+
+    init(box: RuntimeBox, interval: Duration, logger: Logger) {
+        self.box = box
+        self.interval = interval
+        self.logger = logger
+        seen = Mutex(Self.snapshot(box.current.configuration))
+    }
+
+    func run() async throws {
+        guard interval > .zero else { return }
+        let interval = interval
+        while !Task.isCancelledOrShuttingDown {
+            // The wait ends early when the server shuts down gracefully.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            if Task.isCancelledOrShuttingDown { break }
+            checkOnce()
+        }
+    }
+
+    /// Reloads when the files differ from the last look; returns whether it reloaded.
+    @discardableResult
+    func checkOnce() -> Bool {
+        let now = Self.snapshot(box.current.configuration)
+        let changed = seen.withLock { seen in
+            defer { seen = now }
+            return seen != now
+        }
+        guard changed else { return false }
+        logger.info("trust files changed; reloading")
+        return box.reload(logger: logger)
+    }
+
+    /// One line per file: path, size and modification time.
+    static func snapshot(_ configuration: ServerConfiguration) -> [String] {
+        let manager = FileManager.default
+        var files: [String] = []
+        for path in configuration.trustStorePaths + configuration.vicals.flatMap({ [$0.file, $0.root] }) {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                files.append(path + " missing")
+                continue
+            }
+            if isDirectory.boolValue {
+                let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+                files += names.sorted().map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+            } else {
+                files.append(path)
+            }
+        }
+        return files.map { file in
+            let attributes = (try? manager.attributesOfItem(atPath: file)) ?? [:]
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(file) \(size) \(modified)"
+        }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// True once the task is cancelled or the service group began a graceful shutdown.
+    static var isCancelledOrShuttingDown: Bool { isCancelled || isShuttingDownGracefully }
+}

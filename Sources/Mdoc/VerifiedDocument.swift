@@ -32,6 +32,14 @@ public struct VerifiedDocument: Sendable {
         public var validFrom: Date { validFromAt.date }
         public var validUntil: Date { validUntilAt.date }
         public var expectedUpdate: Date? { expectedUpdateAt?.date }
+
+        package init(signedAt: RFC3339.Timestamp, validFromAt: RFC3339.Timestamp, validUntilAt: RFC3339.Timestamp,
+                     expectedUpdateAt: RFC3339.Timestamp?) {
+            self.signedAt = signedAt
+            self.validFromAt = validFromAt
+            self.validUntilAt = validUntilAt
+            self.expectedUpdateAt = expectedUpdateAt
+        }
     }
 
     public let docType: String

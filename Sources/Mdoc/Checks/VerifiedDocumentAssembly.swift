@@ -37,8 +37,7 @@ extension DocumentVerification {
                 root: facts.trustedChain?.last.map { $0.subject.description },
                 documentSignerValidFrom: signer.notBefore,
                 documentSignerValidUntil: signer.notAfter),
-            validity: VerifiedDocument.Validity(signedAt: info.signedAt, validFromAt: info.validFromAt, validUntilAt: info.validUntilAt,
-                                                expectedUpdateAt: info.expectedUpdateAt),
+            validity: info,
             elements: elements,
             missing: missing.sorted())
     }

@@ -4,18 +4,8 @@ import Foundation
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload.
 package struct MobileSecurityObject: Sendable {
-    /// The four tdates as written (to the nanosecond), with `Date`s for comparisons.
-    package struct ValidityInfo: Sendable {
-        package let signedAt: RFC3339.Timestamp
-        package let validFromAt: RFC3339.Timestamp
-        package let validUntilAt: RFC3339.Timestamp
-        package let expectedUpdateAt: RFC3339.Timestamp?
-
-        package var signed: Date { signedAt.date }
-        package var validFrom: Date { validFromAt.date }
-        package var validUntil: Date { validUntilAt.date }
-        package var expectedUpdate: Date? { expectedUpdateAt?.date }
-    }
+    /// The four tdates as written (to the nanosecond), with `Date`s for comparisons; released as is.
+    package typealias ValidityInfo = VerifiedDocument.Validity
 
     package struct KeyAuthorizations: Sendable {
         package let nameSpaces: Set<String>

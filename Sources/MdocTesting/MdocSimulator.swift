@@ -40,7 +40,7 @@ public struct MdocSimulator: Sendable {
             format: target.format, docType: options.docType, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
-            time: options.time, request: request, documentSigner: build.documentSigner ?? pki.documentSigner,
+            time: options.time, request: request, documentSigner: build.documentSigner ?? pki.documentSigner, intermediateCA: build.intermediateCA,
             disclosed: build.disclosed)
     }
 

@@ -23,6 +23,8 @@ public struct SimulatedResponse: Sendable {
     public let time: Date
     public let request: RequestPolicy?
     public let documentSigner: Certificate
+    /// The CA between the IACA and the document signer (`intermediateCA` fault), nil otherwise.
+    public let intermediateCA: Certificate?
     /// The elements disclosed in IssuerSigned.
     public let disclosed: [ElementID]
 }

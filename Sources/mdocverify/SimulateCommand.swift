@@ -207,6 +207,9 @@ struct SimulationArguments: ParsableArguments {
         let trust = try OutputFiles.write(Array(built.pki.iacaPEM.utf8), to: out, name: "iaca.pem")
         // The signer too, for operators who pin document signers rather than the IACA.
         _ = try OutputFiles.write(Array(built.response.documentSigner.pemEncoded.utf8), to: out, name: "document-signer.pem")
+        if let intermediate = built.response.intermediateCA {
+            _ = try OutputFiles.write(Array(intermediate.pemEncoded.utf8), to: out, name: "intermediate-ca.pem")
+        }
         return Files(response: response, trust: trust)
     }
 

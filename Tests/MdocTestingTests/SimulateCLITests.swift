@@ -173,4 +173,20 @@ struct SimulateCLITests {
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("issuer.chain_untrusted"))
     }
+
+    @Test("a pinned intermediate CA anchors the document signer it issued (intermediate-ca fault), with the warning")
+    func pinnedIntermediate() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let keys = try Self.keygen(directory)
+        let simulated = try Self.simulate(directory + "/ica", publicKey: keys.publicKey, extra: ["--fault", "intermediate-ca"])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        // Trusting the IACA, the intermediate is refused; pinning the intermediate itself anchors the chain.
+        #expect(try Self.verify(directory + "/ica", privateKey: keys.privateKey).status == 1)
+        let pinned = try Self.run(["verify", "apple-app", "--response", directory + "/ica/response.cbor", "--private-key", keys.privateKey,
+                                   "--merchant-id", "merchant.com.example", "--team-id", "ABCDE12345", "--nonce", Self.nonce,
+                                   "--trust", directory + "/ica/intermediate-ca.pem", "--at", Self.at])
+        #expect(pinned.status == 0, "\(pinned.stdout)")
+        #expect(pinned.stdout.contains("MdocTesting Intermediate CA") && pinned.stdout.contains("not a self-signed root"))
+    }
 }

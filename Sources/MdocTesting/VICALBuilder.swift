@@ -1,0 +1,63 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// Builds VICALs (ISO/IEC 18013-5 Annex C) signed by a seeded test trust-list operator: a root and a VICAL signer
+/// (EKU 1.0.18013.5.1.8) whose chain goes in `x5chain`. For testing docType scope, rollback and staleness with lists
+/// whose contents the test chooses.
+public struct VICALBuilder: Sendable {
+    public let root: Certificate
+    public let signer: Certificate
+    let signerKey: PrivateKey
+
+    /// One IACA the list vouches for, with the docTypes it may anchor.
+    public struct Entry: Sendable {
+        public var certificate: Certificate
+        public var docTypes: [String]
+
+        public init(_ certificate: Certificate, docTypes: [String]) {
+            self.certificate = certificate
+            self.docTypes = docTypes
+        }
+    }
+
+    public init(seed: UInt64 = 1, at time: Date = Date()) throws {
+        let material = SeedMaterial(seed)
+        let rootKey = try material.key("vical/root", curve: .p256)
+        signerKey = try material.key("vical/signer", curve: .p256)
+        let validity = DateInterval(start: TestPKI.startOfYear(time, offset: -1), end: TestPKI.startOfYear(time, offset: 5))
+        root = try CertificateBuilder(
+            subject: [("C", "US"), ("O", "MdocTesting"), ("CN", "MdocTesting VICAL Root")], serialNumber: material.serialNumber("vical/root"),
+            notBefore: validity.start, notAfter: validity.end, publicKey: rootKey.publicKey,
+            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
+                         .subjectKeyIdentifier]).sign(issuer: nil, issuerKey: rootKey)
+        signer = try CertificateBuilder(
+            subject: [("C", "US"), ("O", "MdocTesting"), ("CN", "MdocTesting VICAL Signer")], serialNumber: material.serialNumber("vical/signer"),
+            notBefore: validity.start, notAfter: validity.end, publicKey: signerKey.publicKey,
+            extensions: [.keyUsage(.digitalSignature, critical: true), .extendedKeyUsage([VICALVerification.signerEKU], critical: true),
+                         .subjectKeyIdentifier, .authorityKeyIdentifier]).sign(issuer: root, issuerKey: rootKey)
+    }
+
+    /// A signed VICAL: `COSE_Sign1` (untagged) with ES256, `x5chain` = [signer, root] in the unprotected header.
+    public func build(entries: [Entry], issueID: UInt64, date: Date, nextUpdate: Date?, provider: String = "MdocTesting") throws -> [UInt8] {
+        func tdate(_ date: Date) -> CBORValue { .tagged(0, .text(RFC3339.format(date))) }
+        var fields: [(CBORValue, CBORValue)] = [
+            (.text("version"), .text("1.0")), (.text("vicalProvider"), .text(provider)), (.text("date"), tdate(date)),
+            (.text("vicalIssueID"), .unsigned(issueID)),
+        ]
+        if let nextUpdate { fields.append((.text("nextUpdate"), tdate(nextUpdate))) }
+        fields.append((.text("certificateInfos"), .array(entries.map { entry in
+            .map([
+                (.text("certificate"), .bytes(entry.certificate.derEncoded)),
+                (.text("serialNumber"), .bytes(entry.certificate.serialNumber)),
+                (.text("ski"), .bytes(entry.certificate.subjectKeyIdentifier ?? [])),
+                (.text("docType"), .array(entry.docTypes.map(CBORValue.text))),
+            ])
+        })))
+        let payload = CBOREncoder.encode(.map(fields))
+        let x5chain: CBORValue = .array([.bytes(signer.derEncoded), .bytes(root.derEncoded)])
+        return CBOREncoder.encode(try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
+                                                        unprotected: [(.int(33), x5chain)]))
+    }
+}

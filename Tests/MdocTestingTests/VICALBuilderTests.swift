@@ -1,0 +1,63 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Testing
+import Verifier
+
+/// VICALs the kit builds: docType scope, rollback and staleness, end to end through verification.
+@Suite("MdocTesting VICALs: scope, rollback, staleness")
+struct VICALBuilderTests {
+    static let transcript = SessionTranscript(built: .array([.null, .null, .array([.text("VICALBuilderTests")])]))
+
+    /// Verifies a simulated mDL with the IACAs of `vical` as the trust store, scoped as the list says.
+    static func verifyMDL(trusting vical: VICALVerification, pki: TestPKI) throws -> VerificationReport {
+        let entries = vical.vical.entries
+        let store = TrustStore(anchors: entries.map(\.certificate),
+                               scopes: Dictionary(uniqueKeysWithValues: entries.map { ($0.certificate.sha256Fingerprint, $0.docTypes) }))
+        let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(Self.transcript), options: SimulationOptions(time: Fixtures.time))
+        return DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: store))
+            .verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Fixtures.time)
+    }
+
+    @Test("an IACA listed for mDL anchors mDLs; listed only for the photo ID it anchors no mDL")
+    func scope() throws {
+        let pki = try TestPKI(seed: 21, at: Fixtures.time)
+        let builder = try VICALBuilder(at: Fixtures.time)
+        let forMDL = try VICALVerification(
+            try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 5, date: Fixtures.time, nextUpdate: nil),
+            roots: [builder.root], at: Fixtures.time)
+        #expect(try Self.verifyMDL(trusting: forMDL, pki: pki).verified)
+        let forPhotoID = try VICALVerification(
+            try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.photoID])], issueID: 6, date: Fixtures.time, nextUpdate: nil),
+            roots: [builder.root], at: Fixtures.time)
+        let report = try Self.verifyMDL(trusting: forPhotoID, pki: pki)
+        #expect(report.errors.map(\.code) == [.issuerChainUntrusted])
+        #expect(report.errors.first?.message.contains("may anchor only \(DocType.photoID)") == true)
+    }
+
+    @Test("a lower issue ID than the imported one is vical.rollback; past nextUpdate the list is stale (strict refuses)")
+    func rollbackAndStaleness() throws {
+        let pki = try TestPKI(seed: 21, at: Fixtures.time)
+        let builder = try VICALBuilder(at: Fixtures.time)
+        let old = try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 7,
+                                    date: Fixtures.time.addingTimeInterval(-86_400 * 10), nextUpdate: Fixtures.time.addingTimeInterval(-86_400))
+        #expect(throws: VerificationError(.vicalRollback, "vicalIssueID 7 is lower than the imported 8")) {
+            try VICALVerification(old, roots: [builder.root], at: Fixtures.time, previousIssueID: 8)
+        }
+        let stale = try VICALVerification(old, roots: [builder.root], at: Fixtures.time)
+        guard case .stale = stale.freshness else {
+            Issue.record("expected a stale list, got \(stale.freshness)")
+            return
+        }
+        do {
+            _ = try VICALVerification(old, roots: [builder.root], at: Fixtures.time, profile: .strict)
+            Issue.record("strict accepted a stale list")
+        } catch {
+            #expect(error.code == .vicalStale)
+        }
+        // The operator's root, not the one the list carries: another root refuses it.
+        let other = try VICALBuilder(seed: 99, at: Fixtures.time)
+        #expect(throws: VerificationError.self) { try VICALVerification(old, roots: [other.root], at: Fixtures.time) }
+    }
+}

@@ -16,9 +16,25 @@ public struct VerifiedDocument: Sendable {
 
     public struct Issuer: Sendable {
         public let documentSigner: String
+        /// The subject of the trusted certificate the chain ended at (the same as `anchor?.subject`).
         public let root: String?
         public let documentSignerValidFrom: Date
         public let documentSignerValidUntil: Date
+        /// The trust anchor the chain reached and what the trust configuration says about it.
+        public let anchor: Anchor?
+    }
+
+    /// The trust anchor a document signer chained to.
+    public struct Anchor: Sendable {
+        public let subject: String
+        public let certificateSHA256: [UInt8]
+        /// False for a pinned intermediate or document signer.
+        public let selfSigned: Bool
+        /// The trust list or bundle it came from ("VICAL AAMVA issue 89782 of …"); nil for a plain anchor file.
+        public let source: String?
+        /// That list's nextUpdate, and whether it had passed at the verification time.
+        public let listNextUpdate: Date?
+        public let listStale: Bool
     }
 
     /// The MSO's validityInfo, as written (to the nanosecond); the `Date`s are for comparisons.

@@ -54,7 +54,7 @@ enum InputFiles {
     /// The anchors in `paths`, or the embedded production bundle when none is given.
     static func trustStore(_ paths: [String]) throws -> TrustStore {
         do {
-            return paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
+            return paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustFolder.trustStore(paths: paths)
         } catch {
             throw UsageFailure("cannot load trust anchors: \(error)")
         }

@@ -41,6 +41,12 @@ enum ReportPrinter {
             lines.append("")
             lines.append("Document \(document.docType)")
             lines.append("  issuer: \(document.issuer.documentSigner)" + (document.issuer.root.map { " ← \($0)" } ?? ""))
+            if let anchor = document.issuer.anchor, anchor.source != nil || !anchor.selfSigned {
+                var trust = anchor.source.map { "from \($0)" } ?? "a pinned certificate"
+                if !anchor.selfSigned { trust += ", not a self-signed root" }
+                if let next = anchor.listNextUpdate { trust += ", list next update \(RFC3339.format(next))" + (anchor.listStale ? " (STALE)" : "") }
+                lines.append("  anchor: \(trust)")
+            }
             lines.append("  valid:  \(document.validity.validFromAt) … \(document.validity.validUntilAt)")
             for nameSpace in document.elements.keys.sorted() {
                 lines.append("  \(nameSpace)")

@@ -37,6 +37,13 @@ struct Request: ParsableCommand {
                 help: "1.1 (readerAuthAll, as in Apple's sample) or 1.0 (readerAuth per document).")
         var deviceRequestVersion: DeviceRequestVersion = .v1_1
 
+        @Flag(name: .customLong("issuer-identifiers"),
+              help: "List the trust store's issuer key identifiers for each docType in the request (requestInfo.issuerIdentifiers), so the wallet offers only documents they anchor.")
+        var issuerIdentifiers = false
+
+        @Option(name: .customLong("trust"), help: "Trust anchor file or directory for --issuer-identifiers; repeatable. Default: the embedded production bundle.")
+        var trust: [String] = []
+
         @Option(help: "Directory to write into (created if missing).")
         var out: String
 
@@ -44,9 +51,15 @@ struct Request: ParsableCommand {
             try runReportingExit {
                 guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
                 let reader = try readerIdentity()
+                let identifiers = issuerIdentifiers
+                    ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust)) : [:]
+                if issuerIdentifiers, let missing = policy.documents.first(where: { identifiers[$0.docType] == nil }) {
+                    FileHandle.standardError.write(Data("note: no issuer identifiers for \(missing.docType): the trust store has no anchor for it, or one without a key identifier; the wallet may offer any issuer\n".utf8))
+                }
                 let created: AnnexCWebRequest
                 do {
-                    created = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion)
+                    created = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, version: deviceRequestVersion,
+                                                          issuerIdentifiers: identifiers)
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }

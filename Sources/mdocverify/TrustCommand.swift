@@ -117,14 +117,15 @@ struct Trust: ParsableCommand {
             try runReportingExit {
                 let time = try InputFiles.time(at)
                 let files: [(file: String, certificates: [Certificate])]
-                var scopes = VICALImport.scopes(in: trust)
+                let provenance: [[UInt8]: AnchorProvenance]
                 do {
                     if trust.isEmpty {
                         let bundle = try ProductionTrustBundle.trustStore()
                         files = [("embedded production bundle", bundle.anchors)]
-                        for (fingerprint, docTypes) in bundle.scopes { scopes[Hex.encode(fingerprint)] = docTypes }
+                        provenance = bundle.provenance
                     } else {
                         files = try TrustStore.loadFiles(paths: trust)
+                        provenance = try TrustFolder.trustStore(paths: trust).provenance
                     }
                 } catch {
                     throw UsageFailure("cannot load trust anchors: \(error)")
@@ -133,17 +134,24 @@ struct Trust: ParsableCommand {
                 for (file, certificates) in files {
                     for certificate in certificates {
                         count += 1
-                        let expired = certificate.notAfter < time ? "  EXPIRED" : ""
-                        let scope = scopes[Hex.encode(certificate.sha256Fingerprint)].map { $0.joined(separator: ", ") } ?? "any docType"
-                        print("\(certificate.subject)\(expired)")
-                        print("  sha256 \(Hex.encode(certificate.sha256Fingerprint))")
-                        print("  valid  \(RFC3339.format(certificate.notBefore)) … \(RFC3339.format(certificate.notAfter))")
-                        print("  scope  \(scope)")
-                        print("  source \(file)")
+                        printAnchor(certificate, file: file, provenance: provenance[certificate.sha256Fingerprint], at: time)
                     }
                 }
                 print("\(count) anchor(s)")
                 return .verified
+            }
+        }
+
+        private func printAnchor(_ certificate: Certificate, file: String, provenance: AnchorProvenance?, at time: Date) {
+            let expired = certificate.notAfter < time ? "  EXPIRED" : ""
+            print("\(certificate.subject)\(expired)")
+            print("  sha256 \(Hex.encode(certificate.sha256Fingerprint))")
+            print("  valid  \(RFC3339.format(certificate.notBefore)) … \(RFC3339.format(certificate.notAfter))")
+            print("  scope  \(provenance?.docTypes.map { $0.joined(separator: ", ") } ?? "any docType")")
+            print("  file   \(file)")
+            if let source = provenance?.source { print("  source \(source)") }
+            if let next = provenance?.listNextUpdate {
+                print("  list   next update \(RFC3339.format(next))" + (next < time ? "  STALE" : ""))
             }
         }
     }

@@ -66,7 +66,7 @@ enum VICALReport {
 
 /// Writing a verified VICAL into a trust folder, and reading back what earlier imports recorded.
 enum VICALImport {
-    static let manifestName = "manifest.json"
+    static let manifestName = TrustFolder.manifestName
 
     /// Writes each entry as `NN-<spki prefix>.pem` and `manifest.json`; returns how many certificates it wrote.
     static func write(_ verified: VICALVerification, source: String, into directory: String, at time: Date) throws -> Int {
@@ -113,20 +113,5 @@ enum VICALImport {
 
     static func previousIssueID(in directory: String) -> UInt64? {
         (manifest(in: directory)?["vicalIssueID"] as? NSNumber)?.uint64Value
-    }
-
-    /// Certificate SHA-256 (hex) → docTypes, from the manifests in `paths` (folders and the folders of files).
-    static func scopes(in paths: [String]) -> [String: [String]] {
-        var scopes: [String: [String]] = [:]
-        for path in paths {
-            let directory = path.hasSuffix(".pem") || path.hasSuffix(".der") || path.hasSuffix(".cer") || path.hasSuffix(".crt")
-                ? (path as NSString).deletingLastPathComponent : path
-            for entry in manifest(in: directory)?["entries"] as? [[String: Any]] ?? [] {
-                if let fingerprint = entry["certificateSHA256"] as? String, let docTypes = entry["docTypes"] as? [String] {
-                    scopes[fingerprint] = docTypes
-                }
-            }
-        }
-        return scopes
     }
 }

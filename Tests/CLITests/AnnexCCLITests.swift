@@ -92,6 +92,27 @@ struct AnnexCCLITests {
         #expect(object["format"] as? String == "annex-c" && object["verified"] as? Bool == true)
     }
 
+    @Test("request annex-c --issuer-identifiers lists the trust's key identifiers in requestInfo (the production bundle by default)")
+    func issuerIdentifiers() throws {
+        func itemsRequest(_ out: String) throws -> ItemsRequest {
+            let data = try #require(try JSONSerialization.jsonObject(with: Data(Self.read(out, "data.json").utf8)) as? [String: String])
+            let text = try #require(data["deviceRequest"])
+            let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(text)))
+            return try #require(deviceRequest.docRequests.first?.itemsRequest)
+        }
+        let pki = try TestPKI(seed: 21, at: VectorFiles.date(Self.time))
+        let trust = try MdocVerifyCLITests.temporaryFile(Array(pki.iacaPEM.utf8))
+        let pinned = try Self.createRequest(extra: ["--issuer-identifiers", "--trust", trust])
+        #expect(try itemsRequest(pinned).issuerIdentifiers == [try #require(pki.iaca.subjectKeyIdentifier)])
+        let bundle = try Self.createRequest(extra: ["--issuer-identifiers"])
+        let production = try ProductionTrustBundle.trustStore()
+        #expect(try itemsRequest(bundle).issuerIdentifiers == IssuerIdentifiers.offer(for: DocType.mDL, in: production))
+        #expect(try itemsRequest(try Self.createRequest()).issuerIdentifiers.isEmpty)
+        // The wallet's answer to the filtered request verifies as before.
+        let (response, walletTrust) = try Self.walletResponse(for: pinned)
+        #expect(try MdocVerifyCLITests.run(try Self.verifyArguments(pinned, response: response, trust: walletTrust)).status == 0)
+    }
+
     @Test("verify annex-c rejects (exit 1) another origin or encryptionInfo with hpke.open_failed")
     func rejections() throws {
         let out = try Self.createRequest()

@@ -55,6 +55,9 @@ struct TrustCLITests {
         #expect(list.status == 0)
         #expect(list.stdout.contains("13 anchor(s)"))
         #expect(list.stdout.contains("scope  org.iso.18013.5.1.mDL"))
+        #expect(list.stdout.contains("source VICAL AAMVA issue 89782 of 2025-08-05"))
+        // The list's nextUpdate passed before 2026: every imported anchor is flagged as coming from a stale list.
+        #expect(list.stdout.components(separatedBy: "  STALE").count - 1 == 13)
 
         // A manifest from a newer list: importing the older one is a rollback.
         let manifest = out + "/manifest.json"
@@ -73,7 +76,8 @@ struct TrustCLITests {
         defer { try? FileManager.default.removeItem(at: elsewhere) }
         let list = try MdocVerifyCLI.run(["trust", "list"], in: elsewhere)
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(list.stdout.contains("source embedded production bundle") || list.stdout.contains("0 anchor(s)"))
+        #expect(list.stdout.contains("file   embedded production bundle"))
+        #expect(list.stdout.contains("source the production bundle, from AAMVA VICAL issue 89782"))
         let sample = repositoryRoot.appendingPathComponent("TestVectors/apple/in-app-sample").path
         let verify = try MdocVerifyCLI.run([
             "verify", "apple-app", "--response", sample + "/hpke_envelope.cbor.hex", "--private-key", sample + "/merchant_encryption.key",

@@ -49,24 +49,33 @@ struct TrustAnchorTests {
 
     @Test("an anchor scoped to other docTypes anchors nothing else: issuer.chain_untrusted saying why")
     func docTypeScope() throws {
-        let scoped = try Self.verify { TrustStore(anchors: [$0.iaca], scopes: [$0.iaca.sha256Fingerprint: [DocType.photoID]]) }
+        let scoped = try Self.verify { TrustStore(anchors: [$0.iaca], provenance: [$0.iaca.sha256Fingerprint: AnchorProvenance(docTypes: [DocType.photoID])]) }
         #expect(scoped.errors.map(\.code) == [.issuerChainUntrusted])
         #expect(scoped.errors.first?.message.contains("may anchor only \(DocType.photoID)") == true)
-        let allowed = try Self.verify { TrustStore(anchors: [$0.iaca], scopes: [$0.iaca.sha256Fingerprint: [DocType.mDL]]) }
+        let allowed = try Self.verify { TrustStore(anchors: [$0.iaca], provenance: [$0.iaca.sha256Fingerprint: AnchorProvenance(docTypes: [DocType.mDL])]) }
         #expect(allowed.verified, "\(allowed.errors)")
     }
 
-    @Test("TrustStore.load reads a folder's manifest.json scopes")
+    @Test("TrustFolder reads a folder's manifest.json: scopes, and the VICAL an import recorded as the source")
     func manifestScopes() throws {
         let pki = try TestPKI(seed: 11, at: Fixtures.time)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try pki.iaca.pemEncoded.write(to: folder.appendingPathComponent("iaca.pem"), atomically: true, encoding: .utf8)
-        let manifest = #"{"entries": [{"file": "iaca.pem", "certificateSHA256": "\#(Hex.encode(pki.iaca.sha256Fingerprint))", "docTypes": ["org.iso.7367.1.mVRC"]}]}"#
+        let manifest = #"{"provider": "Example", "vicalIssueID": 4, "date": "2026-01-01T00:00:00Z", "nextUpdate": "2026-02-01T00:00:00.5Z", "#
+            + #""entries": [{"file": "iaca.pem", "certificateSHA256": "\#(Hex.encode(pki.iaca.sha256Fingerprint))", "docTypes": ["org.iso.7367.1.mVRC"]}]}"#
         try manifest.write(to: folder.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
-        let store = try TrustStore.load(paths: [folder.path])
-        #expect(store.scopes[pki.iaca.sha256Fingerprint] == ["org.iso.7367.1.mVRC"])
+        let store = try TrustFolder.trustStore(paths: [folder.path])
+        let provenance = try #require(store.provenance[pki.iaca.sha256Fingerprint])
+        #expect(provenance.docTypes == ["org.iso.7367.1.mVRC"])
+        #expect(provenance.source == "VICAL Example issue 4 of 2026-01-01T00:00:00Z")
+        #expect(provenance.listNextUpdate == RFC3339.parseDateTime("2026-02-01T00:00:00.5Z"))
         #expect(store.allowsNonSelfSignedAnchors)
+        // A plain file path reads no manifest; a broken nextUpdate names the file.
+        #expect(try TrustFolder.trustStore(paths: [folder.appendingPathComponent("iaca.pem").path]).provenance.isEmpty)
+        try manifest.replacingOccurrences(of: "2026-02-01T00:00:00.5Z", with: "soon")
+            .write(to: folder.appendingPathComponent("manifest.json"), atomically: true, encoding: .utf8)
+        #expect(throws: CryptoError.self) { try TrustFolder.trustStore(paths: [folder.path]) }
     }
 }

@@ -11,12 +11,12 @@ struct VICALBuilderTests {
     static let transcript = SessionTranscript(built: .array([.null, .null, .array([.text("VICALBuilderTests")])]))
 
     /// Verifies a simulated mDL with the IACAs of `vical` as the trust store, scoped as the list says.
-    static func verifyMDL(trusting vical: VICALVerification, pki: TestPKI) throws -> VerificationReport {
+    static func verifyMDL(trusting vical: VICALVerification, pki: TestPKI, profile: CertificateProfile = .default) throws -> VerificationReport {
         let entries = vical.vical.entries
         let store = TrustStore(anchors: entries.map(\.certificate),
-                               scopes: Dictionary(uniqueKeysWithValues: entries.map { ($0.certificate.sha256Fingerprint, $0.docTypes) }))
+                               provenance: Dictionary(uniqueKeysWithValues: entries.map { ($0.certificate.sha256Fingerprint, vical.provenance(of: $0)) }))
         let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(Self.transcript), options: SimulationOptions(time: Fixtures.time))
-        return DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: store))
+        return DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: store, profile: profile))
             .verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Fixtures.time)
     }
 
@@ -59,5 +59,36 @@ struct VICALBuilderTests {
         // The operator's root, not the one the list carries: another root refuses it.
         let other = try VICALBuilder(seed: 99, at: Fixtures.time)
         #expect(throws: VerificationError.self) { try VICALVerification(old, roots: [other.root], at: Fixtures.time) }
+    }
+
+    @Test("the report names the VICAL an anchor came from and its freshness; a stale list warns, and strict refuses it (vical.stale)")
+    func anchorSourceAndFreshness() throws {
+        let pki = try TestPKI(seed: 21, at: Fixtures.time)
+        let builder = try VICALBuilder(at: Fixtures.time)
+        let dated = Fixtures.time.addingTimeInterval(-86_400 * 10)
+        let fresh = try VICALVerification(
+            try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 9, date: dated,
+                              nextUpdate: Fixtures.time.addingTimeInterval(86_400)),
+            roots: [builder.root], at: Fixtures.time)
+        let report = try Self.verifyMDL(trusting: fresh, pki: pki)
+        #expect(report.verified, "\(report.errors)")
+        let anchor = try #require(report.documents.first?.issuer.anchor)
+        #expect(anchor.source == "VICAL MdocTesting issue 9 of \(RFC3339.Timestamp(dated))")
+        #expect(anchor.selfSigned && !anchor.listStale)
+        #expect(anchor.certificateSHA256 == pki.iaca.sha256Fingerprint)
+        #expect(report.checks.contains { $0.id == .issuerCertificateChain && $0.status == .pass && $0.detail.contains("from VICAL MdocTesting issue 9") })
+        #expect(!report.checks.contains { $0.status == .warn })
+
+        let stale = try VICALVerification(
+            try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 10, date: dated,
+                              nextUpdate: Fixtures.time.addingTimeInterval(-86_400)),
+            roots: [builder.root], at: Fixtures.time)
+        let warned = try Self.verifyMDL(trusting: stale, pki: pki)
+        #expect(warned.verified, "\(warned.errors)")
+        #expect(warned.documents.first?.issuer.anchor?.listStale == true)
+        #expect(warned.checks.contains { $0.id == .issuerCertificateChain && $0.status == .warn && $0.detail.contains("the list is stale") })
+        let strict = try Self.verifyMDL(trusting: stale, pki: pki, profile: .strict)
+        #expect(strict.errors.map(\.code) == [.vicalStale])
+        #expect(strict.documents.isEmpty)
     }
 }

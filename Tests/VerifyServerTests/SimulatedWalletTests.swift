@@ -40,7 +40,7 @@ struct SimulatedWalletTests {
 
     @Test("a brainpoolP384r1 issuer whose document signer is pinned verifies through the server (annex-c), with the warning")
     func brainpoolPinnedSigner() async throws {
-        let wallet = try SimulatedWallet(time: Date(), curve: .brainpoolP384r1, pinDocumentSigner: true)
+        let wallet = try SimulatedWallet(time: Date(), curve: .brainpoolP384r1, anchor: .documentSigner)
         defer { wallet.remove() }
         try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
             let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
@@ -50,6 +50,83 @@ struct SimulatedWalletTests {
             #expect(verified.status == 200, "\(verified.text)")
             #expect(verified.text.contains("not a self-signed root"))
             #expect(verified.text.contains("ES384"))
+        }
+    }
+
+    @Test("a pinned intermediate CA anchors the document signer it issued through the server (apple-app), with the warning")
+    func pinnedIntermediate() async throws {
+        let wallet = try SimulatedWallet(time: Date(), anchor: .intermediate)
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("apple-app")))
+            let response = try wallet.appleResponse(nonce: try #require(body["nonce"] as? String), faults: [.intermediateCA])
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            let document = try #require((try jsonObject(verified)["documents"] as? [[String: Any]])?.first)
+            let anchor = try #require((document["issuer"] as? [String: Any])?["anchor"] as? [String: Any])
+            #expect(anchor["selfSigned"] as? Bool == false)
+            #expect((anchor["subject"] as? String)?.contains("MdocTesting Intermediate CA") == true)
+            #expect(verified.text.contains("not a self-signed root"))
+        }
+    }
+
+    @Test("an IACA trusted through a configured VICAL: the report names the VICAL and its next update (annex-c)")
+    func anchoredByVICAL() async throws {
+        let time = Date()
+        let wallet = try SimulatedWallet(time: time)
+        defer { wallet.remove() }
+        let builder = try VICALBuilder(seed: 3, at: time)
+        let vical = try builder.build(entries: [.init(wallet.pki.iaca, docTypes: [DocType.mDL])], issueID: 31,
+                                      date: time.addingTimeInterval(-3600), nextUpdate: time.addingTimeInterval(86_400), provider: "Test DTS")
+        let vicalURL = wallet.folder.appendingPathComponent("vical.cbor")
+        let rootURL = wallet.folder.appendingPathComponent("vical-root.pem")
+        try Data(vical).write(to: vicalURL)
+        try PEMText.certificate(builder.root).write(to: rootURL, atomically: true, encoding: .utf8)
+        var configuration = wallet.configuration()
+        configuration.trustStorePaths = []
+        configuration.vicals = [VICALSource(file: vicalURL.path, root: rootURL.path)]
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            let data = try #require(body["data"] as? [String: Any])
+            let response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String))
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            let document = try #require((try jsonObject(verified)["documents"] as? [[String: Any]])?.first)
+            let anchor = try #require((document["issuer"] as? [String: Any])?["anchor"] as? [String: Any])
+            #expect((anchor["source"] as? String)?.hasPrefix("VICAL Test DTS issue 31 of ") == true)
+            #expect(anchor["listStale"] as? Bool == false)
+            #expect(anchor["listNextUpdate"] as? String != nil)
+        }
+    }
+
+    @Test("issuer identifiers: apple-app requests return the trusted IACA's key identifier per docType; annex-c lists them when configured")
+    func issuerIdentifiers() async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        let keyID = Base64URL.encode(try #require(wallet.pki.iaca.subjectKeyIdentifier))
+        var configuration = wallet.configuration()
+        configuration.requestIssuerIdentifiers = true
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let (id, apple) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("apple-app")))
+            let offered = try #require(apple["issuerIdentifiers"] as? [String: [String]])
+            #expect(offered == [DocType.mDL: [keyID]])
+            // The wallet's document chains to that IACA: the filtered request still verifies.
+            let response = try wallet.appleResponse(nonce: try #require(apple["nonce"] as? String))
+            #expect(try await server.client.post("/v1/verify", json: verifyJSON(id, response: response)).status == 200)
+
+            let (_, web) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            let data = try #require(web["data"] as? [String: Any])
+            let text = try #require(data["deviceRequest"] as? String)
+            let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(text)))
+            let iacaKeyID = try #require(wallet.pki.iaca.subjectKeyIdentifier)
+            #expect(deviceRequest.docRequests.first?.itemsRequest.issuerIdentifiers == [iacaKeyID])
+        }
+        try await ServerFixture.withServer(wallet.configuration(), store: InMemoryRequestStore()) { server in
+            let (_, web) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("annex-c")))
+            let data = try #require(web["data"] as? [String: Any])
+            let text = try #require(data["deviceRequest"] as? String)
+            let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(text)))
+            #expect(deviceRequest.docRequests.first?.itemsRequest.issuerIdentifiers == [])
         }
     }
 

@@ -18,15 +18,15 @@ public final class TrustStore: @unchecked Sendable {
     public let anchors: [Certificate]
     /// Anchors need not be self-signed (X509_V_FLAG_PARTIAL_CHAIN): e.g. the DS itself as anchor.
     public let allowsNonSelfSignedAnchors: Bool
-    /// What an anchor may anchor, by the SHA-256 of its DER (e.g. the docTypes a VICAL entry lists); an anchor
-    /// without an entry anchors anything.
-    public let scopes: [[UInt8]: [String]]
+    /// The docTypes an anchor may anchor and the list it came from, by the SHA-256 of its DER; an anchor without an
+    /// entry anchors anything and has no recorded source.
+    public let provenance: [[UInt8]: AnchorProvenance]
 
     private let store: OpaquePointer
     private let anchorsByPointer: [OpaquePointer: Certificate]
     private let anchorKeyIdentifiers: [[UInt8]?]
 
-    public init(anchors: [Certificate], allowNonSelfSignedAnchors: Bool = false, scopes: [[UInt8]: [String]] = [:]) {
+    public init(anchors: [Certificate], allowNonSelfSignedAnchors: Bool = false, provenance: [[UInt8]: AnchorProvenance] = [:]) {
         var seen = Set<Certificate>()
         let unique = anchors.filter { seen.insert($0).inserted }
         guard let store = X509_STORE_new() else { fatalError("OpenSSL could not allocate an X509_STORE") }
@@ -40,7 +40,7 @@ public final class TrustStore: @unchecked Sendable {
         self.store = store
         self.anchors = unique
         self.allowsNonSelfSignedAnchors = allowNonSelfSignedAnchors
-        self.scopes = scopes
+        self.provenance = provenance
         self.anchorsByPointer = Dictionary(unique.map { ($0.x509, $0) }, uniquingKeysWith: { first, _ in first })
         self.anchorKeyIdentifiers = unique.map(\.subjectKeyIdentifier)
     }
@@ -112,50 +112,14 @@ public final class TrustStore: @unchecked Sendable {
     }
 
     /// Loads anchors from PEM (several certificates per file allowed) or DER files. A directory contributes
-    /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order, and the scopes its `manifest.json` gives
-    /// (`{"entries": [{"certificateSHA256": hex, "docTypes": [...]}]}`, as `trust vical import` writes it). Any
-    /// certificate may be an anchor, root or not (operators pin intermediates and document signers). Throws
-    /// `CryptoError(.invalidInput)` naming the path on a missing, unreadable or invalid file.
-    public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = true) throws -> TrustStore {
-        var scopes: [[UInt8]: [String]] = [:]
-        for path in paths where isDirectory(path) == true {
-            scopes.merge(try manifestScopes(directory: path)) { first, _ in first }
-        }
-        return TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates),
-                          allowNonSelfSignedAnchors: allowNonSelfSignedAnchors, scopes: scopes)
-    }
-
-    /// The scopes a folder's `manifest.json` records, by certificate SHA-256; none when it has no manifest.
-    public static func manifestScopes(directory: String) throws -> [[UInt8]: [String]] {
-        let path = (directory.hasSuffix("/") ? directory : directory + "/") + "manifest.json"
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        return try manifestScopes(data: [UInt8](data), name: path)
-    }
-
-    /// The scopes of a manifest's JSON (`name` is for messages).
-    public static func manifestScopes(data: [UInt8], name: String) throws -> [[UInt8]: [String]] {
-        let path = name
-        struct Manifest: Decodable {
-            struct Entry: Decodable {
-                let certificateSHA256: String
-                let docTypes: [String]
-            }
-            let entries: [Entry]
-        }
-        let manifest: Manifest
-        do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: Data(data))
-        } catch {
-            throw CryptoError(.invalidInput, "\(path): not a manifest ({\"entries\": [{\"certificateSHA256\", \"docTypes\"}]})")
-        }
-        var scopes: [[UInt8]: [String]] = [:]
-        for entry in manifest.entries {
-            guard let fingerprint = X509Support.hexBytes(entry.certificateSHA256), fingerprint.count == 32 else {
-                throw CryptoError(.invalidInput, "\(path): certificateSHA256 \(entry.certificateSHA256.prefix(70)) is not 64 hex digits")
-            }
-            scopes[fingerprint] = entry.docTypes
-        }
-        return scopes
+    /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order. Any certificate may be an anchor, root or
+    /// not (operators pin intermediates and document signers). A folder's manifest.json (scopes, sources) is read by
+    /// `TrustFolder` in Mdoc, which passes it here as `provenance`. Throws `CryptoError(.invalidInput)` naming the
+    /// path on a missing, unreadable or invalid file.
+    public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = true,
+                            provenance: [[UInt8]: AnchorProvenance] = [:]) throws -> TrustStore {
+        TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates),
+                   allowNonSelfSignedAnchors: allowNonSelfSignedAnchors, provenance: provenance)
     }
 
     /// The certificates of every file `load(paths:)` reads, with the file each came from.

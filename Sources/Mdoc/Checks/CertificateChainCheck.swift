@@ -60,30 +60,43 @@ extension DocumentVerification {
         pass(id, "\(certificates.count) certificate(s); document signer \(certificates[0].subject)")
     }
 
-    /// The path is trusted; the anchor it reached must be allowed to anchor this docType (a VICAL entry's scope), and
-    /// an anchor that is not a self-signed root (a pinned intermediate or document signer) is reported: a warning
-    /// under the default profile, a failure under strict.
+    /// The path is trusted; the anchor it reached must be allowed to anchor this docType (a VICAL entry's scope), the
+    /// list that vouches for it must be fresh, and an anchor that is not a self-signed root (a pinned intermediate or
+    /// document signer) is reported. A stale list or a non-root anchor is a warning under the default profile and a
+    /// failure under strict. The detail names the anchor and the list it came from.
     private mutating func checkAnchor(_ chain: [Certificate]) {
         let id = CheckID.issuerCertificateChain
         guard let anchor = chain.last else { return }
-        if let scope = context.trustStore.scopes[anchor.sha256Fingerprint], !scope.contains(document.docType) {
+        let provenance = context.trustStore.provenance[anchor.sha256Fingerprint]
+        if let scope = provenance?.docTypes, !scope.contains(document.docType) {
             fail(id, .issuerChainUntrusted, "the anchor \(anchor.subject) may anchor only \(scope.joined(separator: ", ")) "
                  + "(its trust-list entry), not \(InputQuote.short(document.docType))")
             return
         }
-        if anchor.isSelfSigned {
-            facts.trustedChain = chain
-            pass(id, "document signer chains to \(anchor.subject) (self-signed root)")
-            return
+        let strict = context.options.profile == .strict
+        var warnings: [String] = []
+        if let next = provenance?.listNextUpdate, next < context.time {
+            let detail = "the anchor \(anchor.subject) comes from \(provenance?.source ?? "a trust list") whose nextUpdate "
+                + "\(RFC3339.format(next)) has passed: the list is stale"
+            if strict {
+                fail(id, .vicalStale, detail + "; the strict profile asks for a current list")
+                return
+            }
+            warnings.append(detail)
         }
-        let detail = "anchored at \(anchor.subject), a pinned certificate that is not a self-signed root"
-        if context.options.profile == .strict {
-            fail(id, .issuerChainUntrusted, detail + "; the strict profile asks for an IACA root")
-            return
+        let source = provenance?.source.map { ", from \($0)" } ?? ""
+        if !anchor.isSelfSigned {
+            let detail = "anchored at \(anchor.subject), a pinned certificate that is not a self-signed root"
+            if strict {
+                fail(id, .issuerChainUntrusted, detail + "; the strict profile asks for an IACA root")
+                return
+            }
+            warnings.append(detail)
         }
         facts.trustedChain = chain
-        pass(id, "document signer chains to \(anchor.subject) (pinned, not a self-signed root)")
-        warn(id, detail)
+        let kind = anchor.isSelfSigned ? "self-signed root" : "pinned, not a self-signed root"
+        pass(id, "document signer chains to \(anchor.subject) (\(kind)\(source))")
+        for warning in warnings { warn(id, warning) }
     }
 
     /// A document signer and the IACA is what issuers send; a few more leave room, thousands are an attack.

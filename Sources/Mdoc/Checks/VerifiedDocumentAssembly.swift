@@ -36,9 +36,19 @@ extension DocumentVerification {
                 documentSigner: signer.subject.description,
                 root: facts.trustedChain?.last.map { $0.subject.description },
                 documentSignerValidFrom: signer.notBefore,
-                documentSignerValidUntil: signer.notAfter),
+                documentSignerValidUntil: signer.notAfter,
+                anchor: verifiedAnchor()),
             validity: info,
             elements: elements,
             missing: missing.sorted())
+    }
+
+    private func verifiedAnchor() -> VerifiedDocument.Anchor? {
+        guard let anchor = facts.trustedChain?.last else { return nil }
+        let provenance = context.trustStore.provenance[anchor.sha256Fingerprint]
+        return VerifiedDocument.Anchor(
+            subject: anchor.subject.description, certificateSHA256: anchor.sha256Fingerprint, selfSigned: anchor.isSelfSigned,
+            source: provenance?.source, listNextUpdate: provenance?.listNextUpdate,
+            listStale: provenance?.listNextUpdate.map { $0 < context.time } ?? false)
     }
 }

@@ -21,7 +21,7 @@ extension CheckID {
         "issuer.x5chain", clause: "ISO/IEC 18013-5 §9.1.2.4; RFC 9360 §2", codes: [.issuerChainUntrusted, .responseMalformed])
     public static let issuerCertificateChain = CheckID(
         "issuer.certificate_chain", clause: "ISO/IEC 18013-5 §9.3.3, Annex B",
-        codes: [.issuerChainUntrusted, .issuerCertificateExpired])
+        codes: [.issuerChainUntrusted, .issuerCertificateExpired, .vicalStale])
     public static let issuerCertificateProfile = CheckID(
         "issuer.certificate_profile", clause: "ISO/IEC 18013-5 Annex B (Tables B.1 IACA, B.3 document signer)",
         codes: [.issuerCertificateProfile])

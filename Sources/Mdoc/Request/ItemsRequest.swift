@@ -26,15 +26,20 @@ public struct ItemsRequest: Sendable, Equatable {
 
     public var docType: String
     public var nameSpaces: [NameSpace]
+    /// `requestInfo.issuerIdentifiers` (DocRequestInfo, ISO/IEC 18013-5 second edition): the authority key
+    /// identifiers of the document signer chains the reader accepts (`IssuerIdentifiers`); empty sends none.
+    public var issuerIdentifiers: [[UInt8]]
 
-    public init(docType: String, nameSpaces: [NameSpace]) {
+    public init(docType: String, nameSpaces: [NameSpace], issuerIdentifiers: [[UInt8]] = []) {
         self.docType = docType
         self.nameSpaces = nameSpaces
+        self.issuerIdentifiers = issuerIdentifiers
     }
 
     /// From a request policy entry; namespaces and elements sorted by name (a policy holds dictionaries).
-    public init(_ request: RequestPolicy.DocumentRequest) {
+    public init(_ request: RequestPolicy.DocumentRequest, issuerIdentifiers: [[UInt8]] = []) {
         self.docType = request.docType
+        self.issuerIdentifiers = issuerIdentifiers
         self.nameSpaces = request.nameSpaces.keys.sorted().map { name in
             let elements = request.nameSpaces[name] ?? [:]
             return NameSpace(name, elements: elements.keys.sorted().map { Element($0, intentToRetain: elements[$0] ?? false) })
@@ -52,19 +57,23 @@ public struct ItemsRequest: Sendable, Equatable {
 
     /// The ItemsRequest map, preferred serialization, in the stored order.
     public var encoded: [UInt8] {
-        CBOREncoder.encode(.map([
+        var pairs: [(CBORValue, CBORValue)] = [
             (.text("docType"), .text(docType)),
             (.text("nameSpaces"), .map(nameSpaces.map { nameSpace in
                 (.text(nameSpace.name), .map(nameSpace.elements.map { (.text($0.identifier), .bool($0.intentToRetain)) }))
             })),
-        ]))
+        ]
+        if !issuerIdentifiers.isEmpty {
+            pairs.append((.text("requestInfo"), .map([(.text("issuerIdentifiers"), .array(issuerIdentifiers.map { .bytes($0) }))])))
+        }
+        return CBOREncoder.encode(.map(pairs))
     }
 
     /// `ItemsRequestBytes = #6.24(bstr .cbor ItemsRequest)`.
     public var taggedBytes: [UInt8] { CBOREncoder.encode(.tagged(24, .bytes(encoded))) }
 
-    /// Parses a decoded ItemsRequest map. `requestInfo` and unknown keys are ignored; anything else that does
-    /// not fit the CDDL is `input.malformed`.
+    /// Parses a decoded ItemsRequest map. Of `requestInfo` only `issuerIdentifiers` is read (an array of bstr);
+    /// its other entries and unknown keys are ignored; anything else that does not fit the CDDL is `input.malformed`.
     public init(decoding item: CBORItem) throws(VerificationError) {
         func malformed(_ what: String) -> VerificationError { VerificationError(.inputMalformed, "ItemsRequest: \(what)") }
         guard item.map != nil else { throw malformed("not a map") }
@@ -84,7 +93,16 @@ public struct ItemsRequest: Sendable, Equatable {
             }
             nameSpaces.append(NameSpace(name, elements: elements))
         }
+        var issuerIdentifiers: [[UInt8]] = []
+        if let node = item["requestInfo"]?["issuerIdentifiers"] {
+            guard let entries = node.array else { throw malformed("requestInfo.issuerIdentifiers is not an array") }
+            for entry in entries {
+                guard let identifier = entry.bytes else { throw malformed("requestInfo.issuerIdentifiers holds a non-bstr entry") }
+                issuerIdentifiers.append(Array(identifier))
+            }
+        }
         self.docType = docType
         self.nameSpaces = nameSpaces
+        self.issuerIdentifiers = issuerIdentifiers
     }
 }

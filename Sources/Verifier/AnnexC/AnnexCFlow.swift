@@ -14,19 +14,23 @@ public struct AnnexCFlow: RequestFlow {
 
     public let verifier: AnnexCVerifier
     let reader: ReaderIdentity?
+    let issuerIdentifiersInRequests: Bool
 
     public var format: VerificationReport.Format { .annexC }
 
     public init(_ environment: FlowEnvironment) {
         verifier = AnnexCVerifier(configuration: environment.configuration)
         reader = environment.readerIdentity
+        issuerIdentifiersInRequests = environment.issuerIdentifiersInRequests
     }
 
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         guard let origin, !origin.isEmpty else {
             throw VerificationError(.inputMalformed, "annex-c requests need the calling page's `origin`, e.g. https://shop.example")
         }
-        let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader)
+        let identifiers = issuerIdentifiersInRequests
+            ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore) : [:]
+        let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, issuerIdentifiers: identifiers)
         return PreparedRequest(state: Self.state(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo, origin: origin),
                                publicFields: [("data", request.data)])
     }

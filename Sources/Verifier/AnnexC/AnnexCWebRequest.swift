@@ -34,9 +34,12 @@ public struct AnnexCWebRequest: Sendable {
     /// ReaderAuthenticationAll (the form of Apple's sample request; Apple Wallet requires signed requests); version 1.0
     /// puts a `readerAuth` in every DocRequest over its ReaderAuthentication.
     ///
+    /// `issuerIdentifiers` (docType → identifiers, see `IssuerIdentifiers`) go into each ItemsRequest's `requestInfo`.
+    ///
     /// Throws `input.malformed` for an origin that is not a serialized web origin or an empty request.
     public static func create(origin: String, request: RequestPolicy, reader: ReaderIdentity? = nil,
-                              version: DeviceRequestVersion = .v1_1) throws(VerificationError) -> AnnexCWebRequest {
+                              version: DeviceRequestVersion = .v1_1,
+                              issuerIdentifiers: [String: [[UInt8]]] = [:]) throws(VerificationError) -> AnnexCWebRequest {
         try AnnexCOrigin.validate(origin)
         guard !request.documents.isEmpty,
               request.documents.allSatisfy({ !$0.docType.isEmpty && $0.nameSpaces.values.contains { !$0.isEmpty } })
@@ -51,7 +54,7 @@ public struct AnnexCWebRequest: Sendable {
         }
         let encryptionInfo = AnnexCEncryptionInfo(nonce: SecureRandom.bytes(32), recipientPublicKey: key.publicKey).base64URL
         let session = AnnexCSession(privateKey: key, encryptionInfo: encryptionInfo, origin: origin, request: request)
-        let itemsRequests = request.documents.map(ItemsRequest.init)
+        let itemsRequests = request.documents.map { ItemsRequest($0, issuerIdentifiers: issuerIdentifiers[$0.docType] ?? []) }
         let deviceRequest: DeviceRequest
         do {
             deviceRequest = try build(itemsRequests, version: version, reader: reader, transcript: session.transcript)

@@ -3,7 +3,9 @@ import Foundation
 import Mdoc
 
 /// Apple "Verify with Wallet" in-app as a request flow: a fresh 32-byte nonce per request (the app passes it to
-/// `PKIdentityRequest`); the answer is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the
+/// `PKIdentityRequest`) and, per requested docType, the trust store's issuer identifiers for
+/// `PKIdentityDocumentDescriptor.issuerIdentifiers` (iOS 27; base64url; absent when the store cannot be described that
+/// way, see `IssuerIdentifiers`); the answer is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the
 /// configured merchant and team IDs (docs/formats.md §1).
 public struct AppleAppFlow: RequestFlow {
     static let nonceKey = "nonce"
@@ -23,7 +25,12 @@ public struct AppleAppFlow: RequestFlow {
 
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let nonce = SecureRandom.bytes(Self.nonceLength)
-        return PreparedRequest(state: Self.state(nonce: nonce), publicFields: [("nonce", .string(Base64URL.encode(nonce)))])
+        let offers = IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore)
+        let identifiers = JSONValue.object(offers.keys.sorted().map { docType in
+            (docType, .array((offers[docType] ?? []).map { .string(Base64URL.encode($0)) }))
+        })
+        return PreparedRequest(state: Self.state(nonce: nonce),
+                               publicFields: [("nonce", .string(Base64URL.encode(nonce))), ("issuerIdentifiers", identifiers)])
     }
 
     /// The kept state for a request with `nonce`.

@@ -40,13 +40,17 @@ public struct FlowEnvironment: Sendable {
     public var teamID: String
     /// Signs web requests (Annex C ReaderAuth) when set.
     public var readerIdentity: ReaderIdentity?
+    /// Web requests (Annex C) list the trust store's issuer identifiers for each docType in the ItemsRequest's
+    /// `requestInfo`, so the wallet offers only documents the verifier can anchor (`IssuerIdentifiers`).
+    public var issuerIdentifiersInRequests: Bool
 
     public init(configuration: VerifierConfiguration, recipientKeys: [PrivateKey] = [], merchantID: String = "", teamID: String = "",
-                readerIdentity: ReaderIdentity? = nil) {
+                readerIdentity: ReaderIdentity? = nil, issuerIdentifiersInRequests: Bool = false) {
         self.configuration = configuration
         self.recipientKeys = recipientKeys
         self.merchantID = merchantID
         self.teamID = teamID
         self.readerIdentity = readerIdentity
+        self.issuerIdentifiersInRequests = issuerIdentifiersInRequests
     }
 }

@@ -45,6 +45,7 @@ extension VerificationReport {
                 ("root", document.issuer.root.map(JSONValue.string) ?? .null),
                 ("validFrom", .string(RFC3339.format(document.issuer.documentSignerValidFrom))),
                 ("validUntil", .string(RFC3339.format(document.issuer.documentSignerValidUntil))),
+                ("anchor", document.issuer.anchor.map(json(for:)) ?? .null),
             ])),
             ("validity", .object([
                 ("signed", .string(document.validity.signedAt.description)),
@@ -61,6 +62,17 @@ extension VerificationReport {
                 ($0.key, .object($0.value.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
             })),
             ("missing", .array(document.missing.map(JSONValue.string))),
+        ])
+    }
+
+    static func json(for anchor: VerifiedDocument.Anchor) -> JSONValue {
+        .object([
+            ("subject", .string(anchor.subject)),
+            ("certificateSHA256", .string(Hex.encode(anchor.certificateSHA256))),
+            ("selfSigned", .bool(anchor.selfSigned)),
+            ("source", anchor.source.map(JSONValue.string) ?? .null),
+            ("listNextUpdate", anchor.listNextUpdate.map { .string(RFC3339.format($0)) } ?? .null),
+            ("listStale", .bool(anchor.listStale)),
         ])
     }
 

@@ -1,18 +1,19 @@
 import CryptoCore
 import Foundation
+import Mdoc
 
 /// The curated production trust bundle (`Certificates/production/`), embedded in the binaries so the CLI and the
 /// server trust real issuers from any working directory. `--trust` and the server's `trustStore` replace it.
 /// `ProductionTrustBundle+Embedded.swift` is generated from the folder; a test keeps the two equal.
 public enum ProductionTrustBundle {
-    /// The bundle's anchors, scoped by its manifest; any certificate in it may anchor (see `TrustStore.load`).
+    /// The bundle's anchors, scoped by its manifest; any certificate in it may anchor (see `TrustFolder`).
     public static func trustStore() throws -> TrustStore {
         var anchors: [Certificate] = []
         for pem in embeddedPEM {
             anchors += try Certificate.certificates(fromPEM: pem)
         }
-        let scopes = embeddedManifest.isEmpty ? [:] : try TrustStore.manifestScopes(data: Array(embeddedManifest.utf8),
-                                                                                 name: "the embedded production manifest")
-        return TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, scopes: scopes)
+        let provenance = embeddedManifest.isEmpty ? [:] : try TrustFolder.manifestProvenance(data: Array(embeddedManifest.utf8),
+                                                                                          name: "the embedded production manifest")
+        return TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance)
     }
 }

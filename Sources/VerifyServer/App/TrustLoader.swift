@@ -23,19 +23,19 @@ struct TrustLoader {
         let paths = configuration.trustStorePaths
         let base: TrustStore
         do {
-            base = paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustStore.load(paths: paths)
+            base = paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustFolder.trustStore(paths: paths)
         } catch {
             problems.append("trust store: \(error)")
             return nil
         }
         var anchors = base.anchors
-        var scopes = base.scopes
+        var provenance = base.provenance
         var loaded: [LoadedVICAL] = []
         for source in configuration.vicals {
             guard let verified = vical(source, at: time, profile: configuration.profile, problems: &problems) else { continue }
             for entry in verified.vical.entries {
                 anchors.append(entry.certificate)
-                scopes[entry.certificate.sha256Fingerprint] = entry.docTypes
+                provenance[entry.certificate.sha256Fingerprint] = verified.provenance(of: entry)
             }
             let stale: Bool
             if case .stale = verified.freshness { stale = true } else { stale = false }
@@ -46,7 +46,7 @@ struct TrustLoader {
         if anchors.isEmpty {
             problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate")
         }
-        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, scopes: scopes), loaded)
+        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance), loaded)
     }
 
     private static func vical(_ source: VICALSource, at time: Date, profile: CertificateProfile,

@@ -58,7 +58,8 @@ public struct VerifierRuntime: Sendable {
         let verifierConfiguration = VerifierConfiguration(
             trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode)
         let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
-                                          merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader)
+                                          merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
+                                          issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers)
         do {
             let flows = try FormatRegistry.flows(environment)
             return VerifierRuntime(configuration: configuration, trustStore: trustStore,

@@ -65,6 +65,7 @@ struct ConfigurationKey: Sendable {
             configuration.readerKeyPath = path.isEmpty ? nil : path
         },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
+        .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// PEM certificate file(s), leaf first. With both set, every annex-c DeviceRequest carries readerAuthAll.
     public var readerKeyPath: String?
     public var readerCertificatePaths: [String] = []
+    /// Annex C requests list the trust store's issuer identifiers per docType (ItemsRequest `requestInfo`), so the
+    /// wallet offers only documents the verifier can anchor. Off by default (apple-app requests always return them).
+    public var requestIssuerIdentifiers = false
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 

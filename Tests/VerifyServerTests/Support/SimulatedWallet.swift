@@ -30,15 +30,29 @@ struct SimulatedWallet: Sendable {
         """
     }
 
-    /// Writes the IACA (or, with `pinDocumentSigner`, the document signer itself) and the merchant key where a
-    /// server configuration can name them. `curve` is the issuer's.
-    init(time: Date, curve: Curve = .p256, pinDocumentSigner: Bool = false) throws {
+    /// The certificate the server is told to trust.
+    enum Anchor {
+        case iaca
+        case documentSigner
+        /// The CA the `intermediate-ca` fault has issue the document signer.
+        case intermediate
+    }
+
+    /// Writes the anchor (the IACA unless told otherwise) and the merchant key where a server configuration can name
+    /// them. `curve` is the issuer's.
+    init(time: Date, curve: Curve = .p256, anchor: Anchor = .iaca) throws {
         self.time = time
         pki = try TestPKI(seed: 7, curve: curve, at: time)
         merchantKey = try PrivateKey.generate(.p256)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("verify-server-wallet-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try PEMText.certificate(pinDocumentSigner ? pki.documentSigner : pki.iaca).write(to: iacaURL, atomically: true, encoding: .utf8)
+        let trusted: Certificate
+        switch anchor {
+        case .iaca: trusted = pki.iaca
+        case .documentSigner: trusted = pki.documentSigner
+        case .intermediate: trusted = try pki.issueIntermediateCA(label: "fault", at: time).certificate
+        }
+        try PEMText.certificate(trusted).write(to: iacaURL, atomically: true, encoding: .utf8)
         try merchantKey.pkcs8PEM().write(to: keyURL, atomically: true, encoding: .utf8)
     }
 

@@ -33,13 +33,15 @@ let package = Package(
     targets: [
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
+        // zlib inflates Token Status Lists (and deflates them in the compliance kit).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
         .target(name: "CCBORWalker", dependencies: ["CLibCBOR"]),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"], cSettings: opensslSettings),
         .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"]),
         .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"]),
         .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"]),
-        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore"]),
+        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib"]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
         .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),

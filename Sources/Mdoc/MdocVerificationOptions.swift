@@ -17,10 +17,17 @@ public struct MdocVerificationOptions: Sendable {
     public var clockSkew: TimeInterval
     /// Accept `deviceMac` (needs the reader's ephemeral private key). Apple's in-app flow uses signatures only.
     public var allowDeviceMac: Bool
+    /// What an undetermined revocation status does (`soft`: a warning; `hard`: `revocation.unknown`).
+    public var revocation: RevocationPolicy
+    /// Where CRLs and status tokens come from; nil means none were given (every status is then unknown).
+    public var revocationSource: (any RevocationSource)?
 
-    public init(profile: CertificateProfile = .default, clockSkew: TimeInterval = 60, allowDeviceMac: Bool = true) {
+    public init(profile: CertificateProfile = .default, clockSkew: TimeInterval = 60, allowDeviceMac: Bool = true,
+                revocation: RevocationPolicy = .soft, revocationSource: (any RevocationSource)? = nil) {
         self.profile = profile
         self.clockSkew = clockSkew
         self.allowDeviceMac = allowDeviceMac
+        self.revocation = revocation
+        self.revocationSource = revocationSource
     }
 }

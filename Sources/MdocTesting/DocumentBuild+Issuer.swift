@@ -30,6 +30,12 @@ extension DocumentBuild {
             docType: faults.contains(.msoDocTypeMismatch) ? (options.docType == DocType.mDL ? DocType.photoID : DocType.mDL) : options.docType,
             validity: msoValidity(documentSigner: dsValidity))
         mso.extraEntries = extraEntries
+        if let reference = options.statusList {
+            let index = faults.contains(.statusIndexOutOfRange) ? UInt64(1) << 40 : reference.index
+            mso.extraEntries.append((.text("status"), .map([(.text("status_list"), .map([
+                (.text("idx"), .unsigned(index)), (.text("uri"), .text(reference.uri)),
+            ]))])))
+        }
 
         let payload = mso.encode(style: style)
         var chain = [signer] + intermediates

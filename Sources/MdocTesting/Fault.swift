@@ -41,6 +41,14 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case duplicateDocument = "duplicate-document"
     case duplicateDocType = "duplicate-doctype"
     case documentErrorsConflict = "document-errors-conflict"
+    // Revocation (any format; the kit issues the CRL and the status list, see `SimulatedRevocation`).
+    case documentSignerRevoked = "document-signer-revoked"
+    case statusRevoked = "status-revoked"
+    case statusSuspended = "status-suspended"
+    case statusListExpired = "status-list-expired"
+    case statusListUntrusted = "status-list-untrusted"
+    case statusListSubMismatch = "status-list-sub-mismatch"
+    case statusIndexOutOfRange = "status-index-out-of-range"
     // Transport (encrypted formats).
     case encryptedToOtherKey = "encrypted-to-other-key"
     case wrongInfoHash = "wrong-info-hash"
@@ -95,6 +103,13 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .unsupportedEnvelopeAlgorithm: return "the envelope's algorithm is \"APPLE-HPKE-v2\""
         case .unsupportedEnvelopeMode: return "the envelope's params.mode is 1 (PSK)"
         case .truncatedEnvelope: return "the envelope bytes are cut in half"
+        case .documentSignerRevoked: return "the IACA's CRL lists the Document Signer as revoked"
+        case .statusRevoked: return "the status list marks the document revoked (status 1)"
+        case .statusSuspended: return "the status list marks the document suspended (status 2)"
+        case .statusListExpired: return "the status list token's exp has passed (status unknown)"
+        case .statusListUntrusted: return "the status list token is signed by a key outside the trust store (status unknown)"
+        case .statusListSubMismatch: return "the status list token's sub is another URI than the MSO names (status unknown)"
+        case .statusIndexOutOfRange: return "the MSO's status index is outside the status list"
         case .nonShortestCBOR: return "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)"
         case .unknownMapKeys: return "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)"
         }
@@ -138,8 +153,18 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .corruptedCiphertext: return .hpkeOpenFailed
         case .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode: return .envelopeUnsupported
         case .truncatedEnvelope: return .inputMalformed
+        case .documentSignerRevoked: return .issuerCertificateRevoked
+        case .statusRevoked: return .statusRevoked
+        case .statusSuspended: return .statusSuspended
+        case .statusListExpired, .statusListUntrusted, .statusListSubMismatch: return .revocationUnknown
+        case .statusIndexOutOfRange: return .statusInvalid
         case .nonShortestCBOR, .unknownMapKeys: return nil
         }
+    }
+
+    /// Faults that shape the status list the MSO names.
+    var needsStatusList: Bool {
+        [.statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch, .statusIndexOutOfRange].contains(self)
     }
 
     /// Position in the transport pipeline (the verifier stops at the first transport failure); nil for the rest.

@@ -20,6 +20,9 @@ public struct MdocSimulator: Sendable {
         var faults: [Fault] = []
         for fault in options.faults where !faults.contains(fault) { faults.append(fault) }
         try Fault.validate(faults, format: target.format)
+        if options.statusList == nil, let fault = faults.first(where: \.needsStatusList) {
+            throw SimulationError.faultNotApplicable(fault, "it needs the MSO's status reference (SimulationOptions.statusList)")
+        }
         var build = DocumentBuild(pki: pki, options: options, faults: Set(faults))
         var documents = [try build.document(target: target)]
         var request = options.request
@@ -36,12 +39,14 @@ public struct MdocSimulator: Sendable {
         let deviceResponse = DeviceResponseBuilder.encode(documents: documents, documentErrors: documentErrors,
                                                           extraEntries: build.extraEntries, style: build.style)
         let (bytes, annexC) = try wrap(deviceResponse, target: target, build: build)
+        let signer = build.documentSigner ?? pki.documentSigner
+        let revocation = try SimulatedRevocation(pki: pki, documentSigner: signer, options: options, faults: Set(faults))
         return SimulatedResponse(
             format: target.format, docType: options.docType, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
-            time: options.time, request: request, documentSigner: build.documentSigner ?? pki.documentSigner, intermediateCA: build.intermediateCA,
-            disclosed: build.disclosed)
+            time: options.time, request: request, documentSigner: signer, intermediateCA: build.intermediateCA,
+            disclosed: build.disclosed, revocation: revocation)
     }
 
     /// Seals the DeviceResponse for the target's format, applying the transport faults.

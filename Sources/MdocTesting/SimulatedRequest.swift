@@ -40,7 +40,12 @@ struct SimulatedRequest {
     }
 
     /// Verifies `response` as a relying party would: through the format's flow, with the response as posted.
+    /// The kit's CRL and status list go to the verifier; with a status list in the MSO the policy is `hard`, so an
+    /// unknown status is a failure the faults can predict.
     func verify(_ response: SimulatedResponse, policy: RequestPolicy?, at time: Date) throws -> VerificationReport {
+        var environment = self.environment
+        environment.configuration.revocationSource = response.revocation.source
+        environment.configuration.revocation = response.revocation.tokens.isEmpty ? .soft : .hard
         guard let state else {
             return DeviceResponseVerifier(configuration: environment.configuration).verify(
                 deviceResponse: response.bytes, transcript: response.transcript, readerKey: response.readerKey, request: policy, at: time)

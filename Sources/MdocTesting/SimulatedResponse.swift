@@ -27,4 +27,6 @@ public struct SimulatedResponse: Sendable {
     public let intermediateCA: Certificate?
     /// The elements disclosed in IssuerSigned.
     public let disclosed: [ElementID]
+    /// The IACA's CRL and the status list the MSO names, to verify with (`revocation.source`).
+    public let revocation: SimulatedRevocation
 }

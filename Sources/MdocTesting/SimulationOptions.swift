@@ -41,6 +41,20 @@ public struct SimulationOptions: Sendable {
     public var expectedUpdate = true
     /// What the relying party asked for, handed to the verifier by `SimulatedCase` (nil: no policy check).
     public var request: RequestPolicy?
+    /// The MSO's `status` reference to a status list the kit issues with the response (`SimulatedRevocation`);
+    /// nil leaves `status` out of the MSO.
+    public var statusList: StatusReference? = StatusReference()
+
+    /// Where the simulated status list is published and the document's index in it.
+    public struct StatusReference: Sendable, Equatable {
+        public var uri: String
+        public var index: UInt64
+
+        public init(uri: String = "https://status.mdoctesting.example/lists/1", index: UInt64 = 17) {
+            self.uri = uri
+            self.index = index
+        }
+    }
 
     public init(time: Date = Date(), faults: [Fault] = []) {
         self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))

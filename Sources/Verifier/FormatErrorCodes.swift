@@ -14,5 +14,5 @@ extension ErrorCode {
     ]
 
     /// Every code a verification report can carry.
-    public static let verificationCodes: [ErrorCode] = mdocCodes + formatCodes
+    public static let verificationCodes: [ErrorCode] = mdocCodes + revocationCodes + [.vicalStale] + formatCodes
 }

@@ -15,13 +15,20 @@ public struct VerifierConfiguration: Sendable {
     public var testMode: Bool
     /// Bounds for every CBOR structure read from a response.
     public var cborLimits: CBORLimits
+    /// What an undetermined revocation status does (default `soft`: a warning check saying why).
+    public var revocation: RevocationPolicy
+    /// CRLs and status tokens (files, or a fetching cache); nil: none, so every status is unknown.
+    public var revocationSource: (any RevocationSource)?
 
     public init(trustStore: TrustStore, profile: CertificateProfile = .default, clockSkew: TimeInterval = 60,
-                testMode: Bool = false, cborLimits: CBORLimits = .default) {
+                testMode: Bool = false, cborLimits: CBORLimits = .default, revocation: RevocationPolicy = .soft,
+                revocationSource: (any RevocationSource)? = nil) {
         self.trustStore = trustStore
         self.profile = profile
         self.clockSkew = clockSkew
         self.testMode = testMode
         self.cborLimits = cborLimits
+        self.revocation = revocation
+        self.revocationSource = revocationSource
     }
 }

@@ -77,7 +77,7 @@ struct VICALBuilderTests {
         #expect(anchor.selfSigned && !anchor.listStale)
         #expect(anchor.certificateSHA256 == pki.iaca.sha256Fingerprint)
         #expect(report.checks.contains { $0.id == .issuerCertificateChain && $0.status == .pass && $0.detail.contains("from VICAL MdocTesting issue 9") })
-        #expect(!report.checks.contains { $0.status == .warn })
+        #expect(!report.checks.contains { $0.status == .warn && !$0.id.rawValue.hasPrefix("revocation.") })
 
         let stale = try VICALVerification(
             try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 10, date: dated,

@@ -43,8 +43,10 @@ struct AnnexCRoundTripTests {
         }
     }
 
-    static func verify(_ json: String, session: AnnexCSession, pki: TestPKI) -> VerificationReport {
-        AnnexCVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore)).verify(response: json, session: session, at: time)
+    static func verify(_ json: String, session: AnnexCSession, pki: TestPKI, revocation: SimulatedRevocation? = nil) -> VerificationReport {
+        let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: revocation == nil ? .soft : .hard,
+                                                  revocationSource: revocation?.source)
+        return AnnexCVerifier(configuration: configuration).verify(response: json, session: session, at: time)
     }
 
     @Test("Unsigned request → wallet → verified annex-c report with exactly the requested elements")
@@ -144,7 +146,7 @@ struct AnnexCRoundTripTests {
         // (`duplicate-doctype`); the other faults aim at one check each.
         let session = AnnexCSession(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo,
                                     origin: AnnexCFixtures.origin, request: response.request)
-        let report = Self.verify(try #require(response.annexCResponse), session: session, pki: pki)
+        let report = Self.verify(try #require(response.annexCResponse), session: session, pki: pki, revocation: response.revocation)
         #expect(expectation(report, response.expected) == nil, "\(fault.name)")
     }
 

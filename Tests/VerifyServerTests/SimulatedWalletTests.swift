@@ -184,7 +184,7 @@ struct SimulatedWalletTests {
     static func checkFault(_ fault: Fault, format: VerificationReport.Format) async throws {
         let wallet = try SimulatedWallet(time: pinnedTime)
         defer { wallet.remove() }
-        let configuration = wallet.configuration(testMode: true, pinnedTime: true)
+        let configuration = try wallet.withRevocationFiles(wallet.configuration(testMode: true, pinnedTime: true), faults: [fault])
         try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
             let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody(format.rawValue)))
             let response: String

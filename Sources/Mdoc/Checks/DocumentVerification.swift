@@ -85,8 +85,8 @@ extension DocumentCheck {
     /// The order of the checks of one document: ISO/IEC 18013-5 §9.3 (issuer data authentication, then mdoc
     /// authentication), then the consistency and relying-party policy checks.
     package static let order: [DocumentCheck] = [
-        .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature,
-        .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate,
+        .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature, .certificateRevocation,
+        .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .msoStatus,
         .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentErrors,
         .policyDocType, .policyElements, .policyAgeFallback,
     ]

@@ -28,6 +28,9 @@ extension CheckID {
     public static let issuerSignature = CheckID(
         "issuer.signature", clause: "ISO/IEC 18013-5 §9.1.2.4, §9.3.1; RFC 9052 §4.4",
         codes: [.issuerSignatureInvalid, .issuerAlgorithmUnsupported])
+    public static let revocationCertificate = CheckID(
+        "revocation.certificate", clause: "ISO/IEC 18013-5 Annex B (CRL); RFC 5280 §5, §6.3",
+        codes: [.issuerCertificateRevoked, .revocationUnknown])
     public static let msoDecode = CheckID("mso.decode", clause: "ISO/IEC 18013-5 §9.1.2.4", codes: [.msoMalformed])
     public static let msoDigestAlgorithm = CheckID(
         "mso.digest_algorithm", clause: "ISO/IEC 18013-5 §9.1.2.4", codes: [.msoDigestAlgorithmUnsupported])
@@ -36,6 +39,9 @@ extension CheckID {
         "mso.validity", clause: "ISO/IEC 18013-5 §9.1.2.4, §9.3.1", codes: [.msoMalformed, .msoNotYetValid, .msoExpired])
     public static let msoSignedWithinCertificate = CheckID(
         "mso.signed_within_certificate", clause: "ISO/IEC 18013-5 §9.1.2.4, §9.3.1", codes: [.issuerCertificateExpired])
+    public static let revocationStatus = CheckID(
+        "revocation.status", clause: "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list",
+        codes: [.statusRevoked, .statusSuspended, .statusInvalid, .revocationUnknown])
     public static let digestValues = CheckID(
         "digest.values", clause: "ISO/IEC 18013-5 §9.1.2.5, §9.3.1", codes: [.digestDuplicate, .digestMissing, .digestMismatch])
     public static let deviceAuthentication = CheckID(
@@ -61,8 +67,8 @@ extension CheckID {
     public static let mdocChecks: [CheckID] = [
         .responseStructure, .responseVersion, .responseStatus, .responseDocuments, .responseDocumentErrors, .policyDocuments,
         .documentStructure,
-        .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature,
-        .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .digestValues,
+        .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature, .revocationCertificate,
+        .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .revocationStatus, .digestValues,
         .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .documentErrors, .policyDocType, .policyElements,
         .policyAgeFallback,
     ]

@@ -26,6 +26,8 @@ package struct MobileSecurityObject: Sendable {
     package let keyAuthorizations: KeyAuthorizations?
     package let docType: String
     package let validityInfo: ValidityInfo
+    /// `status` (second edition §9.1.2.6) as received; `MSOStatus` reads it in the revocation check.
+    package let status: CBORItem?
 
     /// Decodes the MSO from `MobileSecurityObjectBytes` (the issuerAuth payload, `#6.24(bstr .cbor MSO)`).
     package init(payload: ArraySlice<UInt8>) throws(VerificationError) {
@@ -52,6 +54,7 @@ package struct MobileSecurityObject: Sendable {
         self.keyAuthorizations = try Self.keyAuthorizations(keyInfo["keyAuthorizations"])
         self.docType = docType
         self.validityInfo = try Self.validityInfo(item["validityInfo"])
+        self.status = item["status"]
     }
 
     static func malformed(_ what: String) -> VerificationError { VerificationError(.msoMalformed, what) }

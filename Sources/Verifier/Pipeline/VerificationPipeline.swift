@@ -16,7 +16,8 @@ package struct VerificationPipeline: Sendable {
         func verifier(deviceMac: Bool) -> MdocVerifier {
             MdocVerifier(trustStore: configuration.trustStore,
                          options: MdocVerificationOptions(profile: configuration.profile, clockSkew: configuration.clockSkew,
-                                                          allowDeviceMac: deviceMac),
+                                                          allowDeviceMac: deviceMac, revocation: configuration.revocation,
+                                                          revocationSource: configuration.revocationSource),
                          cache: cache)
         }
         signatureOnly = verifier(deviceMac: false)

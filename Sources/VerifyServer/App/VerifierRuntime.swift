@@ -54,9 +54,19 @@ public struct VerifierRuntime: Sendable {
         let reader = ReaderIdentityLoader.load(
             keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
 
+        var revocationSource: StaticRevocationSource?
+        do {
+            if !configuration.crlPaths.isEmpty || !configuration.statusListPaths.isEmpty {
+                revocationSource = try RevocationFiles.source(crls: configuration.crlPaths, statusLists: configuration.statusListPaths)
+            }
+        } catch {
+            problems.append("revocation: \(error.message)")
+        }
+
         guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
         let verifierConfiguration = VerifierConfiguration(
-            trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode)
+            trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode,
+            revocation: configuration.revocation, revocationSource: revocationSource)
         let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
                                           merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
                                           issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers)

@@ -66,6 +66,15 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
+        .init(name: "revocation") { configuration, value in
+            let text = try value.text()
+            guard let policy = RevocationPolicy(rawValue: text) else {
+                throw ConfigurationValueError("must be one of \(RevocationPolicy.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.revocation = policy
+        },
+        .init(name: "crls") { $0.crlPaths = try $1.list() },
+        .init(name: "statusLists") { $0.statusListPaths = try $1.list() },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -48,6 +48,12 @@ public struct ServerConfiguration: Sendable {
     /// Annex C requests list the trust store's issuer identifiers per docType (ItemsRequest `requestInfo`), so the
     /// wallet offers only documents the verifier can anchor. Off by default (apple-app requests always return them).
     public var requestIssuerIdentifiers = false
+    /// What an undetermined revocation status does: off, soft (a warning check; the default) or hard (rejected with
+    /// `revocation.unknown`). A known revoked or suspended status always rejects.
+    public var revocation: RevocationPolicy = .soft
+    /// CRL files (PEM or DER) for document signers, and status list / identifier list token files (matched by `sub`).
+    public var crlPaths: [String] = []
+    public var statusListPaths: [String] = []
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 

@@ -75,6 +75,24 @@ struct SimulatedWallet: Sendable {
         return configuration
     }
 
+    /// Writes the CRL and status list the kit issues for `faults` (the same for every response of this wallet) and
+    /// points the configuration at them, with the hard revocation policy.
+    func withRevocationFiles(_ configuration: ServerConfiguration, faults: [Fault]) throws -> ServerConfiguration {
+        let transcript = SessionTranscript(built: .array([.null, .null, .text("revocation material")]))
+        let material = try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript), options: options(faults.filter { $0.formats.contains(.deviceResponse) })).revocation
+        let crlURL = folder.appendingPathComponent("iaca.crl")
+        try material.crl.pemEncoded.write(to: crlURL, atomically: true, encoding: .utf8)
+        var configuration = configuration
+        configuration.crlPaths = [crlURL.path]
+        for (index, token) in material.tokens.values.enumerated() {
+            let url = folder.appendingPathComponent("status-list-\(index).cwt")
+            try Data(token).write(to: url)
+            configuration.statusListPaths.append(url.path)
+        }
+        configuration.revocation = .hard
+        return configuration
+    }
+
     func options(_ faults: [Fault] = []) -> SimulationOptions {
         var options = SimulationOptions(time: time, faults: faults)
         options.elements = Self.elements

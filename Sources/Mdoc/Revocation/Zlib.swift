@@ -1,0 +1,52 @@
+import CZlib
+
+/// zlib (RFC 1950) inflate with an output ceiling, and deflate for the compliance kit. A status list is at most a
+/// few MB; a stream that inflates past `limit` is refused as soon as it does, so a decompression bomb costs at
+/// most `limit` bytes, never what it would expand to.
+package enum Zlib {
+    package enum Failure: Error, Equatable {
+        case tooLarge(limit: Int)
+        case malformed(String)
+    }
+
+    package static func inflate(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw .malformed("inflateInit failed")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var status: Int32 = Z_OK
+        var mutableInput = input
+        try mutableInput.withUnsafeMutableBufferPointer { (source: inout UnsafeMutableBufferPointer<UInt8>) throws(Failure) in
+            stream.next_in = source.baseAddress
+            stream.avail_in = UInt32(source.count)
+            while status != Z_STREAM_END {
+                let produced = chunk.withUnsafeMutableBufferPointer { buffer -> Int in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = UInt32(buffer.count)
+                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return buffer.count - Int(stream.avail_out)
+                }
+                guard status == Z_OK || status == Z_STREAM_END else {
+                    throw status == Z_BUF_ERROR ? .malformed("the zlib stream is truncated")
+                        : .malformed(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+                }
+                guard output.count + produced <= limit else { throw .tooLarge(limit: limit) }
+                output.append(contentsOf: chunk[..<produced])
+                if status == Z_OK && produced == 0 && stream.avail_in == 0 { throw .malformed("the zlib stream is truncated") }
+            }
+            guard stream.avail_in == 0 else { throw .malformed("\(stream.avail_in) bytes after the end of the zlib stream") }
+        }
+        return output
+    }
+
+    package static func deflate(_ input: [UInt8]) -> [UInt8] {
+        var length = compressBound(uLong(input.count))
+        var output = [UInt8](repeating: 0, count: Int(length))
+        let status = compress2(&output, &length, input, uLong(input.count), Z_BEST_COMPRESSION)
+        precondition(status == Z_OK, "compress2 cannot fail with a compressBound buffer")
+        return Array(output[..<Int(length)])
+    }
+}

@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(

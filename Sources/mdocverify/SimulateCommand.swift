@@ -90,7 +90,7 @@ struct Simulate: ParsableCommand {
                 let verify = ["mdocverify", "verify", "apple-app", "--response", files.response,
                               "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
                               "--merchant-id", merchantID, "--team-id", teamID, "--nonce", Hex.encode(request.nonce),
-                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)]
+                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
                 try document.writeCase(built, files: files, verify: verify, extra: [
                     "merchantID": merchantID, "teamID": teamID, "nonce": Hex.encode(request.nonce),
                     "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: merchant)),
@@ -133,7 +133,7 @@ struct Simulate: ParsableCommand {
                 let files = try document.write(built, responseName: "response.txt")
                 let verify = ["mdocverify", "verify", "annex-c", "--response", files.response, "--encryption-info", info,
                               "--origin", origin, "--private-key", "RECIPIENT_PRIVATE_KEY.pem",
-                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)]
+                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
                 try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
                 return .verified
             }
@@ -161,7 +161,16 @@ struct SimulationArguments: ParsableArguments {
     @Option(help: "Verification time the response is made for, RFC 3339 (default: now).")
     var at: String?
 
-    @Option(help: "Directory for the response, iaca.pem, document-signer.pem and case.json (created if missing).")
+    @Option(name: .customLong("status-uri"), help: "URI of the status list the MSO's status names (written as status-list.cwt).")
+    var statusURI = SimulationOptions.StatusReference().uri
+
+    @Option(name: .customLong("status-index"), help: "The document's index in that status list.")
+    var statusIndex = SimulationOptions.StatusReference().index
+
+    @Flag(name: .customLong("no-status"), help: "Leave the status reference out of the MSO (no status-list.cwt).")
+    var noStatus = false
+
+    @Option(help: "Directory for the response, iaca.pem, document-signer.pem, iaca.crl, status-list.cwt and case.json (created if missing).")
     var out: String
 
     struct Built {
@@ -173,6 +182,8 @@ struct SimulationArguments: ParsableArguments {
     struct Files {
         let response: String
         let trust: String
+        /// `--crl`, `--status-list` and `--revocation hard` for the verify command.
+        let revocation: [String]
     }
 
     func simulate(_ target: ResponseTarget) throws -> Built {
@@ -187,6 +198,7 @@ struct SimulationArguments: ParsableArguments {
         }
         var options = SimulationOptions(time: try InputFiles.time(at), faults: faultList)
         options.docType = doctype
+        options.statusList = noStatus ? nil : SimulationOptions.StatusReference(uri: statusURI, index: statusIndex)
         if let elements {
             guard let ids = ElementID.list(elements), !ids.isEmpty else {
                 throw UsageFailure("--elements must be namespace:identifier,…")
@@ -210,7 +222,13 @@ struct SimulationArguments: ParsableArguments {
         if let intermediate = built.response.intermediateCA {
             _ = try OutputFiles.write(Array(intermediate.pemEncoded.utf8), to: out, name: "intermediate-ca.pem")
         }
-        return Files(response: response, trust: trust)
+        // The IACA's CRL and the status list the MSO names, as a verifier would fetch them.
+        let crl = try OutputFiles.write(Array(built.response.revocation.crl.pemEncoded.utf8), to: out, name: "iaca.crl")
+        var revocation = ["--crl", crl]
+        if let token = built.response.revocation.tokens.values.first {
+            revocation += ["--status-list", try OutputFiles.write(token, to: out, name: "status-list.cwt"), "--revocation", "hard"]
+        }
+        return Files(response: response, trust: trust, revocation: revocation)
     }
 
     /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
@@ -226,7 +244,7 @@ struct SimulationArguments: ParsableArguments {
             "seed": seed,
             "issuerCurve": built.curve.rawValue,
             "at": RFC3339.format(response.time),
-            "files": ["response": files.response, "trust": files.trust],
+            "files": ["response": files.response, "trust": files.trust, "revocation": files.revocation.filter { !$0.hasPrefix("-") && $0 != "hard" }],
             "expected": [
                 "verified": expected.isVerified,
                 "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),

@@ -17,12 +17,31 @@ struct VerificationOptions: ParsableArguments {
     @Option(help: "Certificate profile preset: default (security-relevant rules enforced, other Annex B deviations warn) or strict.")
     var profile: CertificateProfile = .default
 
+    @Option(help: "When revocation status cannot be determined: off (no checks), soft (verify with a warning saying why) or hard (revocation.unknown). Revoked or suspended always rejects.")
+    var revocation: RevocationPolicy = .soft
+
+    @Option(name: .customLong("crl"), help: "CRL file for document signers (PEM or DER); repeatable.")
+    var crls: [String] = []
+
+    @Option(name: .customLong("status-list"), help: "Status list or identifier list token file (CWT, raw or hex), matched by its sub to the MSO's uri; repeatable.")
+    var statusLists: [String] = []
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func configuration(testMode: Bool) throws -> VerifierConfiguration {
-        VerifierConfiguration(trustStore: try InputFiles.trustStore(trust), profile: profile, testMode: testMode)
+        var source: StaticRevocationSource?
+        if !crls.isEmpty || !statusLists.isEmpty {
+            do {
+                source = try RevocationFiles.source(crls: crls, statusLists: statusLists)
+            } catch {
+                throw UsageFailure(error.message)
+            }
+        }
+        return VerifierConfiguration(trustStore: try InputFiles.trustStore(trust), profile: profile, testMode: testMode,
+                                     revocation: revocation, revocationSource: source)
     }
 }
 
 extension CertificateProfile: ExpressibleByArgument {}
+extension RevocationPolicy: ExpressibleByArgument {}

@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Caches what depends only on certificate bytes: parsed certificates (OpenSSL's d2i_X509 costs ~250 µs),
-/// their public keys, Annex B profile findings, and successful chain validations. A trusted chain stays
+/// their public keys, Annex B profile findings, successful chain validations, and signatures of revocation
+/// material (a CRL or status token by its issuer) that verified. A trusted chain stays
 /// trusted for any time inside the intersection of its certificates' validity periods, so a cached result
 /// is reused only for times inside that window.
 package final class CertificateCache: Sendable {
@@ -17,6 +18,7 @@ package final class CertificateCache: Sendable {
         var publicKeys: [[UInt8]: PublicKey] = [:]
         var profiles: [[UInt8]: [AnnexBDeviation]] = [:]
         var chains: [[UInt8]: ChainEntry] = [:]
+        var verifiedSignatures: Set<[UInt8]> = []
     }
 
     private let state = Mutex(State())
@@ -61,6 +63,19 @@ package final class CertificateCache: Sendable {
             state.profiles[key] = deviations
         }
         return deviations
+    }
+
+    /// Whether the signature that `key` names (the signed object's hash and the signer's fingerprint) verifies;
+    /// `verify` runs only until it has once returned true. Revocation material is shared by every document of an
+    /// issuer, so its signature is checked once, not at every verification.
+    package func signatureVerifies(key: [UInt8], _ verify: () -> Bool) -> Bool {
+        if state.withLock({ $0.verifiedSignatures.contains(key) }) { return true }
+        guard verify() else { return false }
+        state.withLock { state in
+            if state.verifiedSignatures.count >= capacity { state.verifiedSignatures.removeAll(keepingCapacity: true) }
+            state.verifiedSignatures.insert(key)
+        }
+        return true
     }
 
     /// Path validation through `store`, reusing an earlier success for the same certificates when `time`

@@ -10,17 +10,21 @@ public struct SimulatedRevocation: Sendable {
     /// URI → token bytes (one list, at `SimulationOptions.statusList.uri`), as a server would fetch it.
     public let tokens: [String: [UInt8]]
 
-    public var source: any RevocationSource { Source(crl: crl, tokens: tokens) }
+    /// The CRL and the tokens as a verifier's source (the tokens parsed once).
+    public let source: StaticRevocationSource
 
     init(pki: TestPKI, documentSigner: Certificate, options: SimulationOptions, faults: Set<Fault>) throws {
         let time = options.time
         let day: TimeInterval = 86_400
         var crl = CRLBuilder(thisUpdate: time - day, nextUpdate: time + 7 * day)
         if faults.contains(.documentSignerRevoked) { crl.revoked = [(documentSigner.serialNumber, time - day)] }
-        self.crl = try crl.sign(issuer: pki.iaca, issuerKey: pki.iacaKey)
+        let signedCRL = try crl.sign(issuer: pki.iaca, issuerKey: pki.iacaKey)
+        self.crl = signedCRL
+        let crlMaterial = RevocationMaterial(signedCRL, origin: "the kit's IACA CRL")
 
         guard let reference = options.statusList else {
             tokens = [:]
+            source = try StaticRevocationSource(crls: [crlMaterial])
             return
         }
         var builder = StatusListTokenBuilder(
@@ -30,21 +34,10 @@ public struct SimulatedRevocation: Sendable {
         if faults.contains(.statusSuspended) { builder.statuses[reference.index] = 2 }
         let signerPKI = faults.contains(.statusListUntrusted) ? try TestPKI(seed: pki.seed.seed &+ 7_919, curve: pki.curve, at: time) : pki
         let signer = try signerPKI.issueStatusListSigner(at: time)
-        tokens = [reference.uri: try builder.sign(chain: [signer.certificate], key: signer.key)]
-    }
-
-    private struct Source: RevocationSource {
-        let crl: CertificateRevocationList
-        let tokens: [String: [UInt8]]
-
-        func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>] {
-            [RevocationMaterial(crl, origin: "the kit's IACA CRL")]
-        }
-
-        func statusToken(uri: String) -> Result<RevocationMaterial<[UInt8]>, RevocationUnavailable> {
-            guard let token = tokens[uri] else { return .failure(RevocationUnavailable("no status list is published at \(uri)")) }
-            return .success(RevocationMaterial(token, origin: uri))
-        }
+        let token = try builder.sign(chain: [signer.certificate], key: signer.key)
+        tokens = [reference.uri: token]
+        // As fetched from the MSO's URI, so the check sees (and reports) a token whose sub names another list.
+        source = try StaticRevocationSource(crls: [crlMaterial], fetched: [reference.uri: RevocationMaterial(token, origin: reference.uri)])
     }
 }
 

@@ -182,8 +182,14 @@ struct SimulationArguments: ParsableArguments {
     struct Files {
         let response: String
         let trust: String
-        /// `--crl`, `--status-list` and `--revocation hard` for the verify command.
-        let revocation: [String]
+        let crl: String
+        /// nil when the MSO names no status list.
+        let statusList: String?
+
+        /// `--crl`, and `--status-list` with `--revocation hard` when there is a list, for the verify command.
+        var revocation: [String] {
+            ["--crl", crl] + (statusList.map { ["--status-list", $0, "--revocation", "hard"] } ?? [])
+        }
     }
 
     func simulate(_ target: ResponseTarget) throws -> Built {
@@ -224,11 +230,8 @@ struct SimulationArguments: ParsableArguments {
         }
         // The IACA's CRL and the status list the MSO names, as a verifier would fetch them.
         let crl = try OutputFiles.write(Array(built.response.revocation.crl.pemEncoded.utf8), to: out, name: "iaca.crl")
-        var revocation = ["--crl", crl]
-        if let token = built.response.revocation.tokens.values.first {
-            revocation += ["--status-list", try OutputFiles.write(token, to: out, name: "status-list.cwt"), "--revocation", "hard"]
-        }
-        return Files(response: response, trust: trust, revocation: revocation)
+        let statusList = try built.response.revocation.tokens.values.first.map { try OutputFiles.write($0, to: out, name: "status-list.cwt") }
+        return Files(response: response, trust: trust, crl: crl, statusList: statusList)
     }
 
     /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
@@ -244,7 +247,7 @@ struct SimulationArguments: ParsableArguments {
             "seed": seed,
             "issuerCurve": built.curve.rawValue,
             "at": RFC3339.format(response.time),
-            "files": ["response": files.response, "trust": files.trust, "revocation": files.revocation.filter { !$0.hasPrefix("-") && $0 != "hard" }],
+            "files": ["response": files.response, "trust": files.trust, "revocation": [files.crl] + (files.statusList.map { [$0] } ?? [])],
             "expected": [
                 "verified": expected.isVerified,
                 "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),

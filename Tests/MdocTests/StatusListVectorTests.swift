@@ -54,7 +54,12 @@ struct StatusListVectorTests {
         #expect(token.type == StatusToken.statusListType)
         #expect(token.timeToLive == 43200)
         #expect(token.expires == Date(timeIntervalSince1970: 2_291_720_170))
-        #expect(try StatusToken.subject(of: bytes) == token.subject)
+        // A file source finds it by its sub; the same token twice is refused.
+        let files = try StaticRevocationSource(tokens: [RevocationMaterial(bytes, origin: "file a")])
+        #expect(try files.statusToken(uri: token.subject).get().origin == "file a")
+        #expect(throws: VerificationError.self) {
+            try StaticRevocationSource(tokens: [RevocationMaterial(bytes, origin: "file a"), RevocationMaterial(bytes, origin: "file b")])
+        }
         let x = try #require(Base64URL.decode("I3HWm_0Ds1dPMI-IWmf4mBmH-YaeAVbPVu7vB27CxXo"))
         let y = try #require(Base64URL.decode("6N_d5Elj9bs1htgV3okJKIdbHEpkgTmAluYKJemzn1M"))
         let key = try PublicKey(curve: .p256, uncompressedPoint: [0x04] + x + y)

@@ -11,6 +11,8 @@ import COpenSSLShims
 public final class CertificateRevocationList: @unchecked Sendable {
     package let crl: OpaquePointer
     public let derEncoded: [UInt8]
+    /// SHA-256 of `derEncoded`, a cache key.
+    public let sha256Fingerprint: [UInt8]
     public let issuer: DistinguishedName
     public let thisUpdate: Date
     /// nil when the CRL names no next update (then it is never current: RFC 5280 requires one).
@@ -40,6 +42,7 @@ public final class CertificateRevocationList: @unchecked Sendable {
         ERR_clear_error()
         self.crl = parsed
         self.derEncoded = derEncoded
+        self.sha256Fingerprint = Digest.hash(.sha256, derEncoded)
         self.issuer = DistinguishedName(X509_CRL_get_issuer(parsed))
         self.thisUpdate = thisUpdate
         self.nextUpdate = ASN1Time.date(X509_CRL_get0_nextUpdate(parsed))

@@ -59,7 +59,9 @@ extension DocumentVerification {
         let time = context.time
         let named = source.crls(for: certificate).filter { $0.value.issuer == issuer.subject }
         guard !named.isEmpty else { return .unknown("no CRL from \(issuer.subject) was found for \(certificate.subject)") }
-        let signed = named.filter { $0.value.isIssued(by: issuer) }
+        let signed = named.filter { crl in
+            context.cache.signatureVerifies(key: crl.value.sha256Fingerprint + issuer.sha256Fingerprint) { crl.value.isIssued(by: issuer) }
+        }
         guard !signed.isEmpty else { return .unknown("the CRL from \(named[0].origin) is not signed by \(issuer.subject)") }
         let current = signed.filter { crl in
             crl.value.thisUpdate <= time && (crl.value.nextUpdate.map { time < $0 } ?? false) && crl.value.unsupportedCriticalExtension == nil

@@ -65,28 +65,20 @@ extension DocumentVerification {
         }
     }
 
-    /// The token at `reference.uri`, parsed and trusted: signed by an x5chain that reaches the trust store (or is
-    /// issued by the certificate the MSO names), `sub` equal to the URI, not expired. Nil after reporting why not.
+    /// The token at `reference.uri`, trusted: signed by an x5chain that reaches the trust store (or the certificate
+    /// the MSO names), `sub` equal to the URI, not expired. Nil after reporting why not.
     private mutating func trustedToken(_ reference: MSOStatus.Reference, source: any RevocationSource,
                                        id: CheckID) -> (StatusToken, String)? {
-        let material: RevocationMaterial<[UInt8]>
         switch source.statusToken(uri: reference.uri) {
-        case .success(let found): material = found
         case .failure(let unavailable):
             revocationUnknown(id, unavailable.reason)
             return nil
-        }
-        let origin = material.origin
-        do {
-            let token = try StatusToken(material.value)
-            if let problem = tokenTrustProblem(token, reference: reference) {
-                revocationUnknown(id, "the token from \(origin) \(problem)")
+        case .success(let found):
+            if let problem = tokenTrustProblem(found.value, reference: reference) {
+                revocationUnknown(id, "the token from \(found.origin) \(problem)")
                 return nil
             }
-            return (token, origin)
-        } catch {
-            revocationUnknown(id, "the token from \(origin) is unusable: \(error.message)")
-            return nil
+            return (found.value, found.origin)
         }
     }
 
@@ -101,16 +93,21 @@ extension DocumentVerification {
         guard let chain = try? token.certificates(), let signer = chain.first else {
             return "carries no x5chain to verify its signer against"
         }
+        let intermediates = Array(chain.dropFirst())
         if let pinned = reference.certificate {
-            guard let top = chain.last, top == pinned || top.isSignedBy(pinned),
-                  signer.notBefore <= context.time, context.time <= signer.notAfter
-            else { return "is not signed under the certificate the MSO names" }
+            // The certificate the MSO names signed the top of the token's chain: it is the anchor of that chain.
+            let store = TrustStore(anchors: [pinned], allowNonSelfSignedAnchors: true)
+            guard case .trusted = store.validate(leaf: signer, intermediates: intermediates, at: context.time) else {
+                return "is not signed under the certificate the MSO names"
+            }
         } else {
-            guard case .trusted = context.cache.validate(leaf: signer, intermediates: Array(chain.dropFirst()), at: context.time,
+            guard case .trusted = context.cache.validate(leaf: signer, intermediates: intermediates, at: context.time,
                                                          store: context.trustStore)
             else { return "is signed by \(signer.subject), which does not chain to the trust store" }
         }
-        guard let key = try? signer.publicKey(), token.isSigned(by: key) else {
+        guard let key = try? context.cache.publicKey(of: signer),
+              context.cache.signatureVerifies(key: token.sha256Fingerprint + signer.sha256Fingerprint, { token.isSigned(by: key) })
+        else {
             return "has a signature that does not verify with \(signer.subject)"
         }
         return nil

@@ -67,19 +67,20 @@ public enum ReaderAuthentication {
         }
         let certificates = try x5chain(message)
         let leaf = certificates[0]
-        guard let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
-              let parameters = algorithm.signatureParameters
-        else {
-            throw VerificationError(.readerAuthSignatureInvalid, "ReaderAuth algorithm is missing from the protected header or unsupported")
-        }
-        guard let key = try? leaf.publicKey(), parameters.curves.contains(key.curve) else {
-            throw VerificationError(.readerAuthSignatureInvalid, "\(algorithm.name) does not fit the reader certificate's key")
+        guard let key = try? leaf.publicKey() else {
+            throw VerificationError(.readerAuthSignatureInvalid, "the reader certificate's key is not supported")
         }
         if let attached = message.payload, !attached.elementsEqual(readerAuthenticationBytes) {
             throw VerificationError(.readerAuthSignatureInvalid, "attached payload differs from our ReaderAuthenticationBytes")
         }
-        let toBeSigned = message.toBeAuthenticated(context: "Signature1", payload: readerAuthenticationBytes)
-        guard key.isValidSignature(message.authenticator, for: toBeSigned, digest: parameters.digest) else {
+        switch message.verifySignature(with: key, payload: readerAuthenticationBytes) {
+        case .valid:
+            break
+        case .unsupportedAlgorithm:
+            throw VerificationError(.readerAuthSignatureInvalid, "ReaderAuth algorithm is missing from the protected header or unsupported")
+        case .keyMismatch(let algorithm):
+            throw VerificationError(.readerAuthSignatureInvalid, "\(algorithm) does not fit the reader certificate's key")
+        case .invalid:
             throw VerificationError(.readerAuthSignatureInvalid,
                                     "ReaderAuth signature does not verify (another transcript or request, or another key)")
         }
@@ -96,21 +97,13 @@ public enum ReaderAuthentication {
 
     /// `x5chain` (label 33): one DER certificate as a bstr, or an array of them, leaf first.
     private static func x5chain(_ message: COSEMessage) throws(VerificationError) -> [Certificate] {
-        guard let node = message.header(COSEHeaderLabel.x5chain) else {
-            throw VerificationError(.inputMalformed, "ReaderAuth carries no x5chain")
-        }
-        let ders: [ArraySlice<UInt8>]
-        if let single = node.bytes {
-            ders = [single]
-        } else if let array = node.array, !array.isEmpty, array.allSatisfy({ $0.bytes != nil }) {
-            ders = array.compactMap(\.bytes)
-        } else {
-            throw VerificationError(.inputMalformed, "ReaderAuth x5chain is neither a bstr nor a non-empty array of bstr")
-        }
+        let chain: [Certificate]?
         do {
-            return try ders.map { try Certificate(derEncoded: $0) }
+            chain = try message.x5chainCertificates()
         } catch {
-            throw VerificationError(.inputMalformed, "ReaderAuth x5chain holds a certificate that does not parse: \(error)")
+            throw VerificationError(.inputMalformed, "ReaderAuth \(error.description)")
         }
+        guard let chain else { throw VerificationError(.inputMalformed, "ReaderAuth carries no x5chain") }
+        return chain
     }
 }

@@ -18,8 +18,8 @@ public protocol RevocationSource: Sendable {
     /// CRLs that may cover `certificate` (by its issuer's name or its CRL distribution points); the check verifies
     /// each one's issuer, signature and currency itself.
     func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>]
-    /// The status list or identifier list token published at `uri` (its bytes, unverified), or why there is none.
-    func statusToken(uri: String) -> Result<RevocationMaterial<[UInt8]>, RevocationUnavailable>
+    /// The status list or identifier list token published at `uri` (parsed once, not yet trusted), or why there is none.
+    func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable>
 }
 
 /// Why a source has no answer, in words for the report.
@@ -28,31 +28,48 @@ public struct RevocationUnavailable: Error, Sendable, Equatable {
     public init(_ reason: String) { self.reason = reason }
 }
 
-/// CRLs and status tokens given as files (`--crl`, `--status-list`). Tokens are matched by their `sub` claim.
+/// CRLs and status tokens given as files (`--crl`, `--status-list`), or built by the compliance kit. Tokens are parsed
+/// (and their lists inflated) once, here, and matched to the MSO's URI by their `sub` claim.
 public struct StaticRevocationSource: RevocationSource {
     public let crlList: [RevocationMaterial<CertificateRevocationList>]
-    public let tokens: [String: RevocationMaterial<[UInt8]>]
+    public let tokens: [String: RevocationMaterial<StatusToken>]
 
+    /// Throws for a token that does not parse, naming its origin, or for two tokens with the same `sub`.
     public init(crls: [RevocationMaterial<CertificateRevocationList>] = [], tokens: [RevocationMaterial<[UInt8]>] = []) throws(VerificationError) {
         crlList = crls
-        var bySubject: [String: RevocationMaterial<[UInt8]>] = [:]
+        var bySubject: [String: RevocationMaterial<StatusToken>] = [:]
         for token in tokens {
-            let subject: String
-            do {
-                subject = try StatusToken.subject(of: token.value)
-            } catch {
-                throw VerificationError(error.code, "\(token.origin): \(error.message)")
+            let parsed = try Self.parse(token)
+            if let earlier = bySubject[parsed.value.subject] {
+                throw VerificationError(.inputMalformed, "\(token.origin): a token for \(InputQuote.short(parsed.value.subject)) was already given (\(earlier.origin))")
             }
-            bySubject[subject] = token
+            bySubject[parsed.value.subject] = parsed
         }
         self.tokens = bySubject
+    }
+
+    /// Tokens keyed by the URI each was fetched from (so a token whose `sub` names another URI is still found, and
+    /// the check reports the mismatch).
+    public init(crls: [RevocationMaterial<CertificateRevocationList>] = [], fetched: [String: RevocationMaterial<[UInt8]>]) throws(VerificationError) {
+        crlList = crls
+        var byURI: [String: RevocationMaterial<StatusToken>] = [:]
+        for (uri, token) in fetched { byURI[uri] = try Self.parse(token) }
+        self.tokens = byURI
+    }
+
+    private static func parse(_ token: RevocationMaterial<[UInt8]>) throws(VerificationError) -> RevocationMaterial<StatusToken> {
+        do {
+            return RevocationMaterial(try StatusToken(token.value), origin: token.origin)
+        } catch {
+            throw VerificationError(error.code, "\(token.origin): \(error.message)")
+        }
     }
 
     public func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>] {
         crlList.filter { $0.value.issuer == certificate.issuer }
     }
 
-    public func statusToken(uri: String) -> Result<RevocationMaterial<[UInt8]>, RevocationUnavailable> {
+    public func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable> {
         if let token = tokens[uri] { return .success(token) }
         return .failure(RevocationUnavailable("no status token for \(InputQuote.short(uri)) was given"))
     }

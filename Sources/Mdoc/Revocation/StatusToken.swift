@@ -4,7 +4,8 @@ import Foundation
 
 /// A Status List Token or Identifier List Token in CWT form (draft-ietf-oauth-status-list §5.2; ISO/IEC 18013-5
 /// second edition §9.1.2.6): a COSE_Sign1 (tag 18, optionally inside CWT tag 61) whose payload is the claims map.
-/// Parsing checks only the shape; `StatusCheck` decides whether to trust it (signer, `sub`, `exp`).
+/// Parsing checks the shape (and inflates the list once); `StatusCheck` decides whether to trust it (signer, `sub`,
+/// `exp`) at each verification.
 public struct StatusToken: Sendable {
     public static let statusListType = "application/statuslist+cwt"
     /// Largest inflated status list accepted (a real list is at most a few MB).
@@ -27,6 +28,8 @@ public struct StatusToken: Sendable {
     }
 
     let message: COSEMessage
+    /// SHA-256 of the token's bytes, a cache key.
+    public let sha256Fingerprint: [UInt8]
     public let subject: String
     public let issuedAt: Date?
     public let expires: Date?
@@ -39,6 +42,7 @@ public struct StatusToken: Sendable {
         let (message, claims) = try Self.parse(bytes)
         guard let subject = claims[intKey: Claim.subject]?.text else { throw Self.malformed("the token has no text `sub` (2) claim") }
         self.message = message
+        self.sha256Fingerprint = Digest.hash(.sha256, bytes)
         self.subject = subject
         self.issuedAt = claims[intKey: Claim.issuedAt]?.uint.map { Date(timeIntervalSince1970: Double($0)) }
         self.expires = claims[intKey: Claim.expires]?.uint.map { Date(timeIntervalSince1970: Double($0)) }
@@ -53,36 +57,19 @@ public struct StatusToken: Sendable {
         }
     }
 
-    /// The `sub` claim, to match a token file to the URI an MSO names.
-    public static func subject(of bytes: [UInt8]) throws(VerificationError) -> String {
-        guard let subject = try parse(bytes).claims[intKey: Claim.subject]?.text else { throw malformed("the token has no text `sub` (2) claim") }
-        return subject
-    }
-
-    /// The certificates of `x5chain` (label 33), signer first; empty when the token names its key otherwise.
+    /// The certificates of `x5chain`, signer first; empty when the token names its key otherwise.
     public func certificates() throws(VerificationError) -> [Certificate] {
-        guard let node = message.header(COSEHeaderLabel.x5chain) else { return [] }
-        let ders = node.bytes.map { [$0] } ?? node.array?.compactMap(\.bytes) ?? []
-        guard !ders.isEmpty, ders.count == (node.array?.count ?? 1), ders.count <= 8 else {
-            throw Self.malformed("x5chain is not 1 to 8 DER certificates")
+        do {
+            return try message.x5chainCertificates() ?? []
+        } catch {
+            throw Self.malformed(error.description)
         }
-        var chain: [Certificate] = []
-        for (index, der) in ders.enumerated() {
-            guard let certificate = try? Certificate(derEncoded: der) else { throw Self.malformed("x5chain[\(index)] is not a DER certificate") }
-            chain.append(certificate)
-        }
-        return chain
     }
 
-    /// True when the signature verifies with `key` under the protected `alg`.
+    /// True when the signature verifies with `key` under the protected `alg`, over the payload as received.
     public func isSigned(by key: PublicKey) -> Bool {
-        guard message.headerProblem(understood: COSEHeaderLabel.processedInIssuerAuth.union([Self.typeLabel])) == nil,
-              let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
-              let parameters = algorithm.signatureParameters, parameters.curves.contains(key.curve),
-              let payload = message.payload
-        else { return false }
-        return key.isValidSignature(message.authenticator, for: message.toBeAuthenticated(context: "Signature1", payload: payload),
-                                    digest: parameters.digest)
+        guard let payload = message.payload else { return false }
+        return message.verifySignature(with: key, payload: payload) == .valid
     }
 
     static func parse(_ bytes: [UInt8]) throws(VerificationError) -> (message: COSEMessage, claims: CBORItem) {
@@ -99,6 +86,9 @@ public struct StatusToken: Sendable {
             message = try COSEMessage(node, tag: COSETag.sign1)
         } catch {
             throw malformed("not a COSE_Sign1: \(error)")
+        }
+        if let problem = message.headerProblem(understood: [COSEHeaderLabel.algorithm, COSEHeaderLabel.x5chain, typeLabel]) {
+            throw malformed(problem)
         }
         guard let payload = message.payload else { throw malformed("the COSE_Sign1 payload is detached") }
         let claims: CBORItem

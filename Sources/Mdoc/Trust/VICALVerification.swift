@@ -91,33 +91,27 @@ public struct VICALVerification: Sendable {
     }
 
     static func x5chain(_ message: COSEMessage) throws(VerificationError) -> [Certificate] {
-        guard let node = message.header(COSEHeaderLabel.x5chain) else { throw VerificationError(.vicalMalformed, "no x5chain") }
-        let ders = node.bytes.map { [$0] } ?? node.array?.compactMap(\.bytes) ?? []
-        guard !ders.isEmpty, ders.count == (node.array?.count ?? 1), ders.count <= 8 else {
-            throw VerificationError(.vicalMalformed, "x5chain is not 1 to 8 DER certificates")
+        let chain: [Certificate]?
+        do {
+            chain = try message.x5chainCertificates()
+        } catch {
+            throw VerificationError(.vicalMalformed, error.description)
         }
-        var chain: [Certificate] = []
-        for (index, der) in ders.enumerated() {
-            do {
-                chain.append(try Certificate(derEncoded: Array(der)))
-            } catch {
-                throw VerificationError(.vicalMalformed, "x5chain[\(index)] is not a DER X.509 certificate")
-            }
-        }
+        guard let chain else { throw VerificationError(.vicalMalformed, "no x5chain") }
         return chain
     }
 
     static func checkSignature(_ message: COSEMessage, payload: ArraySlice<UInt8>, signer: Certificate) throws(VerificationError) {
-        guard let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
-              let parameters = algorithm.signatureParameters
-        else {
+        guard let key = try? signer.publicKey() else {
+            throw VerificationError(.vicalSignatureInvalid, "the signer's key is not supported")
+        }
+        switch message.verifySignature(with: key, payload: payload) {
+        case .valid: return
+        case .unsupportedAlgorithm:
             throw VerificationError(.vicalSignatureInvalid, "the VICAL's alg is missing from the protected header or unsupported")
-        }
-        guard let key = try? signer.publicKey(), parameters.curves.contains(key.curve) else {
-            throw VerificationError(.vicalSignatureInvalid, "\(algorithm.name) does not fit the signer's key")
-        }
-        let toBeSigned = message.toBeAuthenticated(context: "Signature1", payload: payload)
-        guard key.isValidSignature(message.authenticator, for: toBeSigned, digest: parameters.digest) else {
+        case .keyMismatch(let algorithm):
+            throw VerificationError(.vicalSignatureInvalid, "\(algorithm) does not fit the signer's key")
+        case .invalid:
             throw VerificationError(.vicalSignatureInvalid, "the VICAL signature does not verify with the signer's key")
         }
     }

@@ -45,34 +45,17 @@ struct ConfigurationKey: Sendable {
                 throw ConfigurationValueError(error.message)
             }
         },
-        .init(name: "profile") { configuration, value in
-            let text = try value.text()
-            guard let profile = CertificateProfile(rawValue: text) else {
-                throw ConfigurationValueError("must be one of \(CertificateProfile.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            configuration.profile = profile
-        },
+        .init(name: "profile") { $0.profile = try $1.choice(CertificateProfile.self) },
         .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
         .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
-        .init(name: "logLevel") { configuration, value in
-            guard let level = Logger.Level(rawValue: try value.text()) else {
-                throw ConfigurationValueError("must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            configuration.logLevel = level
-        },
+        .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
         .init(name: "readerKey") { configuration, value in
             let path = try value.text()
             configuration.readerKeyPath = path.isEmpty ? nil : path
         },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
-        .init(name: "revocation") { configuration, value in
-            let text = try value.text()
-            guard let policy = RevocationPolicy(rawValue: text) else {
-                throw ConfigurationValueError("must be one of \(RevocationPolicy.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            configuration.revocation = policy
-        },
+        .init(name: "revocation") { $0.revocation = try $1.choice(RevocationPolicy.self) },
         .init(name: "crls") { $0.crlPaths = try $1.list() },
         .init(name: "statusLists") { $0.statusListPaths = try $1.list() },
         .init(name: "verificationTime") { configuration, value in

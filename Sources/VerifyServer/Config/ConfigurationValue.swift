@@ -73,6 +73,15 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         return value
     }
 
+    /// One of an enumeration's raw values (profile, revocation policy, log level).
+    func choice<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) throws(ConfigurationValueError) -> Value
+        where Value.RawValue == String {
+        guard let value = Value(rawValue: try text()) else {
+            throw ConfigurationValueError("must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
     func bool() throws(ConfigurationValueError) -> Bool {
         switch try text().lowercased() {
         case "true", "1", "yes", "on": return true

@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Fetches status lists and CRLs (server; CLI with --fetch).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Test-only: an independent HPKE/ECDSA implementation to cross-check MdocTesting's output.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
@@ -43,17 +45,31 @@ let package = Package(
         .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"]),
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib"]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
+        .target(
+            name: "RevocationFetch",
+            dependencies: ["Mdoc", "CryptoCore",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
-        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore",
+                                                   // RevocationListServer: the kit's lists on loopback.
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOPosix", package: "swift-nio"),
+                                                   .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", "MdocTesting", "CBOR", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Verifier", "MdocTesting", "CBOR", "RevocationFetch",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CryptoCore",
+                "Verifier", "Mdoc", "CryptoCore", "RevocationFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -106,6 +122,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Yams", package: "Yams")]
         ),
+        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "Verifier", "Mdoc", "CryptoCore"]),
         .testTarget(
             name: "MdocTestingTests",
             dependencies: ["MdocTesting", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",

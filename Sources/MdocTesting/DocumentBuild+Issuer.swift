@@ -91,12 +91,13 @@ extension DocumentBuild {
         if faults.contains(.documentSignerIsCA) { deviations.insert(.certificateAuthority) }
         let untrusted = faults.contains(.untrustedRoot)
         let standard = pki.documentSigner
-        if deviations.isEmpty, !untrusted, standard.notBefore == validity.start, standard.notAfter == validity.end {
+        let crlURI = options.crlDistributionPoint ?? TestPKI.crlURI
+        if deviations.isEmpty, !untrusted, crlURI == TestPKI.crlURI, standard.notBefore == validity.start, standard.notAfter == validity.end {
             return (standard, pki.documentSignerKey)
         }
         let label = "variant-\(deviations.rawValue)-\(untrusted)-\(Int(validity.start.timeIntervalSince1970))"
         let issued = try pki.issueDocumentSigner(label: label, deviations: deviations, validity: validity,
-                                                 untrustedIssuer: untrusted, at: time)
+                                                 untrustedIssuer: untrusted, crlURI: crlURI, at: time)
         return (issued.certificate, issued.key)
     }
 

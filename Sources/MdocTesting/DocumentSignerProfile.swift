@@ -20,7 +20,8 @@ extension TestPKI {
     /// Issues another Document Signer: with profile deviations, another validity period, or under a root the
     /// relying party does not trust (`untrustedIssuer`: same subject name as the IACA, different key).
     public func issueDocumentSigner(label: String, deviations: DocumentSignerDeviations = [], validity: DateInterval,
-                                    untrustedIssuer: Bool = false, at time: Date) throws -> (certificate: Certificate, key: PrivateKey) {
+                                    untrustedIssuer: Bool = false, crlURI: String = TestPKI.crlURI,
+                                    at time: Date) throws -> (certificate: Certificate, key: PrivateKey) {
         let key = try seed.key("document-signer/\(label)/\(curve.rawValue)", curve: curve)
         var issuer = iaca
         var issuerKey = iacaKey
@@ -31,13 +32,13 @@ extension TestPKI {
         }
         let certificate = try Self.makeDocumentSigner(
             key: key, profile: deviations, validity: validity, issuer: issuer, issuerKey: issuerKey,
-            serial: seed.serialNumber("document-signer/\(label)"), country: country, jurisdiction: jurisdiction)
+            serial: seed.serialNumber("document-signer/\(label)"), country: country, jurisdiction: jurisdiction, crlURI: crlURI)
         return (certificate, key)
     }
 
     static func makeDocumentSigner(key: PrivateKey, profile: DocumentSignerDeviations, validity: DateInterval,
                                    issuer: Certificate, issuerKey: PrivateKey, serial: [UInt8],
-                                   country: String, jurisdiction: String) throws -> Certificate {
+                                   country: String, jurisdiction: String, crlURI: String = TestPKI.crlURI) throws -> Certificate {
         var extensions: [CertificateBuilder.Extension] = []
         if profile.contains(.certificateAuthority) {
             extensions.append(.basicConstraints(isCA: true, pathLength: nil, critical: true))

@@ -44,6 +44,9 @@ public struct SimulationOptions: Sendable {
     /// The MSO's `status` reference to a status list the kit issues with the response (`SimulatedRevocation`);
     /// nil leaves `status` out of the MSO.
     public var statusList: StatusReference? = StatusReference()
+    /// The Document Signer's CRL distribution point (nil: the kit's unreachable default), e.g. a
+    /// `RevocationListServer` URL serving `SimulatedRevocation.crl`.
+    public var crlDistributionPoint: String?
 
     /// Where the simulated status list is published and the document's index in it.
     public struct StatusReference: Sendable, Equatable {

@@ -21,7 +21,8 @@ public struct TestPKI: Sendable {
     public let jurisdiction: String
 
     static let issuerAltNameURI = "https://iaca.mdoc-testing.invalid/"
-    static let crlURI = "https://iaca.mdoc-testing.invalid/crl"
+    /// The CRL distribution point the kit writes by default (unreachable by design).
+    public static let crlURI = "https://iaca.mdoc-testing.invalid/crl"
 
     /// - Parameters:
     ///   - seed: keys and serial numbers derive from it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mdoc
+import RevocationFetch
 import Verifier
 
 /// Options every `verify` format shares.
@@ -26,20 +27,65 @@ struct VerificationOptions: ParsableArguments {
     @Option(name: .customLong("status-list"), help: "Status list or identifier list token file (CWT, raw or hex), matched by its sub to the MSO's uri; repeatable.")
     var statusLists: [String] = []
 
+    @Flag(help: "Fetch the status list or identifier list each MSO names (http/https only, 5 s, 16 MB, 3 redirects); files given with --status-list win.")
+    var fetch = false
+
+    @Flag(name: .customLong("fetch-crls"), help: "With --fetch, also fetch CRLs from the certificates' CRL distribution points.")
+    var fetchCRLs = false
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    func configuration(testMode: Bool) throws -> VerifierConfiguration {
-        var source: StaticRevocationSource?
+    /// The verifier's configuration and the revocation material behind it (files, and a fetcher with `--fetch`).
+    func configuration(testMode: Bool) throws -> (VerifierConfiguration, RevocationRun) {
+        var files: StaticRevocationSource?
         if !crls.isEmpty || !statusLists.isEmpty {
             do {
-                source = try RevocationFiles.source(crls: crls, statusLists: statusLists)
+                files = try RevocationFiles.source(crls: crls, statusLists: statusLists)
             } catch {
                 throw UsageFailure(error.message)
             }
         }
-        return VerifierConfiguration(trustStore: try InputFiles.trustStore(trust), profile: profile, testMode: testMode,
-                                     revocation: revocation, revocationSource: source)
+        if fetchCRLs && !fetch { throw UsageFailure("--fetch-crls needs --fetch") }
+        var run = RevocationRun(source: files, fetcher: nil)
+        if fetch {
+            var settings = FetchSettings()
+            settings.crlDistributionPoints = fetchCRLs
+            let fetcher = RevocationFetcher(settings: settings)
+            run = RevocationRun(source: fetcher.source(files: files), fetcher: fetcher)
+        }
+        let configuration = VerifierConfiguration(trustStore: try InputFiles.trustStore(trust), profile: profile, testMode: testMode,
+                                                  revocation: revocation, revocationSource: run.source)
+        return (configuration, run)
+    }
+}
+
+/// One CLI verification's revocation material. With `--fetch`, `verify` runs the verification, fetches the lists
+/// it needs (blocking: the commands are synchronous), and runs it again on them.
+struct RevocationRun {
+    let source: (any RevocationSource)?
+    let fetcher: RevocationFetcher?
+
+    func verify(_ body: () -> VerificationReport) -> VerificationReport {
+        guard let fetcher else { return body() }
+        let (first, pending) = fetcher.noting(body)
+        var report = first
+        if !pending.isEmpty {
+            Self.block { await fetcher.fetch(pending) }
+            report = body()
+        }
+        Self.block { await fetcher.shutdown() }
+        return report
+    }
+
+    /// Waits for `operation` on the calling (main) thread, which is outside Swift's cooperative pool.
+    private static func block(_ operation: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await operation()
+            done.signal()
+        }
+        done.wait()
     }
 }
 

@@ -29,8 +29,10 @@ extension Verify {
                 let text = try InputFiles.readText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
                 let session = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: encryptionInfo,
                                             origin: origin, request: try InputFiles.request(options.request))
-                let verifier = AnnexCVerifier(configuration: try options.configuration(testMode: false))
-                let report = verifier.verify(response: text, session: session, at: try InputFiles.time(options.at))
+                let (configuration, revocation) = try options.configuration(testMode: false)
+                let verifier = AnnexCVerifier(configuration: configuration)
+                let time = try InputFiles.time(options.at)
+                let report = revocation.verify { verifier.verify(response: text, session: session, at: time) }
                 return ReportPrinter.emit(report, json: options.json)
             }
         }

@@ -44,12 +44,14 @@ struct Verify: ParsableCommand {
                     nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID,
                     request: try InputFiles.request(options.request))
                 let verifier: AppleAppVerifier
+                let (configuration, revocation) = try options.configuration(testMode: allowTestKey)
                 do {
-                    verifier = try AppleAppVerifier(configuration: try options.configuration(testMode: allowTestKey), keys: keys)
+                    verifier = try AppleAppVerifier(configuration: configuration, keys: keys)
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
-                let report = verifier.verify(encryptedData: response, session: session, at: try InputFiles.time(options.at))
+                let time = try InputFiles.time(options.at)
+                let report = revocation.verify { verifier.verify(encryptedData: response, session: session, at: time) }
                 return ReportPrinter.emit(report, json: options.json)
             }
         }
@@ -83,9 +85,13 @@ struct Verify: ParsableCommand {
                     throw UsageFailure("session transcript at \(sessionTranscript): \(error)")
                 }
                 let readerKey = try readerPrivateKey.map(InputFiles.privateKey)
-                let verifier = DeviceResponseVerifier(configuration: try options.configuration(testMode: false))
-                let report = verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey,
-                                             request: try InputFiles.request(options.request), at: try InputFiles.time(options.at))
+                let (configuration, revocation) = try options.configuration(testMode: false)
+                let verifier = DeviceResponseVerifier(configuration: configuration)
+                let request = try InputFiles.request(options.request)
+                let time = try InputFiles.time(options.at)
+                let report = revocation.verify {
+                    verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey, request: request, at: time)
+                }
                 return ReportPrinter.emit(report, json: options.json)
             }
         }

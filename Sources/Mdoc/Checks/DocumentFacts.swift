@@ -2,13 +2,14 @@ import CryptoCore
 
 /// What one check establishes for later checks of the same document.
 package enum DocumentFact: Sendable, CustomStringConvertible {
-    case issuerAlgorithm, documentSigner, trustedChain, mso, digestAlgorithm, requestPolicy, documentRequest, ageDisclosure
+    case issuerAlgorithm, documentSigner, trustedChain, issuerSignature, mso, digestAlgorithm, requestPolicy, documentRequest, ageDisclosure
 
     package var description: String {
         switch self {
         case .issuerAlgorithm: "a supported issuerAuth algorithm"
         case .documentSigner: "the document signer certificate"
         case .trustedChain: "a chain to a trusted IACA"
+        case .issuerSignature: "a valid issuer signature"
         case .mso: "the MSO"
         case .digestAlgorithm: "a supported MSO digest algorithm"
         case .requestPolicy: "the relying party's request"
@@ -24,6 +25,7 @@ package struct DocumentFacts: Sendable {
     var documentSigner: Certificate?
     var intermediates: [Certificate] = []
     var trustedChain: [Certificate]?
+    var issuerSignatureValid = false
     var mso: MobileSecurityObject?
     var documentRequest: RequestPolicy.DocumentRequest?
     var ageDisclosure: AgeDisclosure?
@@ -35,6 +37,7 @@ package struct DocumentFacts: Sendable {
         case .issuerAlgorithm: issuerAlgorithm != nil
         case .documentSigner: documentSigner != nil
         case .trustedChain: trustedChain != nil
+        case .issuerSignature: issuerSignatureValid
         case .mso: mso != nil
         case .digestAlgorithm: mso?.digestAlgorithm != nil
         case .requestPolicy: requestPolicy != nil

@@ -3,7 +3,8 @@ import CryptoCore
 extension DocumentCheck {
     /// Verifies issuerAuth's `Sig_structure = ["Signature1", protected, h'', MobileSecurityObjectBytes]` over the
     /// protected header and payload exactly as received, with the document signer's key.
-    static let issuerSignature = DocumentCheck(.issuerSignature, needs: [.issuerAlgorithm, .documentSigner], stage: .issuer) {
+    static let issuerSignature = DocumentCheck(.issuerSignature, needs: [.issuerAlgorithm, .documentSigner], produces: [.issuerSignature],
+                                               stage: .issuer) {
         $0.checkIssuerSignature()
     }
 }
@@ -31,6 +32,7 @@ extension DocumentVerification {
         }
         let toBeSigned = document.issuerAuth.toBeAuthenticated(context: "Signature1", payload: payload)
         if key.isValidSignature(document.issuerAuth.authenticator, for: toBeSigned, digest: parameters.digest) {
+            facts.issuerSignatureValid = true
             pass(id, "\(algorithm.name) signature by the document signer is valid")
         } else {
             fail(id, .issuerSignatureInvalid, "issuerAuth \(algorithm.name) signature does not verify")

@@ -2,8 +2,9 @@ import CryptoCore
 import Foundation
 
 extension DocumentCheck {
-    /// The MSO's `status` reference: the status list or identifier list it names says the document is valid.
-    static let msoStatus = DocumentCheck(.revocationStatus, needs: [.mso, .trustedChain], stage: .chain) { $0.checkStatus() }
+    /// The MSO's `status` reference: the status list or identifier list it names says the document is valid. Only an
+    /// MSO the trusted document signer signed is looked up (a fetching source then fetches its `uri`).
+    static let msoStatus = DocumentCheck(.revocationStatus, needs: [.mso, .trustedChain, .issuerSignature], stage: .chain) { $0.checkStatus() }
 }
 
 extension DocumentVerification {

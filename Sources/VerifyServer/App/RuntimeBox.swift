@@ -27,7 +27,7 @@ final class RuntimeBox: Sendable {
     func reload(logger: Logger) -> Bool {
         let configuration = current.configuration
         do {
-            let runtime = try VerifierRuntime.load(configuration)
+            let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher)
             state.withLock { $0 = State(runtime: runtime, lastReloadError: nil) }
             logger.info("trust reloaded", metadata: ["anchors": "\(runtime.trustStore.anchors.count)", "vicals": "\(runtime.vicals.count)"])
             return true

@@ -4,7 +4,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Reloads the trust when its files change: every `interval` it compares the names, sizes and modification times of
-/// the trust folders' files, the VICAL files and their roots with what it saw last.
+/// the trust folders' files, the VICAL files and their roots, and the CRL and status list files with what it saw last.
 final class TrustFileWatcher: Service, Sendable {
     let box: RuntimeBox
     let interval: Duration
@@ -46,7 +46,9 @@ final class TrustFileWatcher: Service, Sendable {
     static func snapshot(_ configuration: ServerConfiguration) -> [String] {
         let manager = FileManager.default
         var files: [String] = []
-        for path in configuration.trustStorePaths + configuration.vicals.flatMap({ [$0.file, $0.root] }) {
+        let paths = configuration.trustStorePaths + configuration.vicals.flatMap({ [$0.file, $0.root] })
+            + configuration.crlPaths + configuration.statusListPaths
+        for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 files.append(path + " missing")

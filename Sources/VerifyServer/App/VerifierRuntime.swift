@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import RevocationFetch
 import Verifier
 
 /// What the configuration's files yield: the decryption keys, the trust store and every format's request flow
@@ -17,9 +18,17 @@ public struct VerifierRuntime: Sendable {
     public let keyCount: Int
     /// The VICALs whose IACAs are in `trustStore`, as verified at start.
     let vicals: [TrustLoader.LoadedVICAL]
+    /// What the flows were built on, so a fetcher can be attached without reading the files again.
+    let environment: FlowEnvironment
+    /// CRLs and status tokens from the configured files.
+    let revocationFiles: StaticRevocationSource?
+    /// Fetches status lists (and, opt-in, CRLs) behind the files; outlives reloads.
+    public let fetcher: RevocationFetcher?
 
     /// `earlierProblems` (from reading the configuration) come first in the thrown list.
-    public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = []) throws(ConfigurationProblems) -> VerifierRuntime {
+    /// `fetcher`: the server's list fetcher (kept across reloads); nil verifies with the files only.
+    public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [],
+                            fetcher: RevocationFetcher? = nil) throws(ConfigurationProblems) -> VerifierRuntime {
         var problems = earlierProblems + configuration.problems
         var keys: [PrivateKey] = []
         for path in configuration.decryptionKeyPaths {
@@ -71,12 +80,40 @@ public struct VerifierRuntime: Sendable {
                                           merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
                                           issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers)
         do {
-            let flows = try FormatRegistry.flows(environment)
-            return VerifierRuntime(configuration: configuration, trustStore: trustStore,
-                                   flows: Dictionary(uniqueKeysWithValues: flows.map { ($0.format, $0) }),
-                                   readerIdentity: reader, keyCount: keys.count, vicals: trust?.vicals ?? [])
+            return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
+                                       vicals: trust?.vicals ?? [], environment: environment, revocationFiles: revocationSource,
+                                       fetcher: fetcher)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
         }
+    }
+
+    private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
+                 vicals: [TrustLoader.LoadedVICAL], environment: FlowEnvironment, revocationFiles: StaticRevocationSource?,
+                 fetcher: RevocationFetcher?) throws(VerificationError) {
+        var environment = environment
+        if let fetcher { environment.configuration.revocationSource = fetcher.source(files: revocationFiles) }
+        self.configuration = configuration
+        self.trustStore = trustStore
+        self.flows = Dictionary(uniqueKeysWithValues: try FormatRegistry.flows(environment).map { ($0.format, $0) })
+        self.readerIdentity = readerIdentity
+        self.keyCount = keyCount
+        self.vicals = vicals
+        self.environment = environment
+        self.revocationFiles = revocationFiles
+        self.fetcher = fetcher
+    }
+
+    /// The same runtime with `fetcher` behind its revocation files.
+    func attaching(_ fetcher: RevocationFetcher) -> VerifierRuntime {
+        // The flows were built from this environment once already, so they build again.
+        (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
+                              vicals: vicals, environment: environment, revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
+    }
+
+    /// Runs one verification, fetching the revocation lists it needs first when a fetcher is attached.
+    func verifying(_ body: () -> VerificationReport) async -> VerificationReport {
+        guard let fetcher else { return body() }
+        return await fetcher.resolving(body)
     }
 }

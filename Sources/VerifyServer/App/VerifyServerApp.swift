@@ -35,6 +35,10 @@ public struct VerifyServerApp: Service {
                             logger: Logger) async throws -> VerifyServerApp {
         let configuration = runtime.configuration
         let metrics = ServerMetrics()
+        var runtime = runtime
+        if configuration.revocationFetch, runtime.fetcher == nil {
+            runtime = runtime.attaching(RevocationRefresh.fetcher(configuration, clock: clock, metrics: metrics, logger: logger))
+        }
         let baseStore: any RequestStore
         if let callerStore {
             baseStore = callerStore
@@ -58,6 +62,7 @@ public struct VerifyServerApp: Service {
                                        logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
             + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
+            + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,

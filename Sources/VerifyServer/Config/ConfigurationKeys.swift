@@ -58,6 +58,9 @@ struct ConfigurationKey: Sendable {
         .init(name: "revocation") { $0.revocation = try $1.choice(RevocationPolicy.self) },
         .init(name: "crls") { $0.crlPaths = try $1.list() },
         .init(name: "statusLists") { $0.statusListPaths = try $1.list() },
+        .init(name: "revocationFetch") { $0.revocationFetch = try $1.bool() },
+        .init(name: "crlDistributionPoints") { $0.crlDistributionPoints = try $1.bool() },
+        .init(name: "revocationFetchTimeout") { $0.revocationFetchTimeout = try $1.seconds() },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -54,6 +54,13 @@ public struct ServerConfiguration: Sendable {
     /// CRL files (PEM or DER) for document signers, and status list / identifier list token files (matched by `sub`).
     public var crlPaths: [String] = []
     public var statusListPaths: [String] = []
+    /// Fetch the status list or identifier list an MSO's `status` names (http/https, cached per its `exp`/`ttl`,
+    /// refreshed in the background). On by default; files given in `statusLists` win.
+    public var revocationFetch = true
+    /// Also fetch CRLs from the certificates' CRL distribution points (opt-in).
+    public var crlDistributionPoints = false
+    /// Time for one list fetch, redirects included.
+    public var revocationFetchTimeout: TimeInterval = 5
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 
@@ -65,6 +72,7 @@ public struct ServerConfiguration: Sendable {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.testMode = true
+        configuration.revocationFetch = false
         configuration.decryptionKeyPaths = keyPaths
         configuration.trustStorePaths = trustStorePaths
         configuration.merchantID = merchantID
@@ -85,6 +93,9 @@ public struct ServerConfiguration: Sendable {
         if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
+        if !(revocationFetchTimeout > 0 && revocationFetchTimeout <= 60) {
+            problems.append("revocationFetchTimeout must be more than 0 and at most 60 seconds")
+        }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
         if !(bodyTimeout > 0) { problems.append("bodyTimeout must be a positive number of seconds") }
         if !(idleTimeout > 0) { problems.append("idleTimeout must be a positive number of seconds") }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mdoc
+import RevocationFetch
 import Verifier
 
 /// Test-only hooks into request handling.
@@ -72,6 +73,7 @@ struct ServerHandlers: Sendable {
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
             ("formats", .array(VerificationReport.Format.allCases.filter { runtime.flows[$0] != nil }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
+            ("revocation", revocationReadiness(runtime)),
             ("vicals", .array(runtime.vicals.map { vical in
                 .object([
                     ("provider", .string(vical.provider)),
@@ -84,5 +86,26 @@ struct ServerHandlers: Sendable {
             })),
             ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))
+    }
+
+    /// The policy, whether lists are fetched, and each fetched list's state: an unreachable list is reported, not a
+    /// reason to stop serving (verifications then say the status is unknown).
+    private func revocationReadiness(_ runtime: VerifierRuntime) -> JSONValue {
+        let lists = runtime.fetcher?.lists() ?? []
+        return .object([
+            ("policy", .string(configuration.revocation.rawValue)),
+            ("fetch", .bool(runtime.fetcher != nil)),
+            ("crlDistributionPoints", .bool(runtime.fetcher?.settings.crlDistributionPoints ?? false)),
+            ("lists", .array(lists.prefix(100).map { list in
+                .object([
+                    ("kind", .string(list.key.kind.rawValue)),
+                    ("uri", .string(list.key.uri)),
+                    ("state", .string(list.state)),
+                    ("fetchedAt", list.fetchedAt.map { .string(RFC3339.format($0)) } ?? .null),
+                    ("freshUntil", list.freshUntil.map { .string(RFC3339.format($0)) } ?? .null),
+                    ("error", list.error.map(JSONValue.string) ?? .null),
+                ])
+            })),
+        ])
     }
 }

@@ -41,9 +41,12 @@ extension ServerHandlers {
         if let hook = hooks.beforeVerification { await hook() }
         let time = configuration.verificationTime ?? clock.now()
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
-        let report = runtimes.current.flows[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
-            ?? .rejected(format: stored.format, assurance: assurance,
-                         error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+        let runtime = runtimes.current
+        let report = await runtime.verifying {
+            runtime.flows[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
+                ?? .rejected(format: stored.format, assurance: assurance,
+                             error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+        }
         if !report.checks.isEmpty { metrics.stages(report.timings) }
         let reportJSON = report.json
         let verified = report.verified

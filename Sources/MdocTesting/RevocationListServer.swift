@@ -1,0 +1,152 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// An in-process HTTP server on 127.0.0.1 that publishes the kit's status list tokens and CRLs, for tests of
+/// fetching verifiers: it counts requests per path and can answer slowly, with an error status, with a redirect,
+/// or not at all (`stop()`).
+public final class RevocationListServer: Sendable {
+    /// How one path answers.
+    public enum Answer: Sendable {
+        /// 200 with the bytes and content type.
+        case list([UInt8], contentType: String)
+        /// An error status without a body.
+        case status(Int)
+        /// 302 to the location.
+        case redirect(String)
+    }
+
+    private struct State {
+        var answers: [String: Answer] = [:]
+        var delay: Duration = .zero
+        var requests: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let channel: Mutex<(any Channel)?>
+    public let port: Int
+
+    private init(channel: any Channel, port: Int) {
+        self.channel = Mutex(channel)
+        self.port = port
+    }
+
+    /// Starts listening on an ephemeral loopback port.
+    public static func start() async throws -> RevocationListServer {
+        let box = Mutex<RevocationListServer?>(nil)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler(server: { box.withLock { $0 } }))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let server = RevocationListServer(channel: channel, port: channel.localAddress?.port ?? 0)
+        box.withLock { $0 = server }
+        return server
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    public func publish(_ answer: Answer, at path: String) {
+        state.withLock { $0.answers[path] = answer }
+    }
+
+    /// Publishes the simulated response's status list tokens (each at its URI's path on this server) and its CRL.
+    public func publish(_ revocation: SimulatedRevocation, crlPath: String = "/crl") {
+        for (uri, token) in revocation.tokens {
+            guard let path = URL(string: uri)?.path, !path.isEmpty else { continue }
+            publish(.list(token, contentType: "application/statuslist+cwt"), at: path)
+        }
+        publish(.list(revocation.crl.derEncoded, contentType: "application/pkix-crl"), at: crlPath)
+    }
+
+    /// Every answer waits this long first (a slow list server).
+    public func setDelay(_ delay: Duration) {
+        state.withLock { $0.delay = delay }
+    }
+
+    /// Requests received for `path` so far.
+    public func requests(_ path: String) -> Int {
+        state.withLock { $0.requests[path] ?? 0 }
+    }
+
+    /// Stops listening (a list server that is down); open connections are closed.
+    public func stop() async {
+        let open = channel.withLock { current -> (any Channel)? in
+            defer { current = nil }
+            return current
+        }
+        try? await open?.close()
+    }
+
+    fileprivate func answer(for path: String) -> (Answer, Duration) {
+        state.withLock { state in
+            state.requests[path, default: 0] += 1
+            return (state.answers[path] ?? .status(404), state.delay)
+        }
+    }
+
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let server: @Sendable () -> RevocationListServer?
+        private var path = "/"
+
+        init(server: @escaping @Sendable () -> RevocationListServer?) {
+            self.server = server
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                path = URL(string: head.uri)?.path ?? head.uri
+            case .body:
+                break
+            case .end:
+                guard let server = server() else {
+                    context.close(promise: nil)
+                    return
+                }
+                let (answer, delay) = server.answer(for: path)
+                if delay > .zero {
+                    let loop = context.eventLoop.assumeIsolated()
+                    let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+                    loop.scheduleTask(in: .nanoseconds(nanoseconds)) { self.respond(answer, context: context) }
+                } else {
+                    respond(answer, context: context)
+                }
+            }
+        }
+
+        private func respond(_ answer: Answer, context: ChannelHandlerContext) {
+            var headers = HTTPHeaders()
+            let status: HTTPResponseStatus
+            var body: [UInt8] = []
+            switch answer {
+            case .list(let bytes, let contentType):
+                status = .ok
+                body = bytes
+                headers.add(name: "Content-Type", value: contentType)
+            case .status(let code):
+                status = HTTPResponseStatus(statusCode: code)
+            case .redirect(let location):
+                status = .found
+                headers.add(name: "Location", value: location)
+            }
+            headers.add(name: "Content-Length", value: "\(body.count)")
+            headers.add(name: "Connection", value: "close")
+            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            if !body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Bounds and cache lifetimes for fetching revocation lists. The defaults suit a server: a list is at most a few MB,
+/// an issuer's list server answers within seconds, and a list nobody asked for in a day is dropped.
+public struct FetchSettings: Sendable {
+    /// Time for one fetch, redirects included.
+    public var timeout: Duration = .seconds(5)
+    /// Largest response body read; a larger one is a failed fetch, not an allocation.
+    public var maxBytes: Int = 16 << 20
+    /// Redirects followed (each to http or https only).
+    public var maxRedirects: Int = 3
+    /// Cache lifetime of a token without `ttl` or `exp`.
+    public var defaultLifetime: Duration = .seconds(300)
+    /// Longest a fetched list is reused, whatever its `ttl`, `exp` or `nextUpdate` allow.
+    public var maxLifetime: Duration = .seconds(86_400)
+    /// After a failed fetch, lookups report that failure for this long before a verification triggers another try.
+    public var failureBackoff: Duration = .seconds(30)
+    /// How often the background refresh looks for lists near the end of their lifetime.
+    public var refreshInterval: Duration = .seconds(30)
+    /// Lists not looked up for this long are no longer refreshed and are dropped.
+    public var idleLimit: Duration = .seconds(86_400)
+    /// Most lists kept; the least recently used one goes first.
+    public var maxEntries: Int = 1_000
+    /// Also fetch CRLs from the document signer's (and intermediates') CRL distribution points.
+    public var crlDistributionPoints: Bool = false
+
+    public init() {}
+}
+
+extension Duration {
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

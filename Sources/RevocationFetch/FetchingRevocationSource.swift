@@ -1,0 +1,41 @@
+import CryptoCore
+import Mdoc
+
+/// Revocation material for the checks: files first, then what `RevocationFetcher` fetched. Status tokens are looked
+/// up by the MSO's `uri`; CRLs by the certificate's distribution points when `FetchSettings.crlDistributionPoints`
+/// is on.
+public struct FetchingRevocationSource: RevocationSource {
+    public let files: StaticRevocationSource?
+    public let fetcher: RevocationFetcher
+
+    public func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>] {
+        var found = files?.crls(for: certificate) ?? []
+        guard fetcher.settings.crlDistributionPoints else { return found }
+        for uri in Self.distributionPointURIs(certificate) {
+            if case .success((.crls(let crls), let origin)) = fetcher.lookup(ListKey(.crl, uri)) {
+                found += crls.filter { $0.issuer == certificate.issuer }.map { RevocationMaterial($0, origin: origin) }
+            }
+        }
+        return found
+    }
+
+    public func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable> {
+        if let files, case .success(let given) = files.statusToken(uri: uri) { return .success(given) }
+        guard (try? ListDownload.httpURL(uri)) != nil else {
+            return .failure(RevocationUnavailable("\(InputQuote.short(uri)) is not an http or https URL, so it is not fetched"))
+        }
+        switch fetcher.lookup(ListKey(.statusToken, uri)) {
+        case .success((.token(let token), let origin)): return .success(RevocationMaterial(token, origin: origin))
+        case .success: return .failure(RevocationUnavailable("\(uri) did not hold a status token"))
+        case .failure(let unavailable): return .failure(unavailable)
+        }
+    }
+
+    /// The http(s) fullName URIs of the certificate's distribution points (others are not fetched).
+    static func distributionPointURIs(_ certificate: Certificate) -> [String] {
+        certificate.crlDistributionPoints.flatMap(\.fullNames).compactMap { name in
+            guard case .uri(let uri) = name, (try? ListDownload.httpURL(uri)) != nil else { return nil }
+            return uri
+        }
+    }
+}

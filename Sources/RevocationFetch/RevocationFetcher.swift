@@ -1,0 +1,278 @@
+import AsyncHTTPClient
+import CoreMetrics
+import CryptoCore
+import Foundation
+import Logging
+import Mdoc
+import Synchronization
+
+/// Fetches status list tokens and CRLs over HTTP(S) and keeps them for the synchronous checks.
+///
+/// The checks never wait on the network: `source(files:)` answers from the cache and notes what is missing or due.
+/// `resolving(_:)` runs a verification, fetches what it noted (one fetch in flight per URI, shared by every
+/// verification that needs it), and runs it again on the fetched lists. A list is reused until its `exp`, its
+/// `ttl`, its `nextUpdate` or `FetchSettings.maxLifetime`, whichever is first, and refreshed in the background
+/// (`run()`) before that. A failed fetch is an unknown status, never a valid one.
+///
+/// Call `shutdown()` when done (the server's service does on shutdown): it closes the HTTP client.
+public final class RevocationFetcher: Sendable {
+    public let settings: FetchSettings
+    let now: @Sendable () -> Date
+    let metrics: FetchMetrics
+    let logger: Logger
+    private let cache = Mutex<[ListKey: CachedList]>([:])
+    private let inflight = Mutex<[ListKey: Task<Void, Never>]>([:])
+    private let client = Mutex<ClientState>(.none)
+
+    private enum ClientState {
+        case none, running(HTTPClient), closed
+    }
+
+    /// `now` dates cache lifetimes (the server passes its verification clock); `metricsFactory` receives fetch,
+    /// failure, cache and list-age metrics.
+    public init(settings: FetchSettings = FetchSettings(), now: @escaping @Sendable () -> Date = { Date() },
+                metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger = Logger(label: "revocation-fetch")) {
+        self.settings = settings
+        self.now = now
+        self.metrics = FetchMetrics(factory: metricsFactory)
+        self.logger = logger
+    }
+
+    /// A revocation source: `files` first (given material wins), then the fetched lists.
+    public func source(files: StaticRevocationSource? = nil) -> FetchingRevocationSource {
+        FetchingRevocationSource(files: files, fetcher: self)
+    }
+
+    /// Runs `body` (a verification), fetches the lists it found missing or due, and, if there were any, runs it
+    /// again. The second run's result is returned; lists that still cannot be fetched are reported as unknown by it.
+    public func resolving<R>(_ body: () -> R) async -> R {
+        let (first, pending) = noting(body)
+        guard !pending.isEmpty else { return first }
+        await fetch(pending)
+        return body()
+    }
+
+    /// Runs `body` (a verification) and returns what it looked up and found missing or due, for `fetch(_:)`: the
+    /// two halves of `resolving(_:)` for a synchronous caller (the CLI).
+    public func noting<R>(_ body: () -> R) -> (R, PendingFetches) {
+        let wants = RevocationWants()
+        let result = RevocationWants.$current.withValue(wants) { body() }
+        return (result, PendingFetches(seen: wants.seen))
+    }
+
+    /// Fetches what a verification noted, each list once however many verifications wait for it.
+    public func fetch(_ pending: PendingFetches) async {
+        await withTaskGroup(of: Void.self) { group in
+            for (key, generation) in pending.seen {
+                group.addTask { await self.fetch(key, unlessNewerThan: generation) }
+            }
+        }
+    }
+
+    /// Fetches `key` now, sharing a fetch already in flight (background refresh, tests).
+    public func fetch(_ key: ListKey) async {
+        await fetch(key, unlessNewerThan: Int.max)
+    }
+
+    /// Fetches `key` unless an attempt completed after generation `seen` (then its result is already cached).
+    func fetch(_ key: ListKey, unlessNewerThan seen: Int) async {
+        let task: Task<Void, Never>? = inflight.withLock { inflight in
+            if let running = inflight[key] { return running }
+            if let generation = cache.withLock({ $0[key]?.generation }), generation > seen { return nil }
+            let task = Task { await self.perform(key) }
+            inflight[key] = task
+            return task
+        }
+        await task?.value
+    }
+
+    private func perform(_ key: ListKey) async {
+        defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
+        let started = now()
+        let outcome: Result<CachedList.Value, ListDownload.Failure>
+        if let client = httpClient() {
+            let download = ListDownload(client: client, settings: settings)
+            do {
+                let bytes = try await download.get(key.uri, accept: key.kind == .statusToken ? "application/statuslist+cwt" : "application/pkix-crl")
+                outcome = Self.parse(bytes, kind: key.kind)
+            } catch {
+                outcome = .failure(error)
+            }
+        } else {
+            outcome = .failure(ListDownload.Failure("the fetcher is shut down"))
+        }
+        let fetchedAt = now()
+        metrics.fetched(key.kind, ok: (try? outcome.get()) != nil)
+        switch outcome {
+        case .success: logger.debug("revocation list fetched", metadata: ["list": "\(key)"])
+        case .failure(let failure): logger.warning("revocation list fetch failed", metadata: ["list": "\(key)", "reason": "\(failure)"])
+        }
+        cache.withLock { cache in
+            var entry = cache[key] ?? CachedList(lastUsed: started)
+            entry.lastAttempt = fetchedAt
+            entry.generation += 1
+            switch outcome {
+            case .success(let value):
+                entry.value = value
+                entry.fetchedAt = fetchedAt
+                entry.lastError = nil
+                switch value {
+                case .token(let token): entry.freshUntil = CachedList.lifetime(of: token, fetchedAt: fetchedAt, settings: settings)
+                case .crls(let crls): entry.freshUntil = CachedList.lifetime(of: crls, fetchedAt: fetchedAt, settings: settings)
+                }
+            case .failure(let failure):
+                entry.lastError = failure.description
+            }
+            cache[key] = entry
+            evictIfFull(&cache)
+        }
+        metrics.ages(oldestAges(at: fetchedAt))
+    }
+
+    private static func parse(_ bytes: [UInt8], kind: ListKey.Kind) -> Result<CachedList.Value, ListDownload.Failure> {
+        switch kind {
+        case .statusToken:
+            do {
+                return .success(.token(try StatusToken(bytes)))
+            } catch {
+                return .failure(ListDownload.Failure("not a status token: \(error.message)"))
+            }
+        case .crl:
+            guard let crls = try? CertificateRevocationList.load(bytes), !crls.isEmpty else {
+                return .failure(ListDownload.Failure("not a CRL (DER or PEM)"))
+            }
+            return .success(.crls(crls))
+        }
+    }
+
+    private func evictIfFull(_ cache: inout [ListKey: CachedList]) {
+        while cache.count > settings.maxEntries, let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            cache.removeValue(forKey: oldest)
+        }
+    }
+
+    private func httpClient() -> HTTPClient? {
+        client.withLock { state in
+            switch state {
+            case .running(let client): return client
+            case .closed: return nil
+            case .none:
+                var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+                let timeout = Int64(settings.timeout.seconds * 1e9)
+                configuration.timeout = .init(connect: .nanoseconds(timeout), read: .nanoseconds(timeout))
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                state = .running(client)
+                return client
+            }
+        }
+    }
+
+    /// Closes the HTTP client; later fetches fail (as unknown status).
+    public func shutdown() async {
+        let running: HTTPClient? = client.withLock { state in
+            defer { state = .closed }
+            if case .running(let client) = state { return client }
+            return nil
+        }
+        try? await running?.shutdown()
+    }
+
+    // MARK: Lookups (synchronous, from the checks)
+
+    /// The cached list for `key`, or why there is none. Notes `key` for fetching when it is missing, or past its
+    /// lifetime and not tried within the failure backoff.
+    func lookup(_ key: ListKey) -> Result<(CachedList.Value, String), RevocationUnavailable> {
+        let time = now()
+        let (entry, generation): (CachedList?, Int) = cache.withLock { cache in
+            cache[key]?.lastUsed = time
+            return (cache[key], cache[key]?.generation ?? 0)
+        }
+        guard let entry else {
+            RevocationWants.current?.want(key, generation: generation)
+            metrics.lookup(key.kind, "miss")
+            return .failure(RevocationUnavailable("\(key.uri) has not been fetched"))
+        }
+        if entry.isFresh(at: time), let value = entry.value {
+            metrics.lookup(key.kind, "hit")
+            return .success((value, origin(key, entry, at: time)))
+        }
+        let backedOff = entry.lastError != nil && entry.lastAttempt.map { time.timeIntervalSince($0) < settings.failureBackoff.seconds } == true
+        if !backedOff { RevocationWants.current?.want(key, generation: generation) }
+        if entry.lastError == nil, let value = entry.value {
+            // Fetched by the latest attempt, yet past its lifetime already (an expired token, a stale CRL): the
+            // check judges it and says why.
+            metrics.lookup(key.kind, "stale")
+            return .success((value, origin(key, entry, at: time)))
+        }
+        metrics.lookup(key.kind, "failure")
+        var reason = "fetching \(key.uri) failed: \(entry.lastError ?? "no answer")"
+        if let fetchedAt = entry.fetchedAt {
+            reason += "; the copy fetched at \(RFC3339.format(fetchedAt)) is past its cache lifetime"
+        }
+        return .failure(RevocationUnavailable(reason))
+    }
+
+    private func origin(_ key: ListKey, _ entry: CachedList, at time: Date) -> String {
+        let age = entry.fetchedAt.map { max(0, Int(time.timeIntervalSince($0))) } ?? 0
+        return "\(key.uri) (fetched \(age) s ago)"
+    }
+
+    // MARK: Background refresh and reporting
+
+    /// Fetches every list used within the idle limit that is near the end of its lifetime; drops idle ones.
+    /// Returns how many it fetched.
+    @discardableResult
+    public func refreshDue() async -> Int {
+        let time = now()
+        let due: [ListKey] = cache.withLock { cache in
+            cache = cache.filter { time.timeIntervalSince($0.value.lastUsed) < settings.idleLimit.seconds }
+            return cache.filter { $0.value.isDue(at: time, settings: settings) }.map(\.key)
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for key in due { group.addTask { await self.fetch(key) } }
+        }
+        metrics.ages(oldestAges(at: time))
+        return due.count
+    }
+
+    /// Refreshes every `settings.refreshInterval` until the task is cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: settings.refreshInterval)
+            if Task.isCancelled { break }
+            await refreshDue()
+        }
+    }
+
+    /// One list as `/readyz` shows it.
+    public struct ListState: Sendable {
+        public let key: ListKey
+        /// fresh, stale (past its lifetime; a refresh is due) or unreachable (the latest fetch failed).
+        public let state: String
+        public let fetchedAt: Date?
+        public let freshUntil: Date?
+        public let error: String?
+    }
+
+    /// The cached lists, by URI.
+    public func lists() -> [ListState] {
+        let time = now()
+        return cache.withLock { cache in
+            cache.map { key, entry in
+                let state = entry.lastError != nil ? "unreachable" : entry.isFresh(at: time) ? "fresh" : "stale"
+                return ListState(key: key, state: state, fetchedAt: entry.fetchedAt, freshUntil: entry.freshUntil, error: entry.lastError)
+            }
+        }.sorted { ($0.key.uri, $0.key.kind.rawValue) < ($1.key.uri, $1.key.kind.rawValue) }
+    }
+
+    private func oldestAges(at time: Date) -> [ListKey.Kind: TimeInterval] {
+        cache.withLock { cache in
+            var ages: [ListKey.Kind: TimeInterval] = [:]
+            for (key, entry) in cache {
+                guard let fetchedAt = entry.fetchedAt else { continue }
+                ages[key.kind] = max(ages[key.kind] ?? 0, time.timeIntervalSince(fetchedAt))
+            }
+            return ages
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import RevocationFetch
+import Synchronization
+import Testing
+import Verifier
+
+/// Status lists and CRLs fetched from the kit's loopback list server: every revocation fault through fetched lists,
+/// soft and hard with the server down or slow, one fetch per URL under concurrency, cache lifetimes and refresh,
+/// and the bounds on what a fetch reads.
+@Suite("Revocation fetching")
+struct RevocationFetchTests {
+    static let time = Date(timeIntervalSince1970: 1_780_315_200)  // 2026-06-01T12:00:00Z
+    static let transcript = SessionTranscript(built: .array([.null, .null, .text("RevocationFetchTests")]))
+
+    /// A clock the tests move.
+    final class TestClock: Sendable {
+        private let current = Mutex(RevocationFetchTests.time)
+        var now: Date { current.withLock { $0 } }
+        func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    }
+
+    /// A simulated mDL whose MSO names `server`'s `/lists/<name>` and whose document signer names `/crl/<name>`;
+    /// the lists are published there unless `publish` is false.
+    static func simulate(_ server: RevocationListServer, name: String, faults: [Fault] = [], publish: Bool = true) throws
+        -> (TestPKI, SimulatedResponse) {
+        let pki = try TestPKI(seed: 43, at: time)
+        var options = SimulationOptions(time: time, faults: faults)
+        options.statusList = .init(uri: server.url("/lists/\(name)"), index: 17)
+        options.crlDistributionPoint = server.url("/crl/\(name)")
+        let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript), options: options)
+        if publish { server.publish(response.revocation, crlPath: "/crl/\(name)") }
+        return (pki, response)
+    }
+
+    static func fetcher(clock: TestClock = TestClock(), crls: Bool = true, configure: (inout FetchSettings) -> Void = { _ in })
+        -> RevocationFetcher {
+        var settings = FetchSettings()
+        settings.crlDistributionPoints = crls
+        configure(&settings)
+        return RevocationFetcher(settings: settings, now: { clock.now })
+    }
+
+    static func verify(_ response: SimulatedResponse, pki: TestPKI, fetcher: RevocationFetcher,
+                       policy: RevocationPolicy = .hard) async -> VerificationReport {
+        // Without distribution point fetching, the kit's CRL comes as a file.
+        let files = fetcher.settings.crlDistributionPoints ? nil
+            : try? StaticRevocationSource(crls: [RevocationMaterial(response.revocation.crl, origin: "file iaca.crl")])
+        let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: policy, revocationSource: fetcher.source(files: files))
+        let verifier = DeviceResponseVerifier(configuration: configuration)
+        return await fetcher.resolving {
+            verifier.verify(deviceResponse: response.bytes, transcript: transcript, at: time)
+        }
+    }
+
+    static func line(_ report: VerificationReport, _ id: CheckID) -> CheckResult? { report.checks.first { $0.id == id } }
+
+    static let revocationFaults: [Fault] = [
+        .documentSignerRevoked, .statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted,
+        .statusListSubMismatch, .statusIndexOutOfRange,
+    ]
+
+    @Test("every revocation fault gives its code with the CRL and the status list fetched from loopback; a clean list verifies")
+    func faultsThroughFetchedLists() async throws {
+        let server = try await RevocationListServer.start()
+        let fetcher = Self.fetcher()
+        for fault in [Fault?.none] + Self.revocationFaults.map(Optional.some) {
+            let name = fault?.name ?? "clean"
+            let (pki, response) = try Self.simulate(server, name: name, faults: fault.map { [$0] } ?? [])
+            let report = await Self.verify(response, pki: pki, fetcher: fetcher)
+            let expected = fault?.expectedCode(format: .deviceResponse)
+            #expect(report.errors.map(\.code) == (expected.map { [$0] } ?? []), "\(name): \(report.errors)")
+            #expect(server.requests("/lists/\(name)") == 1, "\(name)")
+            #expect(server.requests("/crl/\(name)") == 1, "\(name)")
+            if fault == nil {
+                let status = try #require(Self.line(report, .revocationStatus))
+                #expect(status.status == .pass && status.detail.contains(server.url("/lists/clean")), "\(status.detail)")
+                #expect(Self.line(report, .revocationCertificate)?.detail.contains(server.url("/crl/clean")) == true)
+            }
+        }
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
+    @Test("list server down: soft verifies with a warning naming the failed fetch, hard rejects with revocation.unknown")
+    func serverDown() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "down")
+        await server.stop()
+        // A refused connection is retried until the timeout.
+        let fetcher = Self.fetcher(crls: false) { $0.timeout = .seconds(1) }
+        let soft = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
+        #expect(soft.verified, "\(soft.errors)")
+        let warning = try #require(Self.line(soft, .revocationStatus))
+        #expect(warning.status == .warn && warning.detail.hasPrefix("status unknown: fetching \(server.url("/lists/down")) failed"),
+                "\(warning.detail)")
+        let hard = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .hard)
+        #expect(hard.errors.map(\.code) == [.revocationUnknown])
+        #expect(fetcher.lists().map(\.state) == ["unreachable"])
+        await fetcher.shutdown()
+    }
+
+    @Test("list server slower than the fetch timeout: unknown (soft warns, hard rejects), and the wait is bounded by the timeout")
+    func serverSlow() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "slow")
+        server.setDelay(.seconds(5))
+        let fetcher = Self.fetcher(crls: false) { $0.timeout = .milliseconds(300) }
+        let started = ContinuousClock.now
+        let soft = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(soft.verified)
+        #expect(Self.line(soft, .revocationStatus)?.detail.contains("no answer within 0.3 s") == true,
+                "\(Self.line(soft, .revocationStatus)?.detail ?? "")")
+        let fresh = Self.fetcher(crls: false) { $0.timeout = .milliseconds(300) }
+        let hard = await Self.verify(response, pki: pki, fetcher: fresh, policy: .hard)
+        #expect(hard.errors.map(\.code) == [.revocationUnknown])
+        await fetcher.shutdown()
+        await fresh.shutdown()
+        await server.stop()
+    }
+
+    @Test("200 concurrent verifications share one fetch per URL, and all verify")
+    func singleFlight() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "busy")
+        server.setDelay(.milliseconds(200))
+        let fetcher = Self.fetcher()
+        let verified = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<200 {
+                group.addTask { await Self.verify(response, pki: pki, fetcher: fetcher).verified }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(verified == 200)
+        #expect(server.requests("/lists/busy") == 1)
+        #expect(server.requests("/crl/busy") == 1)
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
+    @Test("a list is reused within its ttl, refreshed in the background before it ends, and fetched again once past it")
+    func cacheLifetime() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "ttl")
+        let clock = TestClock()
+        let fetcher = Self.fetcher(clock: clock, crls: false)
+        _ = await Self.verify(response, pki: pki, fetcher: fetcher)
+        clock.advance(600)
+        let cached = await Self.verify(response, pki: pki, fetcher: fetcher)
+        #expect(cached.verified)
+        #expect(Self.line(cached, .revocationStatus)?.detail.contains("fetched 600 s ago") == true)
+        #expect(server.requests("/lists/ttl") == 1)
+        #expect(await fetcher.refreshDue() == 0)
+
+        // The kit's token has ttl 3600: the last quarter of it is refreshed in the background.
+        clock.advance(2_200)
+        #expect(await fetcher.refreshDue() == 1)
+        #expect(server.requests("/lists/ttl") == 2)
+        #expect(fetcher.lists().map(\.state) == ["fresh"])
+
+        // Past the ttl without a refresh: the next verification fetches first.
+        clock.advance(3_700)
+        let refetched = await Self.verify(response, pki: pki, fetcher: fetcher)
+        #expect(refetched.verified)
+        #expect(server.requests("/lists/ttl") == 3)
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
+    @Test("after a failed fetch, verifications within the backoff report the failure without fetching again")
+    func failureBackoff() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "gone", publish: false)
+        let clock = TestClock()
+        let fetcher = Self.fetcher(clock: clock, crls: false)
+        let first = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
+        #expect(Self.line(first, .revocationStatus)?.detail.contains("HTTP 404") == true)
+        _ = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
+        #expect(server.requests("/lists/gone") == 1)
+        clock.advance(31)
+        server.publish(response.revocation)
+        let later = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .hard)
+        #expect(later.verified, "\(later.errors)")
+        #expect(server.requests("/lists/gone") == 2)
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
+    @Test("fetches are bounded: a body over the limit, too many redirects, a redirect away from http(s) are failures naming why")
+    func bounds() async throws {
+        let server = try await RevocationListServer.start()
+        let cases: [(String, (String) -> Void, String)] = [
+            ("big", { server.publish(.list([UInt8](repeating: 0, count: 4096), contentType: "application/statuslist+cwt"), at: $0) },
+             "read up to 1024"),
+            ("loop", { path in
+                for hop in 0..<5 { server.publish(.redirect(hop == 0 ? path + "-1" : path + "-\(hop + 1)"), at: hop == 0 ? path : path + "-\(hop)") }
+            }, "more than 3 redirects"),
+            ("file", { server.publish(.redirect("file:///etc/passwd"), at: $0) }, "is not an http or https URL"),
+            ("garbage", { server.publish(.list([0x01, 0x02], contentType: "application/statuslist+cwt"), at: $0) }, "not a status token"),
+        ]
+        for (name, setUp, reason) in cases {
+            let (pki, response) = try Self.simulate(server, name: name, publish: false)
+            setUp("/lists/\(name)")
+            let fetcher = Self.fetcher(crls: false) { $0.maxBytes = 1024 }
+            let report = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .hard)
+            #expect(report.errors.map(\.code) == [.revocationUnknown], "\(name)")
+            #expect(Self.line(report, .revocationStatus)?.detail.contains(reason) == true,
+                    "\(name): \(Self.line(report, .revocationStatus)?.detail ?? "")")
+            await fetcher.shutdown()
+        }
+        await server.stop()
+    }
+
+    @Test("a status list given as a file wins over fetching; a forged MSO is never fetched")
+    func filesFirstAndNoUntrustedFetch() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "file", publish: false)
+        let fetcher = Self.fetcher(crls: false)
+        let files = try StaticRevocationSource(crls: [RevocationMaterial(response.revocation.crl, origin: "file iaca.crl")],
+                                               tokens: response.revocation.tokens.values.map { RevocationMaterial($0, origin: "file list.cwt") })
+        let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: .hard,
+                                                  revocationSource: fetcher.source(files: files))
+        let report = await fetcher.resolving {
+            DeviceResponseVerifier(configuration: configuration).verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Self.time)
+        }
+        #expect(Self.line(report, .revocationStatus)?.detail.contains("file list.cwt") == true)
+        #expect(server.requests("/lists/file") == 0)
+
+        let (_, forged) = try Self.simulate(server, name: "forged", faults: [.issuerSignatureCorrupted])
+        let rejected = await Self.verify(forged, pki: pki, fetcher: fetcher)
+        #expect(rejected.errors.map(\.code) == [.issuerSignatureInvalid])
+        #expect(server.requests("/lists/forged") == 0)
+        await fetcher.shutdown()
+        await server.stop()
+    }
+}

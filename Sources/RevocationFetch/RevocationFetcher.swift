@@ -157,7 +157,10 @@ public final class RevocationFetcher: Sendable {
             case .running(let client): return client
             case .closed: return nil
             case .none:
+                // Redirects are followed by ListDownload, which checks each target's scheme.
                 var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+                // A refused connection is a failed fetch now, not retried until the timeout.
+                configuration.connectionPool.retryConnectionEstablishment = false
                 let timeout = Int64(settings.timeout.seconds * 1e9)
                 configuration.timeout = .init(connect: .nanoseconds(timeout), read: .nanoseconds(timeout))
                 let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -17,6 +17,9 @@ struct SimulatedWallet: Sendable {
     let merchantKey: PrivateKey
     let folder: URL
     let time: Date
+    /// Where the MSO's status list and the document signer's CRL distribution point are published (nil: the kit's
+    /// defaults, which are never fetched: configurations from this wallet do not fetch unless a test says so).
+    var listServer: RevocationListServer?
 
     /// Elements the wallet discloses and the requests ask for.
     static let policy = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [
@@ -72,14 +75,21 @@ struct SimulatedWallet: Sendable {
         configuration.trustStorePaths = [iacaURL.path]
         configuration.verificationTime = pinnedTime ? time : nil
         configuration.purgeInterval = 3600
+        configuration.revocationFetch = false
         return configuration
+    }
+
+    /// The CRL and status list the kit issues for `faults` (the same for every response of this wallet).
+    func revocationMaterial(faults: [Fault]) throws -> SimulatedRevocation {
+        let transcript = SessionTranscript(built: .array([.null, .null, .text("revocation material")]))
+        return try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript),
+                                                    options: options(faults.filter { $0.formats.contains(.deviceResponse) })).revocation
     }
 
     /// Writes the CRL and status list the kit issues for `faults` (the same for every response of this wallet) and
     /// points the configuration at them, with the hard revocation policy.
     func withRevocationFiles(_ configuration: ServerConfiguration, faults: [Fault]) throws -> ServerConfiguration {
-        let transcript = SessionTranscript(built: .array([.null, .null, .text("revocation material")]))
-        let material = try MdocSimulator(pki: pki).simulate(.deviceResponse(transcript), options: options(faults.filter { $0.formats.contains(.deviceResponse) })).revocation
+        let material = try revocationMaterial(faults: faults)
         let crlURL = folder.appendingPathComponent("iaca.crl")
         try material.crl.pemEncoded.write(to: crlURL, atomically: true, encoding: .utf8)
         var configuration = configuration
@@ -96,6 +106,10 @@ struct SimulatedWallet: Sendable {
     func options(_ faults: [Fault] = []) -> SimulationOptions {
         var options = SimulationOptions(time: time, faults: faults)
         options.elements = Self.elements
+        if let listServer {
+            options.statusList = .init(uri: listServer.url("/lists/1"), index: 17)
+            options.crlDistributionPoint = listServer.url("/crl")
+        }
         return options
     }
 

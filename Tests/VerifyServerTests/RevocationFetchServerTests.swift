@@ -1,0 +1,103 @@
+import Foundation
+import LoopbackClient
+import Mdoc
+import TestSupport
+import MdocTesting
+import Testing
+import Verifier
+import VerifyServer
+
+/// verify-server fetching the status list and CRL a response names from the kit's loopback list server: every
+/// revocation fault over HTTP, the list state on /readyz and /metrics, and a list server that is down.
+@Suite("verify-server revocation fetching")
+struct RevocationFetchServerTests {
+    static let time = VectorFiles.date("2026-06-01T12:00:00Z")
+
+    /// A wallet whose responses name `server`, and a configuration that fetches (CRLs too) under `policy`.
+    static func setUp(_ server: RevocationListServer, faults: [Fault], policy: RevocationPolicy) throws
+        -> (SimulatedWallet, ServerConfiguration) {
+        var wallet = try SimulatedWallet(time: time)
+        wallet.listServer = server
+        server.publish(try wallet.revocationMaterial(faults: faults))
+        var configuration = wallet.configuration(testMode: true, pinnedTime: true)
+        configuration.revocationFetch = true
+        configuration.crlDistributionPoints = true
+        configuration.revocationFetchTimeout = 1
+        configuration.revocation = policy
+        return (wallet, configuration)
+    }
+
+    static func verify(_ wallet: SimulatedWallet, on server: RunningServer, faults: [Fault]) async throws -> LoopbackHTTPClient.Response {
+        let (id, body) = try SimulatedWalletTests.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("apple-app")))
+        let response = try wallet.appleResponse(nonce: try #require(body["nonce"] as? String), faults: faults)
+        return try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+    }
+
+    @Test("every revocation fault gives its code over HTTP with the lists fetched from loopback",
+          arguments: Fault.allCases.filter { fault in
+              fault.expectedCode(format: .appleApp).map { (CheckID.revocationCertificate.codes + CheckID.revocationStatus.codes).contains($0) } == true
+          })
+    func faults(fault: Fault) async throws {
+        let lists = try await RevocationListServer.start()
+        let (wallet, configuration) = try Self.setUp(lists, faults: [fault], policy: .hard)
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let answer = try await Self.verify(wallet, on: server, faults: [fault])
+            #expect(answer.status == 422, "\(fault.name): \(answer.text)")
+            let code = try #require(fault.expectedCode(format: .appleApp))
+            #expect(try errorCodes(answer) == [code.rawValue], "\(fault.name)")
+        }
+        #expect(lists.requests("/lists/1") == 1 && lists.requests("/crl") == 1)
+        await lists.stop()
+    }
+
+    @Test("a clean response verifies on fetched lists; /readyz lists them fresh; /metrics counts the fetches; the next verification uses the cache")
+    func readyzAndMetrics() async throws {
+        let lists = try await RevocationListServer.start()
+        let (wallet, configuration) = try Self.setUp(lists, faults: [], policy: .hard)
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            for _ in 0..<2 {
+                let answer = try await Self.verify(wallet, on: server, faults: [])
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.text.contains(lists.url("/lists/1")))
+            }
+            let ready = try jsonObject(try await server.client.get("/readyz"))
+            let revocation = try #require(ready["revocation"] as? [String: Any])
+            #expect(revocation["policy"] as? String == "hard" && revocation["fetch"] as? Bool == true)
+            let states = try #require(revocation["lists"] as? [[String: Any]])
+            #expect(states.map { "\($0["kind"] ?? "") \($0["state"] ?? "")" } == ["crl fresh", "status fresh"])
+            let metrics = try await server.client.get("/metrics").text
+            #expect(metrics.contains(#"revocation_fetches_total{kind="status",outcome="ok"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"revocation_cache_lookups_total{kind="status",result="hit"}"#))
+        }
+        #expect(lists.requests("/lists/1") == 1)
+        await lists.stop()
+    }
+
+    @Test("list server down: soft verifies with a warning, /readyz stays ready and reports the list unreachable; hard rejects")
+    func listServerDown() async throws {
+        let lists = try await RevocationListServer.start()
+        let (wallet, soft) = try Self.setUp(lists, faults: [], policy: .soft)
+        defer { wallet.remove() }
+        await lists.stop()
+        try await ServerFixture.withServer(soft, store: InMemoryRequestStore()) { server in
+            let answer = try await Self.verify(wallet, on: server, faults: [])
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.text.contains("status unknown: fetching \(lists.url("/lists/1")) failed"))
+            let readyz = try await server.client.get("/readyz")
+            #expect(readyz.status == 200)
+            let revocation = try #require(try jsonObject(readyz)["revocation"] as? [String: Any])
+            let states = try #require(revocation["lists"] as? [[String: Any]])
+            #expect(states.map { $0["state"] as? String } == ["unreachable", "unreachable"])
+            #expect(states.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
+        }
+        var hard = soft
+        hard.revocation = .hard
+        try await ServerFixture.withServer(hard, store: InMemoryRequestStore()) { server in
+            let answer = try await Self.verify(wallet, on: server, faults: [])
+            #expect(answer.status == 422)
+            #expect(Set(try errorCodes(answer)) == ["revocation.unknown"])
+        }
+    }
+}

@@ -100,4 +100,20 @@ struct RevocationFetchServerTests {
             #expect(Set(try errorCodes(answer)) == ["revocation.unknown"])
         }
     }
+
+    @Test("a status list file replaced on disk is picked up by the trust file check: the same document is then revoked")
+    func revocationFilesReload() async throws {
+        let wallet = try SimulatedWallet(time: Self.time)
+        defer { wallet.remove() }
+        let configuration = try wallet.withRevocationFiles(wallet.configuration(testMode: true, pinnedTime: true), faults: [])
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            #expect(try await Self.verify(wallet, on: server, faults: []).status == 200)
+            let revoked = try #require(try wallet.revocationMaterial(faults: [.statusRevoked]).tokens.values.first)
+            try Data(revoked).write(to: URL(fileURLWithPath: try #require(configuration.statusListPaths.first)))
+            #expect(server.app.checkTrustFiles())
+            let answer = try await Self.verify(wallet, on: server, faults: [])
+            #expect(answer.status == 422)
+            #expect(try errorCodes(answer) == ["status.revoked"])
+        }
+    }
 }

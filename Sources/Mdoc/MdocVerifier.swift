@@ -20,10 +20,12 @@ package final class MdocVerifier: Sendable {
         package var timings = StageTimings()
         /// Filled only when every mdoc check passed.
         package var documents: [VerifiedDocument] = []
+        /// Documents the response held (verified or not).
+        package var documentCount = 0
     }
 
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
-                        readerKey: PrivateKey? = nil, request: RequestPolicy?) -> Outcome {
+                        readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0) -> Outcome {
         var outcome = Outcome()
         let response: DeviceResponse
         do {
@@ -42,7 +44,9 @@ package final class MdocVerifier: Sendable {
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
                                               trustStore: trustStore, cache: cache, request: request)
         var verified: [DocumentVerification] = []
-        for (index, result) in documents.enumerated() {
+        outcome.documentCount = documents.count
+        for (offset, result) in documents.enumerated() {
+            let index = firstDocumentIndex + offset
             switch result {
             case .failure(let error):
                 outcome.log.fail(.documentStructure, error.code, error.message, document: index)

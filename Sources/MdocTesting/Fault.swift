@@ -118,9 +118,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// The formats the fault applies to.
     public var formats: Set<ResponseFormat> {
         switch self {
-        case .encryptedToOtherKey, .corruptedCiphertext: return [.appleApp, .annexC]
+        case .encryptedToOtherKey, .corruptedCiphertext: return [.appleApp, .annexC, .openID4VP]
         case .wrongInfoHash, .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode, .truncatedEnvelope: return [.appleApp]
-        default: return [.appleApp, .annexC, .deviceResponse]
+        default: return [.appleApp, .annexC, .deviceResponse, .openID4VP]
         }
     }
 
@@ -148,6 +148,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .duplicateDocType: return .policyDocTypeRepeated
         // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.
         case .deviceMacWithoutReaderKey: return .deviceAuthMissing
+        case .encryptedToOtherKey where format == .openID4VP, .corruptedCiphertext where format == .openID4VP: return .jweDecryptionFailed
         case .encryptedToOtherKey: return format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
         case .wrongInfoHash: return .envelopeTranscriptMismatch
         case .corruptedCiphertext: return .hpkeOpenFailed

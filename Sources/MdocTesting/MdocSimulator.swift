@@ -38,11 +38,13 @@ public struct MdocSimulator: Sendable {
         let documentErrors: [(docType: String, code: Int64)] = faults.contains(.documentErrorsConflict) ? [(options.docType, Int64(0))] : []
         let deviceResponse = DeviceResponseBuilder.encode(documents: documents, documentErrors: documentErrors,
                                                           extraEntries: build.extraEntries, style: build.style)
-        let (bytes, annexC) = try wrap(deviceResponse, target: target, build: build)
+        let (bytes, text) = try wrap(deviceResponse, target: target, build: build)
         let signer = build.documentSigner ?? pki.documentSigner
         let revocation = try SimulatedRevocation(pki: pki, documentSigner: signer, options: options, faults: Set(faults))
         return SimulatedResponse(
-            format: target.format, docType: options.docType, bytes: bytes, annexCResponse: annexC, deviceResponse: deviceResponse,
+            format: target.format, docType: options.docType, bytes: bytes,
+            annexCResponse: target.format == .annexC ? text : nil, openID4VPResponse: target.format == .openID4VP ? text : nil,
+            deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
             time: options.time, request: request, documentSigner: signer, intermediateCA: build.intermediateCA,
@@ -74,6 +76,12 @@ public struct MdocSimulator: Sendable {
                 throw SimulationError.invalidOption("encryptionInfo: \(error.message)")
             }
             return try sealAnnexC(deviceResponse, recipientKey: recipientKey, transcript: target.transcript, build: build)
+        case .openID4VP(let request):
+            var recipient = request.jwk.flatMap { try? PublicKey(curve: .p256, x: Base64URL.decodeStrict($0.x) ?? [], y: Base64URL.decodeStrict($0.y) ?? []) }
+            if has(.encryptedToOtherKey) { recipient = try pki.seed.key("other-recipient", curve: .p256).publicKey }
+            let text = try OpenID4VPResponseBuilder.answer(deviceResponse: deviceResponse, request: request, recipient: recipient,
+                                                           corruptCiphertext: has(.corruptedCiphertext))
+            return (Array(text.utf8), text)
         case .deviceResponse:
             return (deviceResponse, nil)
         }

@@ -30,6 +30,11 @@ struct SimulatedRequest {
             target = .annexC(request)
             state = AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo, origin: request.origin)
             environment = FlowEnvironment(configuration: configuration)
+        case .openID4VP:
+            let request = try OpenID4VPRequest(seed: seed)
+            target = .openID4VP(request)
+            state = OpenID4VPFlow.state(request.session)
+            environment = FlowEnvironment(configuration: configuration)
         case .deviceResponse:
             target = .deviceResponse(SessionTranscript(built: .array([
                 .null, .null, .array([.text("MdocTesting"), .bytes(pki.seed.bytes("nonce", count: 32))]),
@@ -59,8 +64,8 @@ struct SimulatedRequest {
 
 extension SimulatedResponse {
     /// The response as a client posts it to a relying party's server: base64 of Apple's `encryptedData`, the Annex C
-    /// `response` string, or base64 of a bare DeviceResponse.
+    /// `response` string, the OpenID4VP DC API result JSON, or base64 of a bare DeviceResponse.
     public var postedText: String {
-        annexCResponse ?? Data(bytes).base64EncodedString()
+        annexCResponse ?? openID4VPResponse ?? Data(bytes).base64EncodedString()
     }
 }

@@ -7,10 +7,12 @@ public struct SimulatedResponse: Sendable {
     public let format: ResponseFormat
     public let docType: String
     /// What a relying party receives: the Apple envelope (raw CBOR), the UTF-8 bytes of the Annex C
-    /// base64url string, or the bare DeviceResponse.
+    /// base64url string or of the OpenID4VP result JSON, or the bare DeviceResponse.
     public let bytes: [UInt8]
     /// The Annex C `DigitalCredential.data.response` string (Annex C only).
     public let annexCResponse: String?
+    /// The OpenID4VP DC API result `{"protocol", "data"}` as JSON text (OpenID4VP only).
+    public let openID4VPResponse: String?
     /// The DeviceResponse inside (the plaintext for the encrypted formats).
     public let deviceResponse: [UInt8]
     /// The relying party's transcript, to verify with.

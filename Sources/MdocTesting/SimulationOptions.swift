@@ -74,12 +74,15 @@ public enum ResponseTarget: Sendable {
     case annexCEncryptionInfo(String, origin: String)
     /// A bare DeviceResponse for a transcript the caller chose.
     case deviceResponse(SessionTranscript)
+    /// OpenID4VP over the DC API, answered to the request's key (`dc_api.jwt`) or in plain (`dc_api`).
+    case openID4VP(OpenID4VPRequest)
 
     public var format: ResponseFormat {
         switch self {
         case .appleApp: return .appleApp
         case .annexC, .annexCEncryptionInfo: return .annexC
         case .deviceResponse: return .deviceResponse
+        case .openID4VP: return .openID4VP
         }
     }
 
@@ -89,6 +92,7 @@ public enum ResponseTarget: Sendable {
         case .annexC(let request): return request.transcript
         case .annexCEncryptionInfo(let info, let origin): return .annexC(encryptionInfo: info, origin: origin)
         case .deviceResponse(let transcript): return transcript
+        case .openID4VP(let request): return request.transcript
         }
     }
 
@@ -104,6 +108,8 @@ public enum ResponseTarget: Sendable {
             return .annexC(encryptionInfo: info, origin: "https://another-origin.example")
         case .deviceResponse(let transcript):
             return SessionTranscript(built: .array([.null, .null, .array([.text("another session"), .bytes(transcript.bytes)])]))
+        case .openID4VP(let request):
+            return .openID4VPDCAPI(origin: "https://another-origin.example", nonce: request.nonce, jwkThumbprint: request.jwk?.thumbprint)
         }
     }
 }

@@ -7,7 +7,7 @@ import Verifier
 struct Request: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a wallet request.",
-        subcommands: [AnnexC.self]
+        subcommands: [AnnexC.self, OpenID4VP.self]
     )
 
     struct AnnexC: ParsableCommand {
@@ -27,11 +27,7 @@ struct Request: ParsableCommand {
         @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
         var request: String
 
-        @Option(name: .customLong("reader-cert"), help: "Reader certificate (chain, leaf first), PEM or DER; signs the request with --reader-key.")
-        var readerCert: String?
-
-        @Option(name: .customLong("reader-key"), help: "Private key of the reader certificate, PEM.")
-        var readerKey: String?
+        @OptionGroup var reader: ReaderOptions
 
         @Option(name: .customLong("device-request-version"),
                 help: "1.1 (readerAuthAll, as in Apple's sample) or 1.0 (readerAuth per document).")
@@ -50,7 +46,7 @@ struct Request: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
-                let reader = try readerIdentity()
+                let reader = try reader.identity()
                 let identifiers = issuerIdentifiers
                     ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust)) : [:]
                 if issuerIdentifiers, let missing = policy.documents.first(where: { identifiers[$0.docType] == nil }) {
@@ -63,46 +59,16 @@ struct Request: ParsableCommand {
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
-                let policyJSON: Data
-                do {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                    policyJSON = try encoder.encode(policy)
-                } catch {
-                    throw UsageFailure("cannot encode the request policy: \(error)")
-                }
+                let policyJSON = try PolicyJSON.encode(policy)
                 try RequestOutputFiles.write([
                     ("data.json", Data((created.data.serialized(pretty: true) + "\n").utf8), false),
                     ("private-key.pem", Data(created.session.privateKey.pkcs8PEM().utf8), true),
                     ("encryption-info.txt", Data(created.encryptionInfo.utf8), false),
                     ("origin.txt", Data(created.session.origin.utf8), false),
-                    ("request.json", policyJSON + Data("\n".utf8), false),
+                    ("request.json", policyJSON, false),
                 ], into: out)
                 print("wrote data.json, private-key.pem, encryption-info.txt, origin.txt, request.json to \(out)")
                 return .verified
-            }
-        }
-
-        private func readerIdentity() throws -> ReaderIdentity? {
-            switch (readerCert, readerKey) {
-            case (nil, nil):
-                return nil
-            case let (.some(certPath), .some(keyPath)):
-                let bytes = try InputFiles.read(certPath, what: "reader certificate")
-                let certificates: [Certificate]
-                if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") {
-                    certificates = (try? Certificate.certificates(fromPEM: text)) ?? []
-                } else {
-                    certificates = (try? Certificate(derEncoded: bytes)).map { [$0] } ?? []
-                }
-                guard !certificates.isEmpty else { throw UsageFailure("no certificate in \(certPath) (PEM or DER expected)") }
-                do {
-                    return try ReaderIdentity(key: try InputFiles.privateKey(keyPath), certificates: certificates)
-                } catch let error as VerificationError {
-                    throw UsageFailure(error.message)
-                }
-            default:
-                throw UsageFailure("--reader-cert and --reader-key go together")
             }
         }
     }
@@ -128,6 +94,38 @@ enum RequestOutputFiles {
             guard manager.createFile(atPath: url.path, contents: file.contents, attributes: attributes) else {
                 throw UsageFailure("cannot write \(url.path)")
             }
+        }
+    }
+}
+
+/// The reader identity that signs web requests (Annex C ReaderAuth, OpenID4VP request objects).
+struct ReaderOptions: ParsableArguments {
+    @Option(name: .customLong("reader-cert"), help: "Reader certificate (chain, leaf first), PEM or DER; signs the request with --reader-key.")
+    var readerCert: String?
+
+    @Option(name: .customLong("reader-key"), help: "Private key of the reader certificate, PEM.")
+    var readerKey: String?
+
+    func identity() throws -> ReaderIdentity? {
+        switch (readerCert, readerKey) {
+        case (nil, nil):
+            return nil
+        case let (.some(certPath), .some(keyPath)):
+            let bytes = try InputFiles.read(certPath, what: "reader certificate")
+            let certificates: [Certificate]
+            if let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN") {
+                certificates = (try? Certificate.certificates(fromPEM: text)) ?? []
+            } else {
+                certificates = (try? Certificate(derEncoded: bytes)).map { [$0] } ?? []
+            }
+            guard !certificates.isEmpty else { throw UsageFailure("no certificate in \(certPath) (PEM or DER expected)") }
+            do {
+                return try ReaderIdentity(key: try InputFiles.privateKey(keyPath), certificates: certificates)
+            } catch let error as VerificationError {
+                throw UsageFailure(error.message)
+            }
+        default:
+            throw UsageFailure("--reader-cert and --reader-key go together")
         }
     }
 }

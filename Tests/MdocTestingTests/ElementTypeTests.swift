@@ -23,7 +23,7 @@ struct ElementTypeTests {
         (NameSpace.mDL, "family_name", .unsigned(7), "is an unsigned integer"),
         (NameSpace.mDL, "family_name", .text(String(repeating: "x", count: 151)), "151 characters; at most 150"),
         (NameSpace.mDL, "resident_country", .text("USA"), "3 characters; at most 2"),
-        (NameSpace.mDL, "birth_date", .text("1990-04-12"), "is a text string"),
+        (NameSpace.mDL, "birth_date", .text("12.04.1990"), "is a text string"),
         (NameSpace.mDL, "birth_date", fullDate("1990-13-12"), "not a YYYY-MM-DD"),
         (NameSpace.mDL, "expiry_date", .unsigned(2030), "is an unsigned integer"),
         (NameSpace.mDL, "portrait", .text("not bytes"), "is a text string"),
@@ -45,6 +45,17 @@ struct ElementTypeTests {
         #expect(detail.hasPrefix("\(nameSpace)/\(element) "), "\(detail)")
         #expect(detail.contains(says), "\(detail)")
         #expect(report.documents.isEmpty)
+    }
+
+    @Test("a YYYY-MM-DD text without tag 1004 where a full-date belongs: the default profile warns and verifies, strict refuses")
+    func untaggedFullDate() throws {
+        let element = DataElement(NameSpace.mDL, "birth_date", .text("1990-04-12"))
+        let lenient = try Self.run([element])
+        #expect(lenient.verified, "\(lenient.errors)")
+        let line = lenient.checks.first { $0.id == .elementTypes }
+        #expect(line?.status == .warn && line?.detail.contains("birth_date carry a YYYY-MM-DD text without tag 1004") == true)
+        let strict = try SimulatedCase(profile: .strict, time: Fixtures.time) { $0.content = [element] }.run().report
+        #expect(strict.errors.map(\.code) == [.elementTypeInvalid])
     }
 
     @Test("the shapes real wallets send verify: a Digital ID (birth_date map, integer sex), Japanese text, unknown elements untyped")

@@ -176,7 +176,7 @@ struct SimulatedWalletTests {
             #expect(deviceRequest.readerAuthAll.count == 1)
             let ready = try jsonObject(try await server.client.get("/readyz"))
             #expect(ready["readerAuthentication"] as? Bool == true)
-            #expect(ready["formats"] as? [String] == ["apple-app", "annex-c"])
+            #expect(ready["formats"] as? [String] == ["apple-app", "annex-c", "openid4vp"])
         }
     }
 
@@ -194,6 +194,9 @@ struct SimulatedWalletTests {
             case .annexC:
                 let data = try #require(body["data"] as? [String: Any])
                 response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String), faults: [fault])
+            case .openID4VP:
+                response = try wallet.openID4VPResponse(protocolIdentifier: try #require(body["protocol"] as? String),
+                                                        data: try #require(body["data"]), faults: [fault])
             case .deviceResponse:
                 Issue.record("the server creates no requests for bare DeviceResponses")
                 return
@@ -219,5 +222,11 @@ struct SimulatedWalletTests {
           arguments: Fault.allCases.filter { $0.formats.contains(.annexC) })
     func annexCFaults(fault: Fault) async throws {
         try await Self.checkFault(fault, format: .annexC)
+    }
+
+    @Test("openid4vp: every simulator fault ends in its error code over HTTP",
+          arguments: Fault.allCases.filter { $0.formats.contains(.openID4VP) })
+    func openID4VPFaults(fault: Fault) async throws {
+        try await Self.checkFault(fault, format: .openID4VP)
     }
 }

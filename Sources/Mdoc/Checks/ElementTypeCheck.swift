@@ -8,15 +8,24 @@ extension DocumentVerification {
     mutating func checkElementTypes() {
         var typed = 0
         var failed = false
+        var untaggedDates: [String] = []
         for element in returnedElements {
             guard let type = ElementTypeTable.type(nameSpace: element.nameSpace, element: element.element) else { continue }
             typed += 1
+            // Some issuers (the CMWallet test issuer among them) send a full-date without its tag 1004: the value is
+            // still unambiguous, so the default profile accepts it with a warning; strict refuses it.
+            if type.acceptsUntaggedFullDate(element.value), context.options.profile != .strict {
+                untaggedDates.append("\(element.nameSpace)/\(element.element)")
+                continue
+            }
             if let problem = type.mismatch(element.value) {
                 fail(.elementTypes, .elementTypeInvalid, "\(element.nameSpace)/\(element.element) is \(problem)")
                 failed = true
             }
         }
-        if !failed {
+        if !failed, !untaggedDates.isEmpty {
+            warn(.elementTypes, "\(untaggedDates.joined(separator: ", ")) carry a YYYY-MM-DD text without tag 1004 (full-date); accepted")
+        } else if !failed {
             pass(.elementTypes, "\(typed) element(s) of known namespaces have their data types")
         }
     }

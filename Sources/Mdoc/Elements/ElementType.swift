@@ -24,6 +24,16 @@ package indirect enum ElementType: Sendable {
     static let countryCode = ElementType.text(maxCharacters: 2)
     static let date = ElementType.oneOf([.fullDate, .tdate])
 
+    /// A YYYY-MM-DD text where a full-date (`#6.1004(tstr)`) is expected: the tag is missing, the value is clear.
+    package func acceptsUntaggedFullDate(_ item: CBORItem) -> Bool {
+        guard case .text(let text) = item.value, RFC3339.parseFullDate(text) != nil else { return false }
+        switch self {
+        case .fullDate: return true
+        case .oneOf(let types): return types.contains { if case .fullDate = $0 { true } else { false } }
+        default: return false
+        }
+    }
+
     /// nil when `item` has this type; otherwise what it is instead, for the report.
     package func mismatch(_ item: CBORItem) -> String? {
         switch (self, item.value) {

@@ -1,6 +1,7 @@
 import CZlib
 
-/// zlib (RFC 1950) inflate with an output ceiling, and deflate for the compliance kit. A status list is at most a
+/// zlib (RFC 1950) or raw DEFLATE (RFC 1951, JWE `zip: "DEF"`) inflate with an output ceiling, and deflate for the
+/// compliance kit. A status list is at most a
 /// few MB; a stream that inflates past `limit` is refused as soon as it does, so a decompression bomb costs at
 /// most `limit` bytes, never what it would expand to.
 package enum Zlib {
@@ -9,9 +10,10 @@ package enum Zlib {
         case malformed(String)
     }
 
-    package static func inflate(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+    /// `raw`: a bare DEFLATE stream without the zlib header and checksum.
+    package static func inflate(_ input: [UInt8], limit: Int, raw: Bool = false) throws(Failure) -> [UInt8] {
         var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard inflateInit2_(&stream, raw ? -15 : 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw .malformed("inflateInit failed")
         }
         defer { inflateEnd(&stream) }
@@ -42,11 +44,34 @@ package enum Zlib {
         return output
     }
 
-    package static func deflate(_ input: [UInt8]) -> [UInt8] {
+    /// zlib format, or with `raw` a bare DEFLATE stream.
+    package static func deflate(_ input: [UInt8], raw: Bool = false) -> [UInt8] {
+        if raw { return rawDeflate(input) }
         var length = compressBound(uLong(input.count))
         var output = [UInt8](repeating: 0, count: Int(length))
         let status = compress2(&output, &length, input, uLong(input.count), Z_BEST_COMPRESSION)
         precondition(status == Z_OK, "compress2 cannot fail with a compressBound buffer")
         return Array(output[..<Int(length)])
+    }
+
+    private static func rawDeflate(_ input: [UInt8]) -> [UInt8] {
+        var stream = z_stream()
+        let status = deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                                   Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "deflateInit2 failed")
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))))
+        var source = input
+        let produced = source.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target -> Int in
+                stream.next_in = source.baseAddress
+                stream.avail_in = UInt32(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = UInt32(target.count)
+                precondition(CZlib.deflate(&stream, Z_FINISH) == Z_STREAM_END, "deflate into a deflateBound buffer finishes")
+                return target.count - Int(stream.avail_out)
+            }
+        }
+        return Array(output[..<produced])
     }
 }

@@ -9,6 +9,7 @@ public enum FormatRegistry {
         [
             try AppleAppFlow(environment),
             AnnexCFlow(environment),
+            OpenID4VPFlow(environment),
         ]
     }
 }

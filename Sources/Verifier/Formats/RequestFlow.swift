@@ -43,14 +43,18 @@ public struct FlowEnvironment: Sendable {
     /// Web requests (Annex C) list the trust store's issuer identifiers for each docType in the ItemsRequest's
     /// `requestInfo`, so the wallet offers only documents the verifier can anchor (`IssuerIdentifiers`).
     public var issuerIdentifiersInRequests: Bool
+    /// OpenID4VP requests ask for an encrypted (`dc_api.jwt`, the default) or a plain (`dc_api`) response.
+    public var openID4VPResponseMode: OpenID4VPSession.ResponseMode
 
     public init(configuration: VerifierConfiguration, recipientKeys: [PrivateKey] = [], merchantID: String = "", teamID: String = "",
-                readerIdentity: ReaderIdentity? = nil, issuerIdentifiersInRequests: Bool = false) {
+                readerIdentity: ReaderIdentity? = nil, issuerIdentifiersInRequests: Bool = false,
+                openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) {
         self.configuration = configuration
         self.recipientKeys = recipientKeys
         self.merchantID = merchantID
         self.teamID = teamID
         self.readerIdentity = readerIdentity
         self.issuerIdentifiersInRequests = issuerIdentifiersInRequests
+        self.openID4VPResponseMode = openID4VPResponseMode
     }
 }

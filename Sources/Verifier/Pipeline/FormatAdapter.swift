@@ -18,13 +18,18 @@ package protocol FormatAdapter: Sendable {
 
 /// What an adapter hands to the mdoc checks.
 package struct OpenedResponse {
-    package let deviceResponse: CBORItem
+    /// One DeviceResponse, or one per presentation (OpenID4VP: one per credential query), all under one transcript.
+    package let deviceResponses: [CBORItem]
     package let transcript: SessionTranscript
     /// The reader's ephemeral private key, for deviceMac.
     package let readerKey: PrivateKey?
 
     package init(deviceResponse: CBORItem, transcript: SessionTranscript, readerKey: PrivateKey? = nil) {
-        self.deviceResponse = deviceResponse
+        self.init(deviceResponses: [deviceResponse], transcript: transcript, readerKey: readerKey)
+    }
+
+    package init(deviceResponses: [CBORItem], transcript: SessionTranscript, readerKey: PrivateKey? = nil) {
+        self.deviceResponses = deviceResponses
         self.transcript = transcript
         self.readerKey = readerKey
     }

@@ -40,11 +40,19 @@ package struct VerificationPipeline: Sendable {
         run.log.pass(.inputSize, "\(size.bytes) bytes, within the \(limit)-byte limit")
         guard let opened = adapter.open(input, in: &run) else { return report() }
         let mdoc = Adapter.acceptsDeviceMac ? macOrSignature : signatureOnly
-        let outcome = mdoc.verify(deviceResponse: opened.deviceResponse, transcript: opened.transcript, time: time,
-                                  readerKey: opened.readerKey, request: request)
-        run.log.append(contentsOf: outcome.log)
-        run.timings += outcome.timings
-        return report(outcome.documents)
+        // Several DeviceResponses (one per presentation) are checked one after another; their documents are numbered
+        // on, so every report line names a distinct document.
+        var documents: [VerifiedDocument] = []
+        var documentCount = 0
+        for deviceResponse in opened.deviceResponses {
+            let outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
+                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount)
+            run.log.append(contentsOf: outcome.log)
+            run.timings += outcome.timings
+            documents += outcome.documents
+            documentCount += outcome.documentCount
+        }
+        return report(run.log.hasFailures ? [] : documents)
     }
 
     /// The ceiling on what a caller hands in: the CBOR limit, or for text (base64 in JSON) 4/3 of it plus 4 KiB.

@@ -9,6 +9,7 @@ public struct VerificationReport: Sendable {
         case appleApp = "apple-app"
         case annexC = "annex-c"
         case deviceResponse = "device-response"
+        case openID4VP = "openid4vp"
 
         /// Whether a relying party creates a request for the wallet first (a nonce, keys, a transcript the server
         /// keeps). A bare DeviceResponse arrives with a transcript its caller built.

@@ -86,7 +86,9 @@ enum TestPostgres {
 
 /// A `POST /v1/verify` body.
 func verifyJSON(_ requestId: String, response: String) -> String {
-    "{\"requestId\":\"\(requestId)\",\"response\":\"\(response)\"}"
+    // JSON-escaped: an OpenID4VP response is itself JSON text.
+    let body = (try? JSONSerialization.data(withJSONObject: ["requestId": requestId, "response": response], options: [.sortedKeys])) ?? Data()
+    return String(decoding: body, as: UTF8.self)
 }
 
 /// Parses a JSON response body.

@@ -127,4 +127,14 @@ struct SimulatedWallet: Sendable {
         guard let text = response.annexCResponse else { throw SimulationError.unsupported("no Annex C response text") }
         return text
     }
+
+    /// The DC API result for the server's OpenID4VP request (`protocol` and `data` from `POST /v1/requests`), as a
+    /// wallet that sees only the request builds it.
+    func openID4VPResponse(protocolIdentifier: String, data: Any, faults: [Fault] = []) throws -> String {
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: data), as: UTF8.self)
+        let request = try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: text, origin: Self.origin)
+        let response = try MdocSimulator(pki: pki).simulate(.openID4VP(request), options: options(faults))
+        guard let posted = response.openID4VPResponse else { throw SimulationError.unsupported("no OpenID4VP response text") }
+        return posted
+    }
 }

@@ -1,0 +1,113 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// A compact JWE as OpenID4VP `dc_api.jwt` responses carry it (OpenID4VP 1.0 §8.3; RFC 7516 §7.1, RFC 7518 §4.6):
+/// `protected..iv.ciphertext.tag` with ECDH-ES direct key agreement and AES-GCM (docs/formats.md §4.3). Parsing
+/// checks the shape; `decrypt` derives the CEK with Concat KDF and opens AES-GCM with the protected segment as
+/// received as additional data.
+struct CompactJWE {
+    /// The first segment exactly as received: the AAD.
+    let protectedSegment: String
+    let algorithm: String
+    let encryption: String
+    let keyID: String?
+    let ephemeralKey: PublicKey
+    let partyUInfo: [UInt8]
+    let partyVInfo: [UInt8]
+    let compression: String?
+    let critical: [String]
+    let iv: [UInt8]
+    let ciphertext: [UInt8]
+    let tag: [UInt8]
+
+    /// AES-GCM content encryption by `enc` value; A192GCM is not offered (OpenSSL's GCM set here is 128 and 256).
+    static let contentEncryption: [String: AEADAlgorithm] = ["A128GCM": .aes128GCM, "A256GCM": .aes256GCM]
+
+    /// Errors: `jwe.malformed` (segments, base64url, header JSON, missing members), `jwe.epk_invalid`.
+    init(_ text: String) throws(VerificationError) {
+        let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 5 else {
+            throw VerificationError(.jweMalformed, "the response is not a compact JWE (5 segments separated by '.'); it has \(segments.count)")
+        }
+        guard segments[1].isEmpty else {
+            throw VerificationError(.jweMalformed, "the JWE has an encrypted key; ECDH-ES direct key agreement leaves it empty")
+        }
+        func decode(_ index: Int, _ what: String) throws(VerificationError) -> [UInt8] {
+            guard let bytes = Base64URL.decodeStrict(segments[index]) else {
+                throw VerificationError(.jweMalformed, "the JWE \(what) is not base64url")
+            }
+            return bytes
+        }
+        let headerBytes = try decode(0, "protected header")
+        guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else {
+            throw VerificationError(.jweMalformed, "the JWE protected header is not a JSON object")
+        }
+        guard let algorithm = header["alg"] as? String, let encryption = header["enc"] as? String else {
+            throw VerificationError(.jweMalformed, "the JWE protected header lacks `alg` or `enc`")
+        }
+        guard let epk = header["epk"] as? [String: Any] else {
+            throw VerificationError(.jweMalformed, "the JWE protected header has no `epk` object")
+        }
+        protectedSegment = segments[0]
+        self.algorithm = algorithm
+        self.encryption = encryption
+        keyID = header["kid"] as? String
+        ephemeralKey = try Self.ephemeralKey(epk)
+        partyUInfo = try Self.party(header["apu"], "apu")
+        partyVInfo = try Self.party(header["apv"], "apv")
+        compression = header["zip"] as? String
+        critical = header["crit"] as? [String] ?? []
+        iv = try decode(2, "initialization vector")
+        ciphertext = try decode(3, "ciphertext")
+        tag = try decode(4, "authentication tag")
+        guard iv.count == 12, tag.count == 16 else {
+            throw VerificationError(.jweMalformed, "AES-GCM needs a 96-bit IV and a 128-bit tag; the JWE has \(iv.count * 8) and \(tag.count * 8)")
+        }
+    }
+
+    private static func party(_ value: Any?, _ name: String) throws(VerificationError) -> [UInt8] {
+        guard let value else { return [] }
+        guard let text = value as? String, let bytes = Base64URL.decodeStrict(text) else {
+            throw VerificationError(.jweMalformed, "the JWE `\(name)` is not a base64url string")
+        }
+        return bytes
+    }
+
+    /// `epk` must be an EC P-256 public JWK whose point is on the curve (RFC 7518 §4.6.1.1).
+    private static func ephemeralKey(_ jwk: [String: Any]) throws(VerificationError) -> PublicKey {
+        guard jwk["kty"] as? String == "EC", jwk["crv"] as? String == "P-256" else {
+            throw VerificationError(.jweEphemeralKeyInvalid, "the JWE `epk` is not an EC P-256 key")
+        }
+        guard let x = (jwk["x"] as? String).flatMap(Base64URL.decodeStrict), let y = (jwk["y"] as? String).flatMap(Base64URL.decodeStrict),
+              x.count == 32, y.count == 32, let key = try? PublicKey(curve: .p256, x: x, y: y)
+        else {
+            throw VerificationError(.jweEphemeralKeyInvalid, "the JWE `epk` is not a point on P-256")
+        }
+        return key
+    }
+
+    /// ECDH with `recipient`, Concat KDF (AlgorithmID = `enc`), AES-GCM open. `jwe.decryption_failed` when the tag
+    /// does not verify (another key, a changed header or ciphertext).
+    func decrypt(with recipient: PrivateKey) throws(VerificationError) -> [UInt8] {
+        guard let aead = Self.contentEncryption[encryption] else {
+            throw VerificationError(.jweEncryptionNotAllowed, "`enc` \(InputQuote.short(encryption)) is not AES-GCM 128 or 256")
+        }
+        var shared: [UInt8]
+        do {
+            shared = try recipient.sharedSecret(with: ephemeralKey)
+        } catch {
+            throw VerificationError(.jweDecryptionFailed, "ECDH with the JWE's `epk` failed")
+        }
+        defer { shared.zeroize() }
+        var key = ConcatKDF.derive(sharedSecret: shared, keyByteCount: aead.keyByteCount, algorithmID: encryption,
+                                   partyUInfo: partyUInfo, partyVInfo: partyVInfo)
+        defer { key.zeroize() }
+        do {
+            return try aead.open(key: key, nonce: iv, ciphertext: ciphertext + tag, aad: Array(protectedSegment.utf8))
+        } catch {
+            throw VerificationError(.jweDecryptionFailed,
+                                    "AES-GCM open failed: not encrypted to this request's key, or the header or ciphertext was changed")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// The verifier's P-256 response encryption key as a JWK in `client_metadata.jwks` (OpenID4VP 1.0 §5.1, §8.3):
+/// `kty`, `crv`, `x`, `y`, `use: enc`, `alg: ECDH-ES` and a `kid`. Its RFC 7638 thumbprint binds `dc_api.jwt`
+/// responses to this key in the session transcript (docs/formats.md §4.4).
+public struct EncryptionJWK: Sendable, Equatable {
+    public let kid: String
+    /// The base64url coordinates exactly as published (the thumbprint hashes these strings).
+    public let x: String
+    public let y: String
+
+    public init(publicKey: PublicKey, kid: String) throws(VerificationError) {
+        let point = publicKey.uncompressedPoint
+        guard publicKey.curve == .p256, point.count == 65 else {
+            throw VerificationError(.inputMalformed, "the response encryption key must be P-256")
+        }
+        self.init(kid: kid, x: Base64URL.encode(point[1...32]), y: Base64URL.encode(point[33...64]))
+    }
+
+    public init(kid: String, x: String, y: String) {
+        self.kid = kid
+        self.x = x
+        self.y = y
+    }
+
+    /// RFC 7638 §3.2: SHA-256 over the required members in lexicographic order, without whitespace.
+    public var thumbprint: [UInt8] {
+        Digest.hash(.sha256, Array(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))
+    }
+
+    public var json: JSONValue {
+        .object([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(x)), ("y", .string(y)),
+                 ("use", .string("enc")), ("alg", .string("ECDH-ES")), ("kid", .string(kid))])
+    }
+}

@@ -1,0 +1,32 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// A compact JWS (RFC 7515 §7.1) signed with the reader identity: ES256/384/512 by the key's curve, `x5c` with
+/// the reader's chain (standard base64 DER, RFC 7515 §4.1.6). Used for OpenID4VP signed request objects.
+enum JWS {
+    static func sign(header extra: [(String, JSONValue)], payload: JSONValue, with reader: ReaderIdentity) throws(VerificationError) -> String {
+        guard let (name, digest) = algorithm(reader.key.curve) else {
+            throw VerificationError(.inputMalformed, "a \(reader.key.curve.rawValue) reader key cannot sign a JWS (ES256/384/512)")
+        }
+        let header = JSONValue.object([("alg", .string(name))] + extra
+                                      + [("x5c", .array(reader.certificates.map { .string(Data($0.derEncoded).base64EncodedString()) }))])
+        let signingInput = Base64URL.encode(Array(header.serialized().utf8)) + "." + Base64URL.encode(Array(payload.serialized().utf8))
+        do {
+            // OpenSSL gives r || s, the JWS form (RFC 7518 §3.4).
+            let signature = try reader.key.signature(for: Array(signingInput.utf8), digest: digest)
+            return signingInput + "." + Base64URL.encode(signature)
+        } catch {
+            throw VerificationError(.inputMalformed, "cannot sign the request object: \(error)")
+        }
+    }
+
+    static func algorithm(_ curve: Curve) -> (String, DigestAlgorithm)? {
+        switch curve {
+        case .p256: ("ES256", .sha256)
+        case .p384: ("ES384", .sha384)
+        case .p521: ("ES512", .sha512)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CBOR
+import Foundation
+import Mdoc
+
+/// OpenID4VP 1.0 over the Digital Credentials API with `mso_mdoc` (docs/formats.md §4): the DC API result → the
+/// wallet's error, or the compact JWE (`dc_api.jwt`: ECDH-ES + AES-GCM to the request's key) or plain `vp_token`
+/// (`dc_api`) → one DeviceResponse per presentation, all verified with the OpenID4VP DC API transcript.
+struct OpenID4VPAdapter: FormatAdapter {
+    struct Input {
+        let response: String
+        let session: OpenID4VPSession
+    }
+
+    static let format = VerificationReport.Format.openID4VP
+    /// No reader key is agreed with the device: deviceSignature only.
+    static let acceptsDeviceMac = false
+
+    /// The text carries base64url inside JSON inside base64url (the JWE): the ceiling counts one base64 layer.
+    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.response.utf8.count * 3 / 4, true) }
+
+    func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
+        let session = input.session
+        let parsed: OpenID4VPResponse
+        do throws(VerificationError) {
+            let (response, protocolIdentifier) = try OpenID4VPResponse.parse(input.response)
+            if let protocolIdentifier, !Self.protocols(session).contains(protocolIdentifier) {
+                throw VerificationError(.inputMalformed, "the wallet answered protocol \(InputQuote.short(protocolIdentifier)), "
+                                        + "which this request did not offer (\(Self.protocols(session).joined(separator: ", ")))")
+            }
+            parsed = response
+        } catch {
+            run.log.fail(.openID4VPResponse, error.code, error.message)
+            return nil
+        }
+
+        let payload: [String: Any]
+        switch (parsed, session.responseMode) {
+        case (.walletError(let code, let description), _):
+            run.log.fail(.openID4VPResponse, .openID4VPWalletError,
+                         "the wallet answered with error \(InputQuote.short(code))" + (description.map { ": \(InputQuote.short($0))" } ?? ""))
+            return nil
+        case (.plain, .dcAPIJWT):
+            run.log.fail(.openID4VPResponse, .openID4VPEncryptionRequired,
+                         "the request asked for an encrypted response (dc_api.jwt); a plain vp_token is refused")
+            return nil
+        case (.encrypted, .dcAPI):
+            run.log.fail(.openID4VPResponse, .inputMalformed, "the request asked for a plain response (dc_api); an encrypted one was posted")
+            return nil
+        case (.plain(let object), .dcAPI):
+            run.log.pass(.openID4VPResponse, "plain vp_token (dc_api)")
+            payload = object
+        case (.encrypted(let text), .dcAPIJWT):
+            run.log.pass(.openID4VPResponse, "compact JWE (dc_api.jwt)")
+            guard let decrypted = decrypt(text, session: session, in: &run) else { return nil }
+            payload = decrypted
+        }
+
+        let presentations: [OpenID4VPResponse.Presentation]
+        do {
+            let (found, legacy) = try OpenID4VPResponse.presentations(payload, queryIDs: session.queryIDs)
+            presentations = found
+            let ids = found.map(\.queryID).joined(separator: ", ")
+            if legacy.isEmpty {
+                run.log.pass(.vpTokenStructure, "\(found.count) presentation(s): \(ids)")
+            } else {
+                run.log.warn(.vpTokenStructure, "\(found.count) presentation(s): \(ids); \(legacy.joined(separator: ", ")) "
+                             + "answered with a bare string (the pre-1.0 shape), accepted")
+            }
+        } catch {
+            run.log.fail(.vpTokenStructure, error.code, error.message)
+            return nil
+        }
+        var items: [CBORItem] = []
+        for presentation in presentations {
+            do throws(VerificationError) {
+                items.append(try run.decode(presentation.deviceResponse, what: "the DeviceResponse of \(presentation.queryID)",
+                                            code: .responseMalformed))
+            } catch {
+                run.log.fail(.responseDecode, error.code, error.message)
+                return nil
+            }
+        }
+        return OpenedResponse(deviceResponses: items, transcript: session.transcript)
+    }
+
+    /// The protocol identifiers a request of this session may be answered with.
+    static func protocols(_ session: OpenID4VPSession) -> [String] {
+        session.handover == .draft24 ? ["openid4vp"] : ["openid4vp-v1-unsigned", "openid4vp-v1-signed", "openid4vp-v1-multisigned"]
+    }
+
+    /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object.
+    private func decrypt(_ text: String, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
+        let jwe: CompactJWE
+        do {
+            jwe = try CompactJWE(text)
+        } catch {
+            run.log.fail(.jweStructure, error.code, error.message)
+            return nil
+        }
+        run.log.pass(.jweStructure, "compact JWE, \(jwe.ciphertext.count)-byte ciphertext")
+
+        guard jwe.algorithm == "ECDH-ES" else {
+            run.log.fail(.jweAlgorithm, .jweAlgorithmUnsupported, "`alg` \(InputQuote.short(jwe.algorithm)) is not ECDH-ES (direct key agreement)")
+            return nil
+        }
+        guard session.encryptionValues.contains(jwe.encryption) else {
+            run.log.fail(.jweAlgorithm, .jweEncryptionNotAllowed,
+                         "`enc` \(InputQuote.short(jwe.encryption)) was not offered (\(session.encryptionValues.joined(separator: ", ")))")
+            return nil
+        }
+        guard jwe.critical.isEmpty else {
+            run.log.fail(.jweAlgorithm, .jweAlgorithmUnsupported, "`crit` names header parameters this verifier does not process")
+            return nil
+        }
+        if let zip = jwe.compression, zip != "DEF" {
+            run.log.fail(.jweAlgorithm, .jweCompressionUnsupported, "`zip` \(InputQuote.short(zip)) is not DEF")
+            return nil
+        }
+        run.log.pass(.jweAlgorithm, "ECDH-ES, \(jwe.encryption)" + (jwe.compression != nil ? ", zip DEF" : ""))
+
+        guard let key = session.encryptionKey, let jwk = session.jwk else {
+            run.log.fail(.jweRecipient, .jweKeyIDMismatch, "the stored request has no encryption key")
+            return nil
+        }
+        var plaintext: [UInt8]
+        do throws(VerificationError) {
+            plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in try jwe.decrypt(with: key) }
+            if jwe.compression != nil {
+                let limit = VerificationPipeline.inputLimit(run.limits, isText: true)
+                do {
+                    plaintext = try Zlib.inflate(plaintext, limit: limit, raw: true)
+                } catch .tooLarge {
+                    throw VerificationError(.jweDecryptionFailed, "the DEFLATE plaintext inflates past \(limit) bytes")
+                } catch {
+                    throw VerificationError(.jweDecryptionFailed, "the plaintext is not a DEFLATE stream")
+                }
+            }
+        } catch {
+            run.log.fail(.jweDecrypt, error.code, error.message)
+            return nil
+        }
+        run.log.pass(.jweDecrypt, "\(plaintext.count)-byte plaintext (Concat KDF, \(jwe.encryption))")
+        // After decryption, so a header changed in transit is reported as what it is (the AAD no longer matches).
+        switch jwe.keyID {
+        case jwk.kid?:
+            run.log.pass(.jweRecipient, "kid matches the request's key")
+        case nil:
+            // Pre-1.0 wallets omit kid; with one key offered there is no doubt which one was used.
+            run.log.warn(.jweRecipient, "the JWE has no kid; accepted because the request offered exactly one key")
+        case let other?:
+            run.log.fail(.jweRecipient, .jweKeyIDMismatch, "kid \(InputQuote.short(other)) is not the request's key")
+            return nil
+        }
+
+        guard let object = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any] else {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the decrypted payload is not a JSON object")
+            return nil
+        }
+        return object
+    }
+}

@@ -1,0 +1,82 @@
+import CryptoCore
+import Foundation
+import Mdoc
+
+/// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §4): a fresh nonce and, for
+/// `dc_api.jwt`, a fresh encryption key per request; signed with the reader identity when one is configured. The
+/// kept state is the encryption key, its JWK coordinates and kid, the origin, the nonce, the response mode and the
+/// credential query ids; the answer is the DC API result the page posts.
+public struct OpenID4VPFlow: RequestFlow {
+    enum StateKey {
+        static let privateKey = "privateKey"
+        static let kid = "kid"
+        static let x = "x"
+        static let y = "y"
+        static let origin = "origin"
+        static let nonce = "nonce"
+        static let responseMode = "responseMode"
+        static let queryIDs = "queryIDs"
+    }
+
+    public let verifier: OpenID4VPVerifier
+    let reader: ReaderIdentity?
+    let responseMode: OpenID4VPSession.ResponseMode
+
+    public var format: VerificationReport.Format { .openID4VP }
+
+    public init(_ environment: FlowEnvironment) {
+        verifier = OpenID4VPVerifier(configuration: environment.configuration)
+        reader = environment.readerIdentity
+        responseMode = environment.openID4VPResponseMode
+    }
+
+    public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        guard let origin, !origin.isEmpty else {
+            throw VerificationError(.inputMalformed, "openid4vp requests need the calling page's `origin`, e.g. https://shop.example")
+        }
+        let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader)
+        return PreparedRequest(state: Self.state(request.session),
+                               publicFields: [("protocol", .string(request.protocolIdentifier)), ("data", request.data)])
+    }
+
+    /// The kept state of a session (secret: it holds the encryption key).
+    public static func state(_ session: OpenID4VPSession) -> [String: String] {
+        var state = [
+            StateKey.origin: session.origin, StateKey.nonce: session.nonce, StateKey.responseMode: session.responseMode.rawValue,
+            StateKey.queryIDs: session.queryIDs.joined(separator: ","),
+        ]
+        if let key = session.encryptionKey, let jwk = session.jwk {
+            state[StateKey.privateKey] = key.pkcs8PEM()
+            state[StateKey.kid] = jwk.kid
+            state[StateKey.x] = jwk.x
+            state[StateKey.y] = jwk.y
+        }
+        return state
+    }
+
+    /// The session back from kept state; nil when it is incomplete.
+    public static func session(_ state: [String: String], request: RequestPolicy?) -> OpenID4VPSession? {
+        guard let origin = state[StateKey.origin], let nonce = state[StateKey.nonce],
+              let mode = state[StateKey.responseMode].flatMap(OpenID4VPSession.ResponseMode.init(rawValue:))
+        else { return nil }
+        var key: PrivateKey?
+        var jwk: EncryptionJWK?
+        if mode == .dcAPIJWT {
+            guard let pem = state[StateKey.privateKey], let kid = state[StateKey.kid], let x = state[StateKey.x], let y = state[StateKey.y],
+                  let loaded = try? PrivateKey(pemEncoded: pem)
+            else { return nil }
+            key = loaded
+            jwk = EncryptionJWK(kid: kid, x: x, y: y)
+        }
+        let ids = (state[StateKey.queryIDs] ?? "").split(separator: ",").map(String.init)
+        return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids, request: request)
+    }
+
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+        guard let session = Self.session(state, request: policy) else {
+            return .rejected(format: format, assurance: verifier.configuration.testMode ? .test : .production,
+                             error: VerificationError(.inputMalformed, "stored openid4vp request is incomplete"))
+        }
+        return verifier.verify(response: response, session: session, at: time)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Mdoc
+
+/// What a page posts for an OpenID4VP request (docs/formats.md §4.2): the DC API result `{protocol, data}`, its
+/// `data` alone (an object, or the JSON string Android hands over), or the bare compact JWE. `data` is
+/// `{"response": JWE}` (`dc_api.jwt`), `{"vp_token": {...}}` (`dc_api`) or `{"error": …}` (OpenID4VP 1.0 §8.5).
+enum OpenID4VPResponse {
+    case encrypted(String)
+    case plain([String: Any])
+    case walletError(String, description: String?)
+
+    /// `protocol`, when the page posted the whole DC API result.
+    static func parse(_ text: String) throws(VerificationError) -> (OpenID4VPResponse, protocol: String?) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("{") else {
+            guard !trimmed.isEmpty else { throw VerificationError(.inputMalformed, "the response is empty") }
+            return (.encrypted(trimmed), nil)
+        }
+        guard var object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+            throw VerificationError(.inputMalformed, "the response is not a JSON object")
+        }
+        var protocolIdentifier: String?
+        if object["data"] != nil || object["protocol"] != nil {
+            guard let identifier = object["protocol"] as? String else {
+                throw VerificationError(.inputMalformed, "the DC API result has no string `protocol`")
+            }
+            protocolIdentifier = identifier
+            if let text = object["data"] as? String {
+                guard let inner = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                    throw VerificationError(.inputMalformed, "`data` is a string but not a JSON object")
+                }
+                object = inner
+            } else if let inner = object["data"] as? [String: Any] {
+                object = inner
+            } else {
+                throw VerificationError(.inputMalformed, "the DC API result has no `data` object")
+            }
+        }
+        if let error = object["error"] {
+            guard let code = error as? String else { throw VerificationError(.inputMalformed, "`error` is not a string") }
+            return (.walletError(code, description: object["error_description"] as? String), protocolIdentifier)
+        }
+        if let response = object["response"] {
+            guard let jwe = response as? String else { throw VerificationError(.inputMalformed, "`response` is not a string") }
+            return (.encrypted(jwe), protocolIdentifier)
+        }
+        guard object["vp_token"] != nil else {
+            throw VerificationError(.inputMalformed, "`data` has none of `response`, `vp_token` or `error`")
+        }
+        return (.plain(object), protocolIdentifier)
+    }
+
+    /// The presentations of a `vp_token` (OpenID4VP 1.0 §8.1, B.2.5): credential query id → array of base64url
+    /// DeviceResponses. A bare string per id is the pre-1.0 shape (accepted, with `legacy` set).
+    struct Presentation {
+        let queryID: String
+        let deviceResponse: [UInt8]
+    }
+
+    static func presentations(_ payload: [String: Any], queryIDs: [String]) throws(VerificationError)
+        -> (presentations: [Presentation], legacy: [String]) {
+        guard let token = payload["vp_token"] as? [String: Any] else {
+            throw VerificationError(.vpTokenMalformed, "`vp_token` is not a JSON object of credential query ids")
+        }
+        guard !token.isEmpty else { throw VerificationError(.vpTokenMalformed, "`vp_token` holds no presentation") }
+        var presentations: [Presentation] = []
+        var legacy: [String] = []
+        for (id, value) in token.sorted(by: { $0.key < $1.key }) {
+            guard queryIDs.isEmpty || queryIDs.contains(id) else {
+                throw VerificationError(.vpTokenMalformed, "`vp_token` answers \(InputQuote.short(id)), which the request did not ask for")
+            }
+            let items: [Any]
+            if let text = value as? String {
+                items = [text]
+                legacy.append(id)
+            } else if let array = value as? [Any] {
+                items = array
+            } else {
+                throw VerificationError(.vpTokenMalformed, "`vp_token.\(InputQuote.short(id))` is neither an array nor a string")
+            }
+            guard items.count == 1 else {
+                throw VerificationError(.vpTokenMalformed,
+                                        "`vp_token.\(InputQuote.short(id))` holds \(items.count) presentations; the request asked for one (multiple: false)")
+            }
+            guard let text = items[0] as? String, let bytes = Base64URL.decodeStrict(text), !bytes.isEmpty, !text.hasSuffix("=") else {
+                throw VerificationError(.vpTokenMalformed, "`vp_token.\(InputQuote.short(id))` is not an unpadded base64url DeviceResponse")
+            }
+            presentations.append(Presentation(queryID: id, deviceResponse: bytes))
+        }
+        return (presentations, legacy)
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Mdoc
+import Verifier
+
+extension OpenID4VPSession.ResponseMode: ExpressibleByArgument {}
+extension OpenID4VPWebRequest.ClientIDPrefix: ExpressibleByArgument {}
+
+extension Request {
+    struct OpenID4VP: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openid4vp",
+            abstract: "Create an OpenID4VP 1.0 request for navigator.credentials.get (openid4vp-v1-unsigned, or -signed with a reader identity).",
+            discussion: """
+                Writes to --out: dc-request.json ({"protocol", "data"}: one entry of the page's digital.requests), and what the
+                server keeps until the response arrives: session.json (mode 0600: the encryption key, origin, nonce, response
+                mode, credential query ids) and request.json. `verify openid4vp --session session.json` checks the answer.
+                Existing files are not overwritten.
+                """
+        )
+
+        @Option(help: "The origin of the page that will call navigator.credentials.get, e.g. https://shop.example.")
+        var origin: String
+
+        @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
+        var request: String
+
+        @Option(name: .customLong("response-mode"), help: "dc_api.jwt (encrypted to a fresh key; the default) or dc_api (plain).")
+        var responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
+
+        @OptionGroup var reader: ReaderOptions
+
+        @Option(name: .customLong("client-id-prefix"), help: "Signed requests: x509_hash (the default) or x509_san_dns.")
+        var clientIDPrefix: OpenID4VPWebRequest.ClientIDPrefix = .x509Hash
+
+        @Option(help: "Directory to write into (created if missing).")
+        var out: String
+
+        func run() throws {
+            try runReportingExit {
+                guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+                let created: OpenID4VPWebRequest
+                do {
+                    created = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode,
+                                                             reader: try reader.identity(), clientIDPrefix: clientIDPrefix)
+                } catch let error as VerificationError {
+                    throw UsageFailure("\(error.code.rawValue): \(error.message)")
+                }
+                let dcRequest = JSONValue.object([("protocol", .string(created.protocolIdentifier)), ("data", created.data)])
+                let session = JSONValue.object(OpenID4VPFlow.state(created.session).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+                try RequestOutputFiles.write([
+                    ("dc-request.json", Data((dcRequest.serialized(pretty: true) + "\n").utf8), false),
+                    ("session.json", Data((session.serialized(pretty: true) + "\n").utf8), true),
+                    ("request.json", try PolicyJSON.encode(policy), false),
+                ], into: out)
+                print("wrote dc-request.json, session.json, request.json to \(out)")
+                return .verified
+            }
+        }
+    }
+}
+
+extension Verify {
+    struct OpenID4VP: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openid4vp",
+            abstract: "Verify an OpenID4VP response over the Digital Credentials API (mso_mdoc; dc_api.jwt or dc_api)."
+        )
+
+        @Option(help: "What the page received: the DC API result {\"protocol\", \"data\"}, its data, or the compact JWE.")
+        var response: String
+
+        @Option(help: "session.json written by `request openid4vp` (the encryption key, origin, nonce, response mode).")
+        var session: String
+
+        @OptionGroup var options: VerificationOptions
+
+        func run() throws {
+            try runReportingExit {
+                let text = try InputFiles.readText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+                let stateText = try InputFiles.readText(session, what: "session", maxBytes: 1 << 20)
+                guard let object = try? JSONSerialization.jsonObject(with: Data(stateText.utf8)) as? [String: String],
+                      let loaded = OpenID4VPFlow.session(object, request: try InputFiles.request(options.request))
+                else { throw UsageFailure("\(session) is not a session.json written by `request openid4vp`") }
+                let (configuration, revocation) = try options.configuration(testMode: false)
+                let verifier = OpenID4VPVerifier(configuration: configuration)
+                let time = try InputFiles.time(options.at)
+                let report = revocation.verify { verifier.verify(response: text, session: loaded, at: time) }
+                return ReportPrinter.emit(report, json: options.json)
+            }
+        }
+    }
+}
+
+/// The request policy as written beside a request (request.json).
+enum PolicyJSON {
+    static func encode(_ policy: RequestPolicy) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            return try encoder.encode(policy) + Data("\n".utf8)
+        } catch {
+            throw UsageFailure("cannot encode the request policy: \(error)")
+        }
+    }
+}

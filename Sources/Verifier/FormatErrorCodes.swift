@@ -7,7 +7,7 @@ extension ErrorCode {
     public static let envelopeTestKey = ErrorCode("envelope.test_key")
     public static let envelopeTranscriptMismatch = ErrorCode("envelope.transcript_mismatch")
     public static let hpkeOpenFailed = ErrorCode("hpke.open_failed")
-    // OpenID4VP over the Digital Credentials API (docs/formats.md §4).
+    // OpenID4VP over the Digital Credentials API (docs/formats.md §7).
     public static let openID4VPWalletError = ErrorCode("openid4vp.wallet_error")
     public static let openID4VPEncryptionRequired = ErrorCode("openid4vp.encryption_required")
     public static let jweMalformed = ErrorCode("jwe.malformed")

@@ -4,7 +4,7 @@ import Mdoc
 
 /// The verifier's P-256 response encryption key as a JWK in `client_metadata.jwks` (OpenID4VP 1.0 §5.1, §8.3):
 /// `kty`, `crv`, `x`, `y`, `use: enc`, `alg: ECDH-ES` and a `kid`. Its RFC 7638 thumbprint binds `dc_api.jwt`
-/// responses to this key in the session transcript (docs/formats.md §4.4).
+/// responses to this key in the session transcript (docs/formats.md §7.4).
 public struct EncryptionJWK: Sendable, Equatable {
     public let kid: String
     /// The base64url coordinates exactly as published (the thumbprint hashes these strings).

@@ -2,7 +2,7 @@ import CBOR
 import Foundation
 import Mdoc
 
-/// OpenID4VP 1.0 over the Digital Credentials API with `mso_mdoc` (docs/formats.md §4): the DC API result → the
+/// OpenID4VP 1.0 over the Digital Credentials API with `mso_mdoc` (docs/formats.md §7): the DC API result → the
 /// wallet's error, or the compact JWE (`dc_api.jwt`: ECDH-ES + AES-GCM to the request's key) or plain `vp_token`
 /// (`dc_api`) → one DeviceResponse per presentation, all verified with the OpenID4VP DC API transcript.
 struct OpenID4VPAdapter: FormatAdapter {

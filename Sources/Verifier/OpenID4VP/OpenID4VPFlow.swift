@@ -2,7 +2,7 @@ import CryptoCore
 import Foundation
 import Mdoc
 
-/// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §4): a fresh nonce and, for
+/// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §7): a fresh nonce and, for
 /// `dc_api.jwt`, a fresh encryption key per request; signed with the reader identity when one is configured. The
 /// kept state is the encryption key, its JWK coordinates and kid, the origin, the nonce, the response mode and the
 /// credential query ids; the answer is the DC API result the page posts.

@@ -1,7 +1,7 @@
 import Foundation
 import Mdoc
 
-/// What a page posts for an OpenID4VP request (docs/formats.md §4.2): the DC API result `{protocol, data}`, its
+/// What a page posts for an OpenID4VP request (docs/formats.md §7.2): the DC API result `{protocol, data}`, its
 /// `data` alone (an object, or the JSON string Android hands over), or the bare compact JWE. `data` is
 /// `{"response": JWE}` (`dc_api.jwt`), `{"vp_token": {...}}` (`dc_api`) or `{"error": …}` (OpenID4VP 1.0 §8.5).
 enum OpenID4VPResponse {

@@ -1,7 +1,7 @@
 import CryptoCore
 import Mdoc
 
-/// What the server keeps for one OpenID4VP request until its response arrives (docs/formats.md §4.5): the origin
+/// What the server keeps for one OpenID4VP request until its response arrives (docs/formats.md §7.5): the origin
 /// and nonce the transcript binds, the response mode asked for, the encryption key and the `enc` values offered,
 /// and the credential query ids. Keep it server-side and use it once.
 public struct OpenID4VPSession: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Mdoc
 
-/// Verifies OpenID4VP responses over the Digital Credentials API (docs/formats.md §4) against the session kept
+/// Verifies OpenID4VP responses over the Digital Credentials API (docs/formats.md §7) against the session kept
 /// when the request was made. Stateless: the caller keeps each session and uses it once.
 public final class OpenID4VPVerifier: Sendable {
     public let configuration: VerifierConfiguration

@@ -3,7 +3,7 @@ import Foundation
 import Mdoc
 
 /// An OpenID4VP 1.0 request for `navigator.credentials.get({digital: {requests: [{protocol, data}]}})` (docs/formats.md
-/// §4.1), and the session the server keeps to verify its answer.
+/// §7.1), and the session the server keeps to verify its answer.
 ///
 /// Unsigned (`openid4vp-v1-unsigned`): the parameters are `data`'s members, bound to the page's origin. Signed
 /// (`openid4vp-v1-signed`, with a reader identity): `data = {"request": JWS}`, a request object signed with the

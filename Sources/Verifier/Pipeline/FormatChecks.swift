@@ -18,7 +18,7 @@ extension CheckID {
     public static let responseDecode = CheckID(
         "response.decode", clause: "RFC 8949 §5.3 (well-formedness)", codes: [.responseMalformed, .inputMalformed])
 
-    // OpenID4VP over the Digital Credentials API (docs/formats.md §4).
+    // OpenID4VP over the Digital Credentials API (docs/formats.md §7).
     public static let openID4VPResponse = CheckID(
         "openid4vp.response", clause: "OpenID4VP 1.0 §8.5, Appendix A.2, A.4",
         codes: [.inputMalformed, .openID4VPWalletError, .openID4VPEncryptionRequired])

@@ -78,7 +78,8 @@ public struct VerifierRuntime: Sendable {
             revocation: configuration.revocation, revocationSource: revocationSource)
         let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
                                           merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
-                                          issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers)
+                                          issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers,
+                                          openID4VPResponseMode: configuration.openID4VPResponseMode)
         do {
             return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
                                        vicals: trust?.vicals ?? [], environment: environment, revocationFiles: revocationSource,

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mdoc
+import Verifier
 
 /// The configuration keys: the name in a config file, the environment variable that overrides it, and how the
 /// text value is applied. Every value arrives as text (environment) or is turned into text (file scalars);
@@ -55,6 +56,7 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
+        .init(name: "openid4vpResponseMode") { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },
         .init(name: "revocation") { $0.revocation = try $1.choice(RevocationPolicy.self) },
         .init(name: "crls") { $0.crlPaths = try $1.list() },
         .init(name: "statusLists") { $0.statusListPaths = try $1.list() },

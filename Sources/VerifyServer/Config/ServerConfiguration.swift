@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mdoc
+import Verifier
 
 /// Everything `verify-server` is configured with. Built by `ConfigurationLoader` from a JSON or YAML file and
 /// `VERIFY_SERVER_*` environment variables; tests build it directly.
@@ -48,6 +49,8 @@ public struct ServerConfiguration: Sendable {
     /// Annex C requests list the trust store's issuer identifiers per docType (ItemsRequest `requestInfo`), so the
     /// wallet offers only documents the verifier can anchor. Off by default (apple-app requests always return them).
     public var requestIssuerIdentifiers = false
+    /// OpenID4VP requests ask for an encrypted response (`dc_api.jwt`, the default) or a plain one (`dc_api`).
+    public var openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
     /// What an undetermined revocation status does: off, soft (a warning check; the default) or hard (rejected with
     /// `revocation.unknown`). A known revoked or suspended status always rejects.
     public var revocation: RevocationPolicy = .soft

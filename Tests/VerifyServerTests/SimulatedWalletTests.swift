@@ -38,6 +38,30 @@ struct SimulatedWalletTests {
         }
     }
 
+    @Test("openid4vp, browser-shaped: POST /v1/requests → {protocol, data} → the wallet answers from them alone → POST /v1/verify → the elements; dc_api.jwt and dc_api; a replay is 409",
+          arguments: [OpenID4VPSession.ResponseMode.dcAPIJWT, .dcAPI])
+    func openID4VPRoundTrip(mode: OpenID4VPSession.ResponseMode) async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        var configuration = wallet.configuration()
+        configuration.openID4VPResponseMode = mode
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let (id, body) = try Self.created(try await server.client.post("/v1/requests", json: SimulatedWallet.createBody("openid4vp")))
+            #expect(body["protocol"] as? String == "openid4vp-v1-unsigned")
+            let data = try #require(body["data"] as? [String: Any])
+            #expect(data["response_mode"] as? String == mode.rawValue)
+            let response = try wallet.openID4VPResponse(protocolIdentifier: "openid4vp-v1-unsigned", data: data)
+            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+            #expect(verified.status == 200, "\(verified.text)")
+            let report = try jsonObject(verified)
+            #expect(report["format"] as? String == "openid4vp")
+            let document = try #require((report["documents"] as? [[String: Any]])?.first)
+            #expect(String(describing: document).contains("family_name"))
+            let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+            #expect(replay.status == 409)
+        }
+    }
+
     @Test("a brainpoolP384r1 issuer whose document signer is pinned verifies through the server (annex-c), with the warning")
     func brainpoolPinnedSigner() async throws {
         let wallet = try SimulatedWallet(time: Date(), curve: .brainpoolP384r1, anchor: .documentSigner)

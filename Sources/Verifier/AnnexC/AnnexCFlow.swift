@@ -25,9 +25,7 @@ public struct AnnexCFlow: RequestFlow {
     }
 
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
-        guard let origin, !origin.isEmpty else {
-            throw VerificationError(.inputMalformed, "annex-c requests need the calling page's `origin`, e.g. https://shop.example")
-        }
+        let origin = try WebOrigin.required(origin, format: format)
         let identifiers = issuerIdentifiersInRequests
             ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore) : [:]
         let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, issuerIdentifiers: identifiers)

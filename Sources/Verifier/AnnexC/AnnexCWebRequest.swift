@@ -40,7 +40,7 @@ public struct AnnexCWebRequest: Sendable {
     public static func create(origin: String, request: RequestPolicy, reader: ReaderIdentity? = nil,
                               version: DeviceRequestVersion = .v1_1,
                               issuerIdentifiers: [String: [[UInt8]]] = [:]) throws(VerificationError) -> AnnexCWebRequest {
-        try AnnexCOrigin.validate(origin)
+        try WebOrigin.validate(origin)
         guard !request.documents.isEmpty,
               request.documents.allSatisfy({ !$0.docType.isEmpty && $0.nameSpaces.values.contains { !$0.isEmpty } })
         else {

@@ -31,9 +31,7 @@ public struct OpenID4VPFlow: RequestFlow {
     }
 
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
-        guard let origin, !origin.isEmpty else {
-            throw VerificationError(.inputMalformed, "openid4vp requests need the calling page's `origin`, e.g. https://shop.example")
-        }
+        let origin = try WebOrigin.required(origin, format: format)
         let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader)
         return PreparedRequest(state: Self.state(request.session),
                                publicFields: [("protocol", .string(request.protocolIdentifier)), ("data", request.data)])

@@ -39,7 +39,7 @@ public struct OpenID4VPWebRequest: Sendable {
     public static func create(origin: String, request: RequestPolicy, responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
                               reader: ReaderIdentity? = nil, clientIDPrefix: ClientIDPrefix = .x509Hash) throws(VerificationError)
         -> OpenID4VPWebRequest {
-        try AnnexCOrigin.validate(origin)
+        try WebOrigin.validate(origin)
         let queries = try DCQLQuery(request)
         let nonce = Base64URL.encode(SecureRandom.bytes(32))
         var encryptionKey: PrivateKey?

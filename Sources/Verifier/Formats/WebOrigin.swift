@@ -1,10 +1,19 @@
 import Mdoc
 
-/// The `SerializedOrigin` of the Annex C transcript: the WHATWG ASCII serialization of the calling page's
+/// The origin the web formats (Annex C, OpenID4VP) bind into their transcripts: the WHATWG ASCII serialization of the calling page's
 /// origin, `scheme://host[:port]` with no path, no trailing slash and the default port omitted
 /// (docs/formats.md §2.2). Checked when a request is created, so a configuration typo fails
 /// early instead of making every response fail device authentication.
-enum AnnexCOrigin {
+enum WebOrigin {
+    /// The calling page's origin a web request needs, validated; `input.malformed` when it is missing.
+    static func required(_ origin: String?, format: VerificationReport.Format) throws(VerificationError) -> String {
+        guard let origin, !origin.isEmpty else {
+            throw VerificationError(.inputMalformed, "\(format.rawValue) requests need the calling page's `origin`, e.g. https://shop.example")
+        }
+        try validate(origin)
+        return origin
+    }
+
     static func validate(_ origin: String) throws(VerificationError) {
         func invalid(_ why: String) -> VerificationError {
             VerificationError(.inputMalformed, "origin \(InputQuote.short(origin)) is not a serialized web origin (scheme://host[:port]): \(why)")

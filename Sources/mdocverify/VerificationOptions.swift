@@ -21,7 +21,7 @@ struct VerificationOptions: ParsableArguments {
     @Option(help: "When revocation status cannot be determined: off (no checks), soft (verify with a warning saying why) or hard (revocation.unknown). Revoked or suspended always rejects.")
     var revocation: RevocationPolicy = .soft
 
-    @Option(name: .customLong("crl"), help: "CRL file for document signers (PEM or DER); repeatable.")
+    @Option(name: .customLong("crl"), help: "CRL file for document signers (PEM or DER); repeatable. *.crl files in a --trust folder are read too.")
     var crls: [String] = []
 
     @Option(name: .customLong("status-list"), help: "Status list or identifier list token file (CWT, raw or hex), matched by its sub to the MSO's uri; repeatable.")
@@ -39,6 +39,7 @@ struct VerificationOptions: ParsableArguments {
     /// The verifier's configuration and the revocation material behind it (files, and a fetcher with `--fetch`).
     func configuration(testMode: Bool) throws -> (VerifierConfiguration, RevocationRun) {
         var files: StaticRevocationSource?
+        let crls = self.crls + RevocationFiles.crlFiles(inTrustFolders: trust)
         if !crls.isEmpty || !statusLists.isEmpty {
             do {
                 files = try RevocationFiles.source(crls: crls, statusLists: statusLists)

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `mdocverify verify … --fetch --fetch-crls` against the kit's loopback list server: every revocation fault gives
 /// its code, and a list server that is down is unknown (soft: exit 0 with the warning; hard: revocation.unknown).
-@Suite("mdocverify revocation fetching")
+@Suite("mdocverify revocation: fetched lists and trust-folder CRLs")
 struct RevocationFetchCLITests {
     static let time = Date(timeIntervalSince1970: 1_780_315_200)  // 2026-06-01T12:00:00Z
     static let transcript = SessionTranscript(built: .array([.null, .null, .text("RevocationFetchCLITests")]))
@@ -84,5 +84,28 @@ struct RevocationFetchCLITests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("--fetch-crls needs --fetch"))
         await server.stop()
+    }
+
+    @Test("a CRL placed in the trust folder beside the IACA revokes the document signer (exit 1, issuer.certificate_revoked)")
+    func crlInTrustFolder() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pki = try TestPKI(seed: 47, at: Self.time)
+        var options = SimulationOptions(time: Self.time, faults: [.documentSignerRevoked])
+        options.statusList = nil
+        let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(Self.transcript), options: options)
+        let trust = folder.appendingPathComponent("trust")
+        try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+        try pki.iaca.pemEncoded.write(to: trust.appendingPathComponent("iaca.pem"), atomically: true, encoding: .utf8)
+        try response.revocation.crl.pemEncoded.write(to: trust.appendingPathComponent("iaca.crl"), atomically: true, encoding: .utf8)
+        let responseURL = folder.appendingPathComponent("response.cbor")
+        let transcriptURL = folder.appendingPathComponent("transcript.cbor")
+        try Data(response.bytes).write(to: responseURL)
+        try Data(Self.transcript.bytes).write(to: transcriptURL)
+        let run = try MdocVerifyCLI.run(["verify", "device-response", "--device-response", responseURL.path, "--session-transcript",
+                                         transcriptURL.path, "--trust", trust.path, "--at", RFC3339.format(Self.time), "--json"])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.contains("issuer.certificate_revoked"))
+        #expect(run.stdout.contains("iaca.crl"))
     }
 }

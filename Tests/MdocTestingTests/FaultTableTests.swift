@@ -18,7 +18,7 @@ struct FaultTableTests {
     }
 
     static let rows: [Row] = Fault.allCases.flatMap { fault in
-        [ResponseFormat.appleApp, .annexC, .deviceResponse].filter { fault.formats.contains($0) }.map { Row(fault: fault, format: $0) }
+        [ResponseFormat.appleApp, .annexC, .deviceResponse, .openID4VP].filter { fault.formats.contains($0) }.map { Row(fault: fault, format: $0) }
     }
 
     /// The code each fault must produce, written out here rather than read from `Fault.expectedCode`, so the table
@@ -44,6 +44,8 @@ struct FaultTableTests {
         case "device-mac-without-reader-key": .deviceAuthMissing
         case "duplicate-document", "document-errors-conflict": .responseMalformed
         case "duplicate-doctype": .policyDocTypeRepeated
+        // OpenID4VP: a JWE to another key, or with a changed ciphertext, fails AES-GCM.
+        case "encrypted-to-other-key" where format == .openID4VP, "corrupted-ciphertext" where format == .openID4VP: .jweDecryptionFailed
         case "encrypted-to-other-key": format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
         case "wrong-info-hash": .envelopeTranscriptMismatch
         case "corrupted-ciphertext": .hpkeOpenFailed

@@ -65,8 +65,9 @@ public struct VerifierRuntime: Sendable {
 
         var revocationSource: StaticRevocationSource?
         do {
-            if !configuration.crlPaths.isEmpty || !configuration.statusListPaths.isEmpty {
-                revocationSource = try RevocationFiles.source(crls: configuration.crlPaths, statusLists: configuration.statusListPaths)
+            let crls = configuration.crlPaths + RevocationFiles.crlFiles(inTrustFolders: configuration.trustStorePaths)
+            if !crls.isEmpty || !configuration.statusListPaths.isEmpty {
+                revocationSource = try RevocationFiles.source(crls: crls, statusLists: configuration.statusListPaths)
             }
         } catch {
             problems.append("revocation: \(error.message)")

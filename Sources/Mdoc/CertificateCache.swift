@@ -81,12 +81,25 @@ package final class CertificateCache: Sendable {
     /// Path validation through `store`, reusing an earlier success for the same certificates when `time`
     /// lies inside the chain's common validity window. Failures are not cached.
     package func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, store: TrustStore) -> ChainValidationResult {
-        var key = leaf.sha256Fingerprint
+        validate(leaf: leaf, intermediates: intermediates, at: time, scope: [], store: { store })
+    }
+
+    /// Path validation to one pinned anchor (the certificate an MSO's `status` names), cached apart from the trust
+    /// store's paths; the one-anchor store is built only when the cache has no answer.
+    package func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, pinnedAnchor: Certificate) -> ChainValidationResult {
+        validate(leaf: leaf, intermediates: intermediates, at: time, scope: pinnedAnchor.sha256Fingerprint) {
+            TrustStore(anchors: [pinnedAnchor], allowNonSelfSignedAnchors: true)
+        }
+    }
+
+    private func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, scope: [UInt8],
+                          store: () -> TrustStore) -> ChainValidationResult {
+        var key = scope + leaf.sha256Fingerprint
         for certificate in intermediates { key += certificate.sha256Fingerprint }
         if let entry = state.withLock({ $0.chains[key] }), entry.window.contains(time) {
             return .trusted(chain: entry.chain)
         }
-        let result = store.validate(leaf: leaf, intermediates: intermediates, at: time)
+        let result = store().validate(leaf: leaf, intermediates: intermediates, at: time)
         if case .trusted(let chain) = result, !chain.isEmpty {
             let from = chain.map(\.notBefore).max() ?? time
             let until = chain.map(\.notAfter).min() ?? time

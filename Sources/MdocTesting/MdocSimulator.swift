@@ -77,7 +77,7 @@ public struct MdocSimulator: Sendable {
             }
             return try sealAnnexC(deviceResponse, recipientKey: recipientKey, transcript: target.transcript, build: build)
         case .openID4VP(let request):
-            var recipient = request.jwk.flatMap { try? PublicKey(curve: .p256, x: Base64URL.decodeStrict($0.x) ?? [], y: Base64URL.decodeStrict($0.y) ?? []) }
+            var recipient = try request.jwk?.publicKey()
             if has(.encryptedToOtherKey) { recipient = try pki.seed.key("other-recipient", curve: .p256).publicKey }
             let text = try OpenID4VPResponseBuilder.answer(deviceResponse: deviceResponse, request: request, recipient: recipient,
                                                            corruptCiphertext: has(.corruptedCiphertext))

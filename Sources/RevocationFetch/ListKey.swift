@@ -36,5 +36,4 @@ final class RevocationWants: Sendable {
 public struct PendingFetches: Sendable {
     let seen: [ListKey: Int]
     public var isEmpty: Bool { seen.isEmpty }
-    public var keys: [ListKey] { Array(seen.keys) }
 }

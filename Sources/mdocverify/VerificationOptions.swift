@@ -39,7 +39,7 @@ struct VerificationOptions: ParsableArguments {
     /// The verifier's configuration and the revocation material behind it (files, and a fetcher with `--fetch`).
     func configuration(testMode: Bool) throws -> (VerifierConfiguration, RevocationRun) {
         var files: StaticRevocationSource?
-        let crls = self.crls + RevocationFiles.crlFiles(inTrustFolders: trust)
+        let crls = self.crls + TrustFolder.crlFiles(in: trust)
         if !crls.isEmpty || !statusLists.isEmpty {
             do {
                 files = try RevocationFiles.source(crls: crls, statusLists: statusLists)

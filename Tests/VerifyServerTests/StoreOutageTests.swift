@@ -21,8 +21,10 @@ struct StallingStore: RequestStore {
 
 @Suite("verify-server when the request store stops answering, and purging")
 struct StoreOutageTests {
-    /// The store's deadline has always passed already: a stalled operation times out without waiting on a clock.
-    static let hooks = ServerHooks(storeDeadline: { _ in })
+    /// The store's deadline passes after a short pause instead of `storeTimeout`: a stalled operation times out
+    /// quickly, while one that answers at once (the schema step at start) is not raced by a deadline that has already
+    /// passed (which made start-up fail under load).
+    static let hooks = ServerHooks(storeDeadline: { _ in try await Task.sleep(for: .milliseconds(200)) })
 
     @Test("/readyz says not ready (503); create and verify answer 503 store.unavailable instead of hanging")
     func stalled() async throws {

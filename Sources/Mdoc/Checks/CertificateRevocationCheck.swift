@@ -18,13 +18,16 @@ extension DocumentVerification {
         }
     }
 
+    /// True (after a skip line) when the revocation policy is `off`.
+    mutating func revocationIsOff(_ id: CheckID) -> Bool {
+        guard context.options.revocation == .off else { return false }
+        skip(id, "revocation checking is off")
+        return true
+    }
+
     mutating func checkCertificateRevocation() {
         let id = CheckID.revocationCertificate
-        guard let chain = facts.trustedChain else { return }
-        guard context.options.revocation != .off else {
-            skip(id, "revocation checking is off")
-            return
-        }
+        guard let chain = facts.trustedChain, !revocationIsOff(id) else { return }
         guard chain.count > 1 else {
             skip(id, "the document signer is itself a pinned anchor; the operator vouches for it")
             return

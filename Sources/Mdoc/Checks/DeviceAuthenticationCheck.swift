@@ -51,13 +51,9 @@ extension DocumentVerification {
         let id = CheckID.deviceAuthentication
         let clause = id.clause
         guard let identifier = message.algorithmIdentifier, let algorithm = COSEAlgorithm(rawValue: identifier),
-              let parameters = algorithm.signatureParameters
+              algorithm.signatureParameters != nil
         else {
             fail(id, .deviceSignatureInvalid, "deviceSignature algorithm is missing or unsupported", clause: clause)
-            return
-        }
-        guard parameters.curves.contains(key.curve) else {
-            fail(id, .deviceSignatureInvalid, "\(algorithm.name) does not fit the \(key.curve.rawValue) device key", clause: clause)
             return
         }
         if let keyAlgorithm, keyAlgorithm != identifier {
@@ -68,10 +64,12 @@ extension DocumentVerification {
             fail(id, .deviceSignatureInvalid, "attached payload differs from our DeviceAuthenticationBytes", clause: clause)
             return
         }
-        let toBeSigned = message.toBeAuthenticated(context: "Signature1", payload: deviceAuthentication)
-        if key.isValidSignature(message.authenticator, for: toBeSigned, digest: parameters.digest) {
+        switch message.verifySignature(with: key, payload: deviceAuthentication) {
+        case .valid:
             pass(id, "deviceSignature \(algorithm.name) over our session transcript is valid", clause: clause)
-        } else {
+        case .keyMismatch, .unsupportedAlgorithm:
+            fail(id, .deviceSignatureInvalid, "\(algorithm.name) does not fit the \(key.curve.rawValue) device key", clause: clause)
+        case .invalid:
             fail(id, .deviceSignatureInvalid,
                  "deviceSignature does not verify over DeviceAuthenticationBytes (another session transcript, or not signed by the device key)",
                  clause: clause)

@@ -12,8 +12,7 @@ extension DocumentCheck {
 extension DocumentVerification {
     mutating func checkIssuerSignature() {
         let id = CheckID.issuerSignature
-        guard let algorithm = facts.issuerAlgorithm, let parameters = algorithm.signatureParameters,
-              let signer = facts.documentSigner else { return }
+        guard let algorithm = facts.issuerAlgorithm, let signer = facts.documentSigner else { return }
         guard let payload = document.issuerAuth.payload else {
             fail(id, .issuerSignatureInvalid, "issuerAuth payload is detached; the MSO must be attached")
             return
@@ -25,17 +24,15 @@ extension DocumentVerification {
             fail(id, .issuerAlgorithmUnsupported, "document signer key is not supported: \(error)")
             return
         }
-        guard parameters.curves.contains(key.curve) else {
-            fail(id, .issuerAlgorithmUnsupported, "\(algorithm.name) needs a \(parameters.curves.map(\.rawValue).joined(separator: " or ")) key; "
-                 + "the document signer key is \(key.curve.rawValue)")
-            return
-        }
-        let toBeSigned = document.issuerAuth.toBeAuthenticated(context: "Signature1", payload: payload)
-        if key.isValidSignature(document.issuerAuth.authenticator, for: toBeSigned, digest: parameters.digest) {
+        switch document.issuerAuth.verifySignature(with: key, payload: payload) {
+        case .valid:
             facts.issuerSignatureValid = true
             pass(id, "\(algorithm.name) signature by the document signer is valid")
-        } else {
+        case .invalid:
             fail(id, .issuerSignatureInvalid, "issuerAuth \(algorithm.name) signature does not verify")
+        case .keyMismatch, .unsupportedAlgorithm:
+            let curves = algorithm.signatureParameters?.curves.map(\.rawValue).joined(separator: " or ") ?? "another"
+            fail(id, .issuerAlgorithmUnsupported, "\(algorithm.name) needs a \(curves) key; the document signer key is \(key.curve.rawValue)")
         }
     }
 }

@@ -10,11 +10,7 @@ extension DocumentCheck {
 extension DocumentVerification {
     mutating func checkStatus() {
         let id = CheckID.revocationStatus
-        guard let mso = facts.mso else { return }
-        guard context.options.revocation != .off else {
-            skip(id, "revocation checking is off")
-            return
-        }
+        guard let mso = facts.mso, !revocationIsOff(id) else { return }
         guard let node = mso.status else {
             revocationUnknown(id, "the MSO carries no status reference")
             return
@@ -70,12 +66,20 @@ extension DocumentVerification {
     /// the MSO names), `sub` equal to the URI, not expired. Nil after reporting why not.
     private mutating func trustedToken(_ reference: MSOStatus.Reference, source: any RevocationSource,
                                        id: CheckID) -> (StatusToken, String)? {
+        var pinned: Certificate?
+        if let der = reference.certificateDER {
+            guard let certificate = try? context.cache.certificate(der: der) else {
+                fail(id, .statusInvalid, "the certificate the MSO's status names is not a DER certificate")
+                return nil
+            }
+            pinned = certificate
+        }
         switch source.statusToken(uri: reference.uri) {
         case .failure(let unavailable):
             revocationUnknown(id, unavailable.reason)
             return nil
         case .success(let found):
-            if let problem = tokenTrustProblem(found.value, reference: reference) {
+            if let problem = tokenTrustProblem(found.value, reference: reference, pinned: pinned) {
                 revocationUnknown(id, "the token from \(found.origin) \(problem)")
                 return nil
             }
@@ -83,7 +87,7 @@ extension DocumentVerification {
         }
     }
 
-    private func tokenTrustProblem(_ token: StatusToken, reference: MSOStatus.Reference) -> String? {
+    private func tokenTrustProblem(_ token: StatusToken, reference: MSOStatus.Reference, pinned: Certificate?) -> String? {
         if let type = token.type, type != StatusToken.statusListType, case .statusList = token.content {
             return "has typ \(InputQuote.short(type)), not \(StatusToken.statusListType)"
         }
@@ -95,12 +99,10 @@ extension DocumentVerification {
             return "carries no x5chain to verify its signer against"
         }
         let intermediates = Array(chain.dropFirst())
-        if let pinned = reference.certificate {
+        if let pinned {
             // The certificate the MSO names signed the top of the token's chain: it is the anchor of that chain.
-            let store = TrustStore(anchors: [pinned], allowNonSelfSignedAnchors: true)
-            guard case .trusted = store.validate(leaf: signer, intermediates: intermediates, at: context.time) else {
-                return "is not signed under the certificate the MSO names"
-            }
+            guard case .trusted = context.cache.validate(leaf: signer, intermediates: intermediates, at: context.time, pinnedAnchor: pinned)
+            else { return "is not signed under the certificate the MSO names" }
         } else {
             guard case .trusted = context.cache.validate(leaf: signer, intermediates: intermediates, at: context.time,
                                                          store: context.trustStore)

@@ -1,13 +1,13 @@
 import CBOR
-import CryptoCore
 
 /// The MSO's `status` (ISO/IEC 18013-5 second edition §9.1.2.6):
 /// `{? "status_list": {"idx": uint, "uri": tstr, ? "certificate": bstr}, ? "identifier_list": {"id": bstr, "uri": tstr, ? "certificate": bstr}}`.
-/// `certificate`, when present, is the certificate whose key signed the top certificate of the token's x5chain.
+/// `certificate`, when present, is the certificate whose key signed the top certificate of the token's x5chain; it is
+/// kept as DER here and parsed through the certificate cache by the check.
 package struct MSOStatus: Sendable {
     package struct Reference: Sendable {
         package let uri: String
-        package let certificate: Certificate?
+        package let certificateDER: ArraySlice<UInt8>?
     }
 
     package let statusList: (reference: Reference, index: UInt64)?
@@ -39,14 +39,12 @@ package struct MSOStatus: Sendable {
 
     private static func reference(_ node: CBORItem, _ name: String) throws(VerificationError) -> Reference {
         guard let uri = node["uri"]?.text, !uri.isEmpty else { throw invalid("\(name) has no text `uri`") }
-        var certificate: Certificate?
-        if let der = node["certificate"] {
-            guard let bytes = der.bytes, let parsed = try? Certificate(derEncoded: bytes) else {
-                throw invalid("\(name).certificate is not a DER certificate")
-            }
-            certificate = parsed
+        var certificate: ArraySlice<UInt8>?
+        if let node = node["certificate"] {
+            guard let bytes = node.bytes, !bytes.isEmpty else { throw invalid("\(name).certificate is not a bstr") }
+            certificate = bytes
         }
-        return Reference(uri: uri, certificate: certificate)
+        return Reference(uri: uri, certificateDER: certificate)
     }
 
     private static func invalid(_ what: String) -> VerificationError { VerificationError(.statusInvalid, "MSO \(what)") }

@@ -14,7 +14,6 @@ public struct StatusToken: Sendable {
     enum Claim {
         static let subject: Int64 = 2
         static let expires: Int64 = 4
-        static let issuedAt: Int64 = 6
         static let identifierList: Int64 = 65530
         static let statusList: Int64 = 65533
         static let timeToLive: Int64 = 65534
@@ -31,7 +30,6 @@ public struct StatusToken: Sendable {
     /// SHA-256 of the token's bytes, a cache key.
     public let sha256Fingerprint: [UInt8]
     public let subject: String
-    public let issuedAt: Date?
     public let expires: Date?
     /// Seconds a fetched copy may be reused.
     public let timeToLive: UInt64?
@@ -44,7 +42,6 @@ public struct StatusToken: Sendable {
         self.message = message
         self.sha256Fingerprint = Digest.hash(.sha256, bytes)
         self.subject = subject
-        self.issuedAt = claims[intKey: Claim.issuedAt]?.uint.map { Date(timeIntervalSince1970: Double($0)) }
         self.expires = claims[intKey: Claim.expires]?.uint.map { Date(timeIntervalSince1970: Double($0)) }
         self.timeToLive = claims[intKey: Claim.timeToLive]?.uint
         self.type = message.header(Self.typeLabel)?.text

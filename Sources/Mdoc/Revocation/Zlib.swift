@@ -20,9 +20,9 @@ package enum Zlib {
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var status: Int32 = Z_OK
-        var mutableInput = input
-        try mutableInput.withUnsafeMutableBufferPointer { (source: inout UnsafeMutableBufferPointer<UInt8>) throws(Failure) in
-            stream.next_in = source.baseAddress
+        try input.withUnsafeBufferPointer { (source: UnsafeBufferPointer<UInt8>) throws(Failure) in
+            // zlib's next_in is not const-qualified here, but inflate only reads through it.
+            stream.next_in = source.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
             stream.avail_in = UInt32(source.count)
             while status != Z_STREAM_END {
                 let produced = chunk.withUnsafeMutableBufferPointer { buffer -> Int in

@@ -14,11 +14,14 @@ public enum JWKThumbprint {
         switch key.curve {
         case _ where key.curve.isEC:
             let size = key.curve.coordinateByteCount
-            let x = Base64URL.encode(point[1 ..< 1 + size])
-            let y = Base64URL.encode(point[(1 + size)...])
-            return #"{"crv":"\#(key.curve.rawValue)","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
+            return ecJSON(crv: key.curve.rawValue, x: Base64URL.encode(point[1 ..< 1 + size]), y: Base64URL.encode(point[(1 + size)...]))
         default:
             return #"{"crv":"\#(key.curve.rawValue)","kty":"OKP","x":"\#(Base64URL.encode(point))"}"#
         }
+    }
+
+    /// The hashed JSON of an EC JWK from its members as published (base64url coordinates copied verbatim).
+    public static func ecJSON(crv: String, x: String, y: String) -> String {
+        #"{"crv":"\#(crv)","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
     }
 }

@@ -21,6 +21,16 @@ public enum TrustFolder {
         return try TrustStore.load(paths: paths, allowNonSelfSignedAnchors: true, provenance: provenance)
     }
 
+    /// The `*.crl` files of those of `paths` that are folders: a trust folder may carry its issuers' CRLs beside their
+    /// certificates (the certificate loader skips them). Sorted by name within each folder.
+    public static func crlFiles(in paths: [String]) -> [String] {
+        paths.filter(isDirectory).flatMap { path -> [String] in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            let directory = path.hasSuffix("/") ? path : path + "/"
+            return names.sorted().filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".crl") }.map { directory + $0 }
+        }
+    }
+
     /// The provenance a folder's `manifest.json` records, by certificate SHA-256; none when it has no manifest.
     public static func manifestProvenance(directory: String) throws -> [[UInt8]: AnchorProvenance] {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + manifestName

@@ -18,8 +18,9 @@ struct CompactJWE {
     let compression: String?
     let critical: [String]
     let iv: [UInt8]
-    let ciphertext: [UInt8]
-    let tag: [UInt8]
+    /// The ciphertext with the 16-byte tag appended, as AES-GCM open takes it.
+    let sealed: [UInt8]
+    var ciphertextCount: Int { sealed.count - 16 }
 
     /// AES-GCM content encryption by `enc` value; A192GCM is not offered (OpenSSL's GCM set here is 128 and 256).
     static let contentEncryption: [String: AEADAlgorithm] = ["A128GCM": .aes128GCM, "A256GCM": .aes256GCM]
@@ -59,8 +60,10 @@ struct CompactJWE {
         compression = header["zip"] as? String
         critical = header["crit"] as? [String] ?? []
         iv = try decode(2, "initialization vector")
-        ciphertext = try decode(3, "ciphertext")
-        tag = try decode(4, "authentication tag")
+        var sealed = try decode(3, "ciphertext")
+        let tag = try decode(4, "authentication tag")
+        sealed += tag
+        self.sealed = sealed
         guard iv.count == 12, tag.count == 16 else {
             throw VerificationError(.jweMalformed, "AES-GCM needs a 96-bit IV and a 128-bit tag; the JWE has \(iv.count * 8) and \(tag.count * 8)")
         }
@@ -104,7 +107,7 @@ struct CompactJWE {
                                    partyUInfo: partyUInfo, partyVInfo: partyVInfo)
         defer { key.zeroize() }
         do {
-            return try aead.open(key: key, nonce: iv, ciphertext: ciphertext + tag, aad: Array(protectedSegment.utf8))
+            return try aead.open(key: key, nonce: iv, ciphertext: sealed, aad: Array(protectedSegment.utf8))
         } catch {
             throw VerificationError(.jweDecryptionFailed,
                                     "AES-GCM open failed: not encrypted to this request's key, or the header or ciphertext was changed")

@@ -25,9 +25,17 @@ public struct EncryptionJWK: Sendable, Equatable {
         self.y = y
     }
 
-    /// RFC 7638 §3.2: SHA-256 over the required members in lexicographic order, without whitespace.
+    /// The P-256 public key the coordinates describe (what a wallet encrypts to).
+    public func publicKey() throws(VerificationError) -> PublicKey {
+        guard let x = Base64URL.decodeStrict(x), let y = Base64URL.decodeStrict(y), x.count == 32, y.count == 32,
+              let key = try? PublicKey(curve: .p256, x: x, y: y)
+        else { throw VerificationError(.inputMalformed, "the JWK is not a P-256 public key") }
+        return key
+    }
+
+    /// RFC 7638 §3.2 (`JWKThumbprint`), over the coordinates as published.
     public var thumbprint: [UInt8] {
-        Digest.hash(.sha256, Array(#"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#.utf8))
+        Digest.hash(.sha256, Array(JWKThumbprint.ecJSON(crv: "P-256", x: x, y: y).utf8))
     }
 
     public var json: JSONValue {

@@ -97,7 +97,7 @@ struct OpenID4VPAdapter: FormatAdapter {
             run.log.fail(.jweStructure, error.code, error.message)
             return nil
         }
-        run.log.pass(.jweStructure, "compact JWE, \(jwe.ciphertext.count)-byte ciphertext")
+        run.log.pass(.jweStructure, "compact JWE, \(jwe.ciphertextCount)-byte ciphertext")
 
         guard jwe.algorithm == "ECDH-ES" else {
             run.log.fail(.jweAlgorithm, .jweAlgorithmUnsupported, "`alg` \(InputQuote.short(jwe.algorithm)) is not ECDH-ES (direct key agreement)")

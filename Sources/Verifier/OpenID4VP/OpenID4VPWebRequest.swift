@@ -23,14 +23,6 @@ public struct OpenID4VPWebRequest: Sendable {
     public let data: JSONValue
     public let session: OpenID4VPSession
 
-    /// The whole argument of navigator.credentials.get.
-    public var credentialRequestOptions: JSONValue {
-        .object([
-            ("mediation", .string("required")),
-            ("digital", .object([("requests", .array([.object([("protocol", .string(protocolIdentifier)), ("data", data)])]))])),
-        ])
-    }
-
     /// The COSE algorithms listed in `vp_formats_supported.mso_mdoc` (ES256/384/512 and the fully-specified ESP256).
     static let algorithmValues: [Int] = [-7, -35, -36, -9]
 

@@ -32,21 +32,6 @@ public enum RevocationFiles {
         return try StaticRevocationSource(crls: crls, tokens: tokens)
     }
 
-    /// The `*.crl` files in those of `trustPaths` that are directories (a trust folder may carry its issuers' CRLs
-    /// beside their certificates), sorted by name.
-    public static func crlFiles(inTrustFolders trustPaths: [String]) -> [String] {
-        var found: [String] = []
-        for path in trustPaths {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { continue }
-            let directory = path.hasSuffix("/") ? path : path + "/"
-            found += names.sorted().filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".crl") }.map { directory + $0 }
-        }
-        return found
-    }
-
     private static func read(_ path: String) throws(VerificationError) -> [UInt8] {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = attributes?[.size] as? Int, size > maxFileBytes {

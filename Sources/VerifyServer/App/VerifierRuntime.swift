@@ -65,7 +65,7 @@ public struct VerifierRuntime: Sendable {
 
         var revocationSource: StaticRevocationSource?
         do {
-            let crls = configuration.crlPaths + RevocationFiles.crlFiles(inTrustFolders: configuration.trustStorePaths)
+            let crls = configuration.crlPaths + TrustFolder.crlFiles(in: configuration.trustStorePaths)
             if !crls.isEmpty || !configuration.statusListPaths.isEmpty {
                 revocationSource = try RevocationFiles.source(crls: crls, statusLists: configuration.statusListPaths)
             }

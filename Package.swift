@@ -101,7 +101,7 @@ let package = Package(
         // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
         .executableTarget(
             name: "verify-server-load",
-            dependencies: ["VerifyServer", "Verifier", "Mdoc", "MdocTesting", "LoopbackClient",
+            dependencies: ["VerifyServer", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "LoopbackClient",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],

@@ -2,8 +2,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A minimal HTTP/1.1 client for loopback only, for the server tests and the load tool (not part of any product): one connection per request,
-/// `Connection: close`. Refuses any host outside 127.0.0.0/8 and ::1.
+/// A minimal HTTP/1.1 client for loopback only, for the server tests and the load tool (not part of any product): one
+/// connection per request with `Connection: close`, or a kept-alive connection (`withKeepAliveConnection`). Refuses any
+/// host outside 127.0.0.0/8 and ::1.
 public struct LoopbackHTTPClient: Sendable {
     public struct Response: Sendable {
         public let status: Int
@@ -85,21 +86,27 @@ public struct LoopbackHTTPClient: Sendable {
                 if declaredLength == nil { try await outbound.write(.end(nil)) }
             } catch {}
 
-            var status = 0
-            var headers: [(String, String)] = []
-            var bytes: [UInt8] = []
-            for try await part in inbound {
-                switch part {
-                case .head(let responseHead):
-                    status = Int(responseHead.status.code)
-                    headers = responseHead.headers.map { ($0.name, $0.value) }
-                case .body(let buffer):
-                    bytes += buffer.readableBytesView
-                case .end:
-                    return Response(status: status, headers: headers, body: bytes)
-                }
-            }
-            throw ClientError(description: "connection closed before a complete response")
+            var parts = inbound.makeAsyncIterator()
+            return try await Self.readResponse(&parts)
         }
+    }
+
+    /// Reads one response (head, body, end) from a connection's inbound parts.
+    static func readResponse(_ parts: inout NIOAsyncChannelInboundStream<HTTPClientResponsePart>.AsyncIterator) async throws -> Response {
+        var status = 0
+        var headers: [(String, String)] = []
+        var bytes: [UInt8] = []
+        while let part = try await parts.next() {
+            switch part {
+            case .head(let responseHead):
+                status = Int(responseHead.status.code)
+                headers = responseHead.headers.map { ($0.name, $0.value) }
+            case .body(let buffer):
+                bytes += buffer.readableBytesView
+            case .end:
+                return Response(status: status, headers: headers, body: bytes)
+            }
+        }
+        throw ClientError(description: "connection closed before a complete response")
     }
 }

@@ -3,12 +3,23 @@ import Foundation
 import Synchronization
 import VerifyServer
 
-/// Concurrent clients taking request IDs from a shared cursor until all are used or the time limit passes.
+/// Loopback clients taking request IDs from a shared cursor until all are used or the time limit passes.
+///
+/// Closed loop (no `rate`): each of `concurrency` clients sends its next call as soon as the last one answered.
+/// Open loop (`rate` calls per second): call i is due at start + i / rate whatever the server's pace, and is served by
+/// the next free client; its latency counts from when it was due, so time spent queued behind a slow server is seen.
 struct LoadRun: Sendable {
+    enum Connections: String, Sendable {
+        case keepAlive = "keep-alive"
+        case close
+    }
+
     let client: LoopbackHTTPClient
     let requestIDs: [String]
     let body: @Sendable (String) -> String
     let concurrency: Int
+    let connections: Connections
+    let rate: Double?
     let maxSeconds: Double
 
     struct Result {
@@ -17,6 +28,9 @@ struct LoadRun: Sendable {
         var failures = 0
         var elapsed: Duration = .zero
 
+        var seconds: Double { Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 }
+        var verificationsPerSecond: Double { seconds > 0 ? Double(statuses[200] ?? 0) / seconds : 0 }
+
         func percentile(_ p: Int) -> Duration {
             guard !latencies.isEmpty else { return .zero }
             let sorted = latencies.sorted()
@@ -24,12 +38,10 @@ struct LoadRun: Sendable {
         }
 
         func print() {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            let verified = statuses[200] ?? 0
             Swift.print("calls: \(latencies.count + failures) in \(String(format: "%.2f", seconds)) s; statuses: "
                         + statuses.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")
                         + (failures > 0 ? "; connection failures: \(failures)" : ""))
-            Swift.print(String(format: "verifications/s: %.1f", seconds > 0 ? Double(verified) / seconds : 0))
+            Swift.print(String(format: "verifications/s: %.1f", verificationsPerSecond))
             Swift.print("latency p50: \(milliseconds(percentile(50))) ms, p99: \(milliseconds(percentile(99))) ms")
         }
 
@@ -43,20 +55,60 @@ struct LoadRun: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: .milliseconds(Int64(maxSeconds * 1000)))
+        let interval = rate.map { Duration.nanoseconds(Int64(1e9 / $0)) }
         var result = try await withThrowingTaskGroup(of: Result.self) { workers in
             for _ in 0 ..< concurrency {
                 workers.addTask {
                     var partial = Result()
-                    while clock.now < deadline {
+                    /// The next call's index and the instant its latency counts from; nil when the run is over.
+                    func next() async throws -> (index: Int, due: ContinuousClock.Instant)? {
                         let index = cursor.next()
-                        guard index < requestIDs.count else { break }
-                        let sent = clock.now
+                        guard index < requestIDs.count, clock.now < deadline else { return nil }
+                        guard let interval else { return (index, clock.now) }
+                        let due = start.advanced(by: interval * index)
+                        if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+                        return (index, due)
+                    }
+                    func record(_ call: () async throws -> LoopbackHTTPClient.Response, due: ContinuousClock.Instant) async -> Bool {
                         do {
-                            let response = try await client.post("/v1/verify", json: body(requestIDs[index]))
-                            partial.latencies.append(clock.now - sent)
+                            let response = try await call()
+                            partial.latencies.append(clock.now - due)
                             partial.statuses[response.status, default: 0] += 1
+                            return true
                         } catch {
                             partial.failures += 1
+                            return false
+                        }
+                    }
+                    switch connections {
+                    case .close:
+                        while let (index, due) = try await next() {
+                            _ = await record({ try await client.post("/v1/verify", json: body(requestIDs[index])) }, due: due)
+                        }
+                    case .keepAlive:
+                        // A connection the server closed (or that failed) is replaced by a new one.
+                        var more = true
+                        while more {
+                            more = false
+                            do {
+                                try await client.withKeepAliveConnection { connection in
+                                while let (index, due) = try await next() {
+                                    var alive = true
+                                    let ok = await record({
+                                        do { return try await connection.post("/v1/verify", json: body(requestIDs[index])) } catch {
+                                            alive = false
+                                            throw error
+                                        }
+                                    }, due: due)
+                                    if !ok || !alive {
+                                        more = true
+                                        return
+                                    }
+                                }
+                                }
+                            } catch {
+                                partial.failures += 1  // could not connect: this client stops
+                            }
                         }
                     }
                     return partial

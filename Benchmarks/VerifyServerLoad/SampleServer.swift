@@ -1,6 +1,9 @@
+import ArgumentParser
+import CryptoCore
 import Foundation
 import Mdoc
 import MdocTesting
+import Verifier
 import VerifyServer
 
 /// Apple's signed sample as the load's workload: every request is bound to the sample's nonce, so each verify
@@ -41,4 +44,29 @@ enum SampleServer {
             "given_name_truncation", "family_name_truncation", "aka_given_name", "aka_family_name", "domestic_driving_privileges",
         ].map { ($0, false) }),
     ])])
+}
+
+/// The library alone on the same sample: one thread, the verifier the server builds, no HTTP or store.
+enum LibraryBench {
+    static func verificationsPerSecond(seconds: Double) throws -> Double {
+        let verifier = try AppleAppVerifier(
+            configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [try AppleSignedSample.issuerRoot()]), testMode: true),
+            keys: [try AppleSignedSample.merchantKey()])
+        let session = AppleAppSession(nonce: AppleSignedSample.nonce, merchantID: AppleSignedSample.merchantID,
+                                      teamID: AppleSignedSample.teamID)
+        let (envelope, time) = (AppleSignedSample.envelope, AppleSignedSample.time)  // decoded from hex once, not per call
+        let clock = ContinuousClock()
+        guard verifier.verify(encryptedData: envelope, session: session, at: time).verified else {
+            throw ValidationError("the bundled sample did not verify")
+        }
+        var count = 0
+        let start = clock.now
+        let budget = Duration.milliseconds(Int64(seconds * 1000))
+        while clock.now - start < budget {
+            _ = verifier.verify(encryptedData: envelope, session: session, at: time)
+            count += 1
+        }
+        let (s, atto) = (clock.now - start).components
+        return Double(count) / (Double(s) + Double(atto) / 1e18)
+    }
 }

@@ -106,10 +106,13 @@ extension CBORItem {
     /// The value of the first entry whose key is the text string `key`.
     public subscript(key: String) -> CBORItem? {
         guard case .map(let entries) = value else { return nil }
-        for entry in entries {
-            if case .text(let k) = entry.key.value, k.utf8.elementsEqual(key.utf8) { return entry.value }
+        var key = key
+        return key.withUTF8 { wanted in
+            for entry in entries {
+                if case .text(var k) = entry.key.value, k.withUTF8({ $0.elementsEqual(wanted) }) { return entry.value }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The value of the first entry whose key is the integer `key` (COSE labels).

@@ -47,6 +47,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         self.issuer = DistinguishedName(X509_get_issuer_name(parsed))
         self.notBefore = ASN1Time.date(X509_get0_notBefore(parsed)) ?? .distantFuture
         self.notAfter = ASN1Time.date(X509_get0_notAfter(parsed)) ?? .distantPast
+        self.isSelfSigned = Self.selfSigned(parsed)
     }
 
     public convenience init(derEncoded: ArraySlice<UInt8>) throws {
@@ -179,8 +180,20 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
     }
 
-    /// Self-issued and its signature verifies with its own key.
-    public var isSelfSigned: Bool { isSelfIssued && isSignedBy(self) }
+    /// Self-issued and its signature verifies with its own key. Decided once at parse time: the chain check asks on
+    /// every verification, and a signature verification each time cost more than the rest of the chain check.
+    public let isSelfSigned: Bool
+
+    private static func selfSigned(_ x509: OpaquePointer) -> Bool {
+        guard X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0,
+              let key = X509_get0_pubkey(x509) else {
+            ERR_clear_error()
+            return false
+        }
+        let result = X509_verify(x509, key)
+        ERR_clear_error()
+        return result == 1
+    }
 
     /// This certificate's issuer name equals `other`'s subject name (X509_NAME_cmp).
     public func issuerMatchesSubject(of other: Certificate) -> Bool {

@@ -1,3 +1,5 @@
+import CryptoCore
+
 /// The checks of a DeviceResponse as a whole (ISO/IEC 18013-5 §8.3.2.1.2.2), before its documents are checked one
 /// by one: version and status, the set of documents, `documentErrors`, and the number of documents per requested
 /// docType.
@@ -26,10 +28,15 @@ struct ResponseChecks {
 
     /// The same Document twice (byte for byte) is not a second document.
     func checkRepeatedDocuments(_ log: inout CheckLog) {
-        var seen: [ArraySlice<UInt8>: Int] = [:]
+        // Keyed by SHA-256 of the bytes: hashing whole documents into a dictionary key byte by byte cost more than the
+        // rest of the response checks.
+        var seen: [[UInt8]: Int] = [:]
         var repeats: [String] = []
-        for (index, node) in response.documents.enumerated() {
-            if let first = seen[node.raw] { repeats.append("document \(index) repeats document \(first)") } else { seen[node.raw] = index }
+        if response.documents.count > 1 {
+            for (index, node) in response.documents.enumerated() {
+                let key = Digest.hash(.sha256, node.raw)
+                if let first = seen[key] { repeats.append("document \(index) repeats document \(first)") } else { seen[key] = index }
+            }
         }
         if repeats.isEmpty {
             log.pass(.responseDocuments, "\(response.documents.count) distinct document(s)")

@@ -18,7 +18,7 @@ extension DocumentVerification {
             var seenElements: Set<String> = []
             let digests = mso.valueDigests[nameSpace.name]
             for item in nameSpace.items {
-                let label = "\(nameSpace.name)/\(item.elementIdentifier)"
+                var label: String { "\(nameSpace.name)/\(item.elementIdentifier)" }  // built only for a problem
                 if !seenIDs.insert(item.digestID).inserted {
                     problems.append((.digestDuplicate, "\(label): digestID \(item.digestID) appears twice"))
                     continue

@@ -39,19 +39,28 @@ public struct StatusToken: Sendable {
     public init(_ bytes: [UInt8], listLimit: Int = maxListBytes) throws(VerificationError) {
         let (message, claims) = try Self.parse(bytes)
         guard let subject = claims[intKey: Claim.subject]?.text else { throw Self.malformed("the token has no text `sub` (2) claim") }
+        // Claims are read in separate functions: inline here, Swift 6.3.1's optimizer crashed (CopyPropagation).
+        let content = try Self.content(of: claims, listLimit: listLimit)
         self.message = message
         self.sha256Fingerprint = Digest.hash(.sha256, bytes)
         self.subject = subject
-        self.expires = claims[intKey: Claim.expires]?.uint.map { Date(timeIntervalSince1970: Double($0)) }
-        self.timeToLive = claims[intKey: Claim.timeToLive]?.uint
+        self.expires = Self.unsigned(claims, Claim.expires).map { Date(timeIntervalSince1970: Double($0)) }
+        self.timeToLive = Self.unsigned(claims, Claim.timeToLive)
         self.type = message.header(Self.typeLabel)?.text
+        self.content = content
+    }
+
+    @inline(never)
+    static func unsigned(_ claims: CBORItem, _ key: Int64) -> UInt64? { claims[intKey: key]?.uint }
+
+    static func content(of claims: CBORItem, listLimit: Int) throws(VerificationError) -> Content {
         if let list = claims[intKey: Claim.statusList] {
-            content = .statusList(try StatusList(decoding: list, limit: listLimit))
-        } else if let list = claims[intKey: Claim.identifierList] {
-            content = .identifierList(try Self.identifiers(list))
-        } else {
-            throw Self.malformed("the token has neither a status_list (65533) nor an identifier_list (65530) claim")
+            return .statusList(try StatusList(decoding: list, limit: listLimit))
         }
+        if let list = claims[intKey: Claim.identifierList] {
+            return .identifierList(try identifiers(list))
+        }
+        throw malformed("the token has neither a status_list (65533) nor an identifier_list (65530) claim")
     }
 
     /// The certificates of `x5chain`, signer first; empty when the token names its key otherwise.

@@ -61,45 +61,70 @@ public enum Base64URL {
         decode(Array(text.utf8), lenient: false)
     }
 
-    /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits.
+    /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits. One pass over
+    /// the input with a lookup table: responses of several KB are decoded on every request.
     private static func decode(_ input: [UInt8], lenient: Bool) -> [UInt8]? {
-        var symbols = input
-        if lenient { symbols.removeAll { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
-        var padding = 0
-        while symbols.last == UInt8(ascii: "=") {
-            symbols.removeLast()
-            padding += 1
-        }
-        guard padding == 0 || (padding <= 2 && (symbols.count + padding) % 4 == 0) else { return nil }
-        guard symbols.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(symbols.count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for symbol in symbols {
-            guard let value = sextet(symbol, lenient: lenient) else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        input.withUnsafeBufferPointer { symbols -> [UInt8]? in
+            var end = symbols.count
+            var padding = 0
+            // Trailing padding (and, when lenient, whitespace around it).
+            while end > 0 {
+                let last = symbols[end - 1]
+                if last == UInt8(ascii: "=") {
+                    padding += 1
+                } else if !(lenient && isWhitespace(last)) {
+                    break
+                }
+                end -= 1
             }
+            var out: [UInt8] = []
+            out.reserveCapacity(end * 3 / 4)
+            var accumulator: UInt32 = 0
+            var bits = 0
+            var count = 0
+            for index in 0..<end {
+                let symbol = symbols[index]
+                let value = table[Int(symbol)]
+                if value >= 64 {
+                    if lenient, value == lenientOnly62 || value == lenientOnly63 {
+                        accumulator = accumulator << 6 | UInt32(value - lenientOnly62 + 62)
+                    } else if lenient, isWhitespace(symbol) {
+                        continue
+                    } else {
+                        return nil
+                    }
+                } else {
+                    accumulator = accumulator << 6 | UInt32(value)
+                }
+                count += 1
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                }
+            }
+            guard padding == 0 || (padding <= 2 && (count + padding) % 4 == 0) else { return nil }
+            guard count % 4 != 1 else { return nil }
+            // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
+            guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+            return out
         }
-        // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
-        guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return out
     }
 
-    private static func sextet(_ c: UInt8, lenient: Bool) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "A") ... UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
-        case UInt8(ascii: "a") ... UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0") ... UInt8(ascii: "9"): return c - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): return 62
-        case UInt8(ascii: "_"): return 63
-        case UInt8(ascii: "+") where lenient: return 62
-        case UInt8(ascii: "/") where lenient: return 63
-        default: return nil
+    private static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+    private static let lenientOnly62: UInt8 = 100
+    private static let lenientOnly63: UInt8 = 101
+
+    /// Sextet of each byte in the base64url alphabet; `+` and `/` map to markers accepted only when lenient; 255 is
+    /// not base64.
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (index, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
+            table[Int(c)] = UInt8(index)
         }
-    }
+        table[Int(UInt8(ascii: "+"))] = lenientOnly62
+        table[Int(UInt8(ascii: "/"))] = lenientOnly63
+        return table
+    }()
 }

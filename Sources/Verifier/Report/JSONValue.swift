@@ -25,44 +25,85 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     public func serialized(pretty: Bool = false) -> String {
-        var out = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// UTF-8 JSON, written byte by byte into one buffer (reports are serialized on every request).
+    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(into: &out, pretty: pretty, indent: 0)
         return out
     }
 
-    private func write(into out: inout String, pretty: Bool, indent: Int) {
-        let newline = pretty ? "\n" : ""
-        let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
-        let closePad = pretty ? String(repeating: "  ", count: indent) : ""
+    private func write(into out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += n
+        case .null: Self.append("null", to: &out)
+        case .bool(let b): Self.append(b ? "true" : "false", to: &out)
+        case .number(let n): Self.append(n, to: &out)
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "[" + newline
+            guard !items.isEmpty else { return Self.append("[]", to: &out) }
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                out += pad
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(pretty, indent + 1, &out)
                 item.write(into: &out, pretty: pretty, indent: indent + 1)
-                out += (i + 1 < items.count ? "," : "") + newline
             }
-            out += closePad + "]"
+            Self.newline(pretty, indent, &out)
+            out.append(UInt8(ascii: "]"))
         case .object(let pairs):
-            if pairs.isEmpty { out += "{}"; return }
-            out += "{" + newline
+            guard !pairs.isEmpty else { return Self.append("{}", to: &out) }
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in pairs.enumerated() {
-                out += pad
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(pretty, indent + 1, &out)
                 Self.writeString(key, into: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
                 value.write(into: &out, pretty: pretty, indent: indent + 1)
-                out += (i + 1 < pairs.count ? "," : "") + newline
             }
-            out += closePad + "}"
+            Self.newline(pretty, indent, &out)
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, into out: inout String) {
-        CBORDiagnostic.appendQuoted(s, to: &out)
+    private static func newline(_ pretty: Bool, _ indent: Int, _ out: inout [UInt8]) {
+        guard pretty else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    private static func append(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
+    /// characters (and DEL) are escaped, everything else is copied as UTF-8.
+    private static func writeString(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        out.append(UInt8(ascii: "\""))
+        s.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"", to: &out)
+                case UInt8(ascii: "\\"): append("\\\\", to: &out)
+                case 0x0A: append("\\n", to: &out)
+                case 0x0D: append("\\r", to: &out)
+                case 0x09: append("\\t", to: &out)
+                default:
+                    let digits = Array("0123456789abcdef".utf8)
+                    append("\\u00", to: &out)
+                    out.append(digits[Int(byte >> 4)])
+                    out.append(digits[Int(byte & 0x0F)])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

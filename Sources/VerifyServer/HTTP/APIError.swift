@@ -63,6 +63,6 @@ struct APIError: Error, Sendable, HTTPResponseError {
 extension Response {
     static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
         Response(status: status, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
+                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serializedBytes())))
     }
 }

@@ -23,13 +23,7 @@ extension LoopbackHTTPClient {
 
     /// Opens one connection, runs `body` with it, and closes it.
     public func withKeepAliveConnection<R: Sendable>(_ body: (inout KeepAliveConnection) async throws -> R) async throws -> R {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connectHTTP()
         return try await channel.executeThenClose { inbound, outbound in
             var connection = KeepAliveConnection(host: host, port: port, outbound: outbound, inbound: inbound.makeAsyncIterator())
             return try await body(&connection)

@@ -64,13 +64,7 @@ public struct LoopbackHTTPClient: Sendable {
 
     public func send(method: HTTPMethod, path: String, body: [UInt8]?, contentType: String = "application/json",
                      declaredLength: Int? = nil) async throws -> Response {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connectHTTP()
         return try await channel.executeThenClose { inbound, outbound in
             var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
             head.headers.add(name: "Host", value: "\(host):\(port)")
@@ -108,5 +102,17 @@ public struct LoopbackHTTPClient: Sendable {
             }
         }
         throw ClientError(description: "connection closed before a complete response")
+    }
+
+    /// A new HTTP/1.1 client connection to the server.
+    func connectHTTP() async throws -> NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart> {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
+                }
+            }
+        return channel
     }
 }

@@ -65,11 +65,13 @@ let package = Package(
             dependencies: ["Verifier", "MdocTesting", "CBOR", "RevocationFetch",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The HTTP API's request bodies and their rules, without the HTTP stack (the server and the fuzz harness).
+        .target(name: "VerifyServerAPI", dependencies: ["Mdoc"]),
         // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CryptoCore", "RevocationFetch",
+                "Verifier", "Mdoc", "CryptoCore", "RevocationFetch", "VerifyServerAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -107,6 +109,11 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             path: "Benchmarks/VerifyServerLoad"
         ),
+        // libFuzzer targets (Fuzz/README.md): the harness, and one driver that libFuzzer links when built with
+        // -DFUZZING (Fuzz/run.sh) and that otherwise lists targets, writes seeds and replays inputs. Not in any product.
+        .target(name: "FuzzHarness", dependencies: ["Verifier", "Mdoc", "CBOR", "CryptoCore", "MdocTesting", "VerifyServerAPI", "TestSupport"],
+                path: "Fuzz/Harness"),
+        .executableTarget(name: "fuzz-verifier", dependencies: ["FuzzHarness"], path: "Fuzz/Driver"),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
         .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
@@ -122,6 +129,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Yams", package: "Yams")]
         ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),
         .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "Verifier", "Mdoc", "CryptoCore"]),
         .testTarget(
             name: "MdocTestingTests",

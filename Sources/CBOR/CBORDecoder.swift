@@ -17,7 +17,7 @@ public enum CBORDecoder {
 
     static func decodeTyped(_ bytes: ArraySlice<UInt8>, limits: CBORLimits) throws(CBORDecodingError) -> CBORItem {
         guard bytes.count <= limits.maxInputBytes else {
-            throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0))
+            throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0), limit: limits.maxInputBytes)
         }
         var walkLimits = cbor_walk_limits(
             max_depth: clamped(limits.maxDepth),
@@ -32,7 +32,8 @@ public enum CBORDecoder {
                 var errorOffset = 0
                 let status = cbor_walk(input.baseAddress, input.count, &walkLimits, &events, &errorOffset)
                 guard status == CBOR_WALK_OK else {
-                    return .failure(CBORDecodingError(walkErrorKind(status), offset: bytes.startIndex + errorOffset))
+                    return .failure(CBORDecodingError(walkErrorKind(status), offset: bytes.startIndex + errorOffset,
+                                                      limit: walkLimit(status, limits)))
                 }
                 var builder = TreeBuilder(
                     input: bytes,
@@ -45,6 +46,16 @@ public enum CBORDecoder {
     }
 
     private static func clamped(_ limit: Int) -> Int { max(limit, 0) }
+
+    /// The ceiling a walker status reports as exceeded, if any.
+    private static func walkLimit(_ status: Int32, _ limits: CBORLimits) -> Int? {
+        switch Int(status) {
+        case CBOR_WALK_ERR_DEPTH: limits.maxDepth
+        case CBOR_WALK_ERR_CONTAINER: limits.maxItemsPerContainer
+        case CBOR_WALK_ERR_ITEMS: limits.maxTotalItems
+        default: nil
+        }
+    }
 
     private static func walkErrorKind(_ status: Int32) -> CBORDecodingError.Kind {
         switch Int(status) {

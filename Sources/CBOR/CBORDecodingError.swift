@@ -30,10 +30,18 @@ public struct CBORDecodingError: Error, Equatable, Sendable, CustomStringConvert
     public let kind: Kind
     /// Byte offset in the input (index in the original buffer) where the problem is.
     public let offset: Int
+    /// For a ceiling (depth, container, items, input size): the ceiling's value, so the message can name it.
+    public let limit: Int?
 
-    public init(_ kind: Kind, offset: Int) {
+    public init(_ kind: Kind, offset: Int, limit: Int? = nil) {
         self.kind = kind
         self.offset = offset
+        self.limit = limit
+    }
+
+    /// Same kind at the same offset (the limit only explains it).
+    public static func == (lhs: CBORDecodingError, rhs: CBORDecodingError) -> Bool {
+        lhs.kind == rhs.kind && lhs.offset == rhs.offset
     }
 
     public var description: String {
@@ -42,12 +50,17 @@ public struct CBORDecodingError: Error, Equatable, Sendable, CustomStringConvert
         case .trailingBytes: "CBOR has trailing bytes at byte \(offset)"
         case .malformed: "malformed CBOR at byte \(offset)"
         case .invalidUTF8: "invalid UTF-8 in CBOR text string at byte \(offset)"
-        case .depthLimitExceeded: "CBOR nesting limit exceeded at byte \(offset)"
-        case .containerLimitExceeded: "CBOR container size limit exceeded at byte \(offset)"
-        case .itemLimitExceeded: "CBOR item count limit exceeded at byte \(offset)"
-        case .inputTooLarge: "CBOR input too large (limit reached at byte \(offset))"
+        case .depthLimitExceeded: "CBOR nesting limit\(named("CBORLimits.maxDepth")) exceeded at byte \(offset)"
+        case .containerLimitExceeded: "CBOR container size limit\(named("CBORLimits.maxItemsPerContainer")) exceeded at byte \(offset)"
+        case .itemLimitExceeded: "CBOR item count limit\(named("CBORLimits.maxTotalItems")) exceeded at byte \(offset)"
+        case .inputTooLarge: "CBOR input too large\(named("CBORLimits.maxInputBytes", unit: " bytes")) (limit reached at byte \(offset))"
         case .duplicateMapKey: "duplicate CBOR map key at byte \(offset)"
         case .notEmbeddedCBOR: "CBOR item at byte \(offset) is not tag 24 around a byte string"
         }
+    }
+
+    /// " of 32 (CBORLimits.maxDepth)" when the ceiling is known.
+    private func named(_ name: String, unit: String = "") -> String {
+        limit.map { " of \($0)\(unit) (\(name))" } ?? ""
     }
 }

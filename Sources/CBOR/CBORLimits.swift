@@ -1,5 +1,7 @@
 /// Bounds applied while decoding untrusted CBOR. Every limit is checked before any
-/// allocation that depends on a declared length or count.
+/// allocation that depends on a declared length or count. With the defaults, decoding allocates at most about 64×
+/// the input plus 16 MiB: a decoded item costs about 100 bytes, and the item ceiling caps their number (a real
+/// response has a few thousand; an identifier list up to `maxItemsPerContainer` entries).
 public struct CBORLimits: Sendable, Equatable {
     /// Largest accepted input, in bytes.
     public var maxInputBytes: Int
@@ -7,14 +9,14 @@ public struct CBORLimits: Sendable, Equatable {
     public var maxDepth: Int
     /// Most entries in one container: array elements, map pairs, or indefinite-string chunks.
     public var maxItemsPerContainer: Int
-    /// Most data items in the whole input (string chunks count, `break`s do not).
+    /// Most data items in the whole input (string chunks count, `break`s do not): two full containers.
     public var maxTotalItems: Int
 
     public init(
         maxInputBytes: Int = 4 * 1024 * 1024,
         maxDepth: Int = 32,
         maxItemsPerContainer: Int = 65_536,
-        maxTotalItems: Int = 1_000_000
+        maxTotalItems: Int = 131_072
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxDepth = maxDepth

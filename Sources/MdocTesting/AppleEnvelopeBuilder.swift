@@ -28,8 +28,14 @@ public struct AppleEnvelopeBuilder: Sendable {
 
     /// Seals `deviceResponse` (its CBOR bytes) to `merchantKey` under `transcript`.
     public func seal(deviceResponse: [UInt8], merchantKey: PublicKey, transcript: SessionTranscript) throws -> [UInt8] {
-        guard merchantKey.curve == .p256 else { throw SimulationError.unsupported("APPLE-HPKE-v1 needs a P-256 merchant key") }
         let plaintext = CBOREncoder.encode(.map([(.text("identity"), .encoded(deviceResponse))] + extraEntries))
+        return try seal(plaintext: plaintext, merchantKey: merchantKey, transcript: transcript)
+    }
+
+    /// Seals any plaintext (normally `{"identity": DeviceResponse}`) to `merchantKey` under `transcript`: lets a test
+    /// or a fuzzer put arbitrary bytes behind a valid HPKE envelope.
+    public func seal(plaintext: [UInt8], merchantKey: PublicKey, transcript: SessionTranscript) throws -> [UInt8] {
+        guard merchantKey.curve == .p256 else { throw SimulationError.unsupported("APPLE-HPKE-v1 needs a P-256 merchant key") }
         var sealed = try HPKE.seal(suite: .p256SHA256AES128GCM, recipientKey: merchantKey, info: transcript.bytes, aad: [UInt8](),
                                    plaintext: plaintext)
         if corruptCiphertext, !sealed.ciphertext.isEmpty {

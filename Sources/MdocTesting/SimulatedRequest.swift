@@ -6,15 +6,17 @@ import Verifier
 /// The relying party's side of one simulated request, for each format: what the simulated wallet answers, and the
 /// state and configuration a server keeps for it. Verification goes through the format's `RequestFlow` from
 /// `FormatRegistry`, the same path `verify-server` takes; a bare DeviceResponse (no request flow) goes to
-/// `DeviceResponseVerifier` with its transcript.
-struct SimulatedRequest {
-    let format: ResponseFormat
-    let target: ResponseTarget
+/// `DeviceResponseVerifier` with its transcript. Package-visible so the fuzz harness verifies mutated responses
+/// through the same flows.
+package struct SimulatedRequest: Sendable {
+    package let format: ResponseFormat
+    package let target: ResponseTarget
     /// The kept state in the flow's own layout; nil for a format without a request flow.
-    let state: [String: String]?
-    let environment: FlowEnvironment
+    package let state: [String: String]?
+    package let environment: FlowEnvironment
 
-    init(_ format: ResponseFormat, seed: UInt64, pki: TestPKI, configuration: VerifierConfiguration) throws {
+    package init(_ format: ResponseFormat, seed: UInt64, pki: TestPKI, configuration: VerifierConfiguration,
+                 responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) throws {
         self.format = format
         switch format {
         case .appleApp:
@@ -31,7 +33,7 @@ struct SimulatedRequest {
             state = AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo, origin: request.origin)
             environment = FlowEnvironment(configuration: configuration)
         case .openID4VP:
-            let request = try OpenID4VPRequest(seed: seed)
+            let request = try OpenID4VPRequest(seed: seed, responseMode: responseMode)
             target = .openID4VP(request)
             state = OpenID4VPFlow.state(request.session)
             environment = FlowEnvironment(configuration: configuration)
@@ -47,7 +49,7 @@ struct SimulatedRequest {
     /// Verifies `response` as a relying party would: through the format's flow, with the response as posted.
     /// The kit's CRL and status list go to the verifier; with a status list in the MSO the policy is `hard`, so an
     /// unknown status is a failure the faults can predict.
-    func verify(_ response: SimulatedResponse, policy: RequestPolicy?, at time: Date) throws -> VerificationReport {
+    package func verify(_ response: SimulatedResponse, policy: RequestPolicy?, at time: Date) throws -> VerificationReport {
         var environment = self.environment
         environment.configuration.revocationSource = response.revocation.source
         environment.configuration.revocation = response.revocation.tokens.isEmpty ? .soft : .hard

@@ -24,7 +24,7 @@ extension COSEMessage {
 
     /// `x5chain` (label 33, RFC 9360): one bstr, or an array of 1…`limit` bstr, each a DER certificate, signer first.
     /// Nil when the header is absent; throws naming what is wrong otherwise.
-    package func x5chainCertificates(limit: Int = 8) throws(COSEParseError) -> [Certificate]? {
+    package func x5chainCertificates(limit: Int = ResponseLimits.maxCertificatesPerChain) throws(COSEParseError) -> [Certificate]? {
         guard let node = header(COSEHeaderLabel.x5chain) else { return nil }
         let ders: [ArraySlice<UInt8>]
         if let single = node.bytes {
@@ -32,7 +32,7 @@ extension COSEMessage {
         } else if let array = node.array, !array.isEmpty, array.count <= limit, array.allSatisfy({ $0.bytes != nil }) {
             ders = array.compactMap(\.bytes)
         } else {
-            throw COSEParseError("x5chain is not a bstr or an array of 1 to \(limit) bstr")
+            throw COSEParseError("x5chain is not a bstr or an array of 1 to \(limit) bstr (ResponseLimits.maxCertificatesPerChain)")
         }
         var chain: [Certificate] = []
         for (index, der) in ders.enumerated() {

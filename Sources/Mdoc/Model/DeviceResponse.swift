@@ -23,12 +23,20 @@ package struct DeviceResponse: Sendable {
             guard let array = node.array else {
                 throw VerificationError(.responseMalformed, "DeviceResponse `documents` is not an array")
             }
+            guard array.count <= ResponseLimits.maxDocuments else {
+                throw VerificationError(.responseMalformed, ResponseLimits.over(
+                    "DeviceResponse `documents`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
+            }
             documents = array
         }
         var documentErrors: [(String, Int64)] = []
         if let node = item["documentErrors"] {
             guard let array = node.array else {
                 throw VerificationError(.responseMalformed, "DeviceResponse `documentErrors` is not an array")
+            }
+            guard array.count <= ResponseLimits.maxDocuments else {
+                throw VerificationError(.responseMalformed, ResponseLimits.over(
+                    "DeviceResponse `documentErrors`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
             }
             for entry in array {
                 guard let map = entry.map else {

@@ -53,6 +53,7 @@ package struct MdocDocument: Sendable {
     static func issuerNameSpaces(_ node: CBORItem?) throws(VerificationError) -> [NameSpace] {
         guard let node else { return [] }
         guard let map = node.map else { throw malformed("issuerSigned `nameSpaces` is not a map") }
+        try checkCeilings(nameSpaces: map.count, elements: map.reduce(0) { $0 + ($1.value.array?.count ?? 0) }, of: "issuerSigned")
         var nameSpaces: [NameSpace] = []
         for entry in map {
             guard let name = entry.key.text, let array = entry.value.array else {
@@ -67,6 +68,18 @@ package struct MdocDocument: Sendable {
         return nameSpaces
     }
 
+    /// `ResponseLimits` on namespaces and elements, before any element is parsed.
+    static func checkCeilings(nameSpaces: Int, elements: Int, of part: String) throws(VerificationError) {
+        guard nameSpaces <= ResponseLimits.maxNameSpaces else {
+            throw malformed(ResponseLimits.over("\(part) `nameSpaces`", count: nameSpaces, limit: ResponseLimits.maxNameSpaces,
+                                                name: "maxNameSpaces"))
+        }
+        guard elements <= ResponseLimits.maxElementsPerDocument else {
+            throw malformed(ResponseLimits.over("\(part) `nameSpaces` (elements)", count: elements,
+                                                limit: ResponseLimits.maxElementsPerDocument, name: "maxElementsPerDocument"))
+        }
+    }
+
     /// `DeviceNameSpacesBytes` as received, and its elements: namespace → {identifier → value}.
     static func deviceNameSpaces(_ node: CBORItem?) throws(VerificationError)
         -> (ArraySlice<UInt8>, [(name: String, elements: [(identifier: String, value: CBORItem)])]) {
@@ -78,6 +91,7 @@ package struct MdocDocument: Sendable {
             throw malformed("DeviceNameSpacesBytes is not #6.24(bstr .cbor DeviceNameSpaces): \(error)")
         }
         guard let deviceMap = embedded.item.map else { throw malformed("DeviceNameSpaces is not a map") }
+        try checkCeilings(nameSpaces: deviceMap.count, elements: deviceMap.reduce(0) { $0 + ($1.value.map?.count ?? 0) }, of: "deviceSigned")
         var nameSpaces: [(name: String, elements: [(identifier: String, value: CBORItem)])] = []
         for entry in deviceMap {
             guard let name = entry.key.text, let elements = entry.value.map else {

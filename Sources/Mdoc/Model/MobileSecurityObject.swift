@@ -63,6 +63,13 @@ package struct MobileSecurityObject: Sendable {
     static func valueDigests(_ node: CBORItem?, algorithm: DigestAlgorithm?) throws(VerificationError)
         -> [String: [UInt64: ArraySlice<UInt8>]] {
         guard let entries = node?.map else { throw malformed("MSO has no `valueDigests` map") }
+        guard entries.count <= ResponseLimits.maxNameSpaces else {
+            throw malformed(ResponseLimits.over("valueDigests", count: entries.count, limit: ResponseLimits.maxNameSpaces, name: "maxNameSpaces"))
+        }
+        let total = entries.reduce(0) { $0 + ($1.value.map?.count ?? 0) }
+        guard total <= ResponseLimits.maxDigests else {
+            throw malformed(ResponseLimits.over("valueDigests (digests)", count: total, limit: ResponseLimits.maxDigests, name: "maxDigests"))
+        }
         var digests: [String: [UInt64: ArraySlice<UInt8>]] = [:]
         for entry in entries {
             guard let nameSpace = entry.key.text, let ids = entry.value.map else {

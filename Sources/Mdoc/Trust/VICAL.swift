@@ -28,7 +28,7 @@ public struct VICAL: Sendable {
     public let listedCount: Int
 
     /// Parses the payload (the bytes inside the COSE_Sign1). Throws `vical.malformed` naming the problem.
-    init(payload: ArraySlice<UInt8>) throws(VerificationError) {
+    package init(payload: ArraySlice<UInt8>) throws(VerificationError) {
         func malformed(_ what: String) -> VerificationError { VerificationError(.vicalMalformed, what) }
         let item: CBORItem
         do {

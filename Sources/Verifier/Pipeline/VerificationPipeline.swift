@@ -34,7 +34,8 @@ package struct VerificationPipeline: Sendable {
         let size = adapter.inputSize(input)
         let limit = Self.inputLimit(configuration.cborLimits, isText: size.isText)
         guard size.bytes <= limit else {
-            run.log.fail(.inputSize, .inputMalformed, "the response is \(size.bytes) bytes; the limit is \(limit)")
+            run.log.fail(.inputSize, .inputMalformed, "the response is \(size.bytes) bytes; the limit is \(limit) "
+                         + "(CBORLimits.maxInputBytes\(size.isText ? ", plus a third and 4 KiB for text" : ""))")
             return report()
         }
         run.log.pass(.inputSize, "\(size.bytes) bytes, within the \(limit)-byte limit")

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Mdoc
 import Verifier
+import VerifyServerAPI
 
 extension ServerHandlers {
     /// `POST /v1/requests`: stores the policy, the format's secret state and an expiry; answers 201.
@@ -13,7 +14,12 @@ extension ServerHandlers {
                 throw APIError.malformed(
                                "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
             }
-            let policy = try Self.validatedPolicy(body.documents)
+            let policy: RequestPolicy
+            do {
+                policy = try body.policy()
+            } catch {
+                throw APIError.malformed(error.message, code: error.code)
+            }
             guard let handler = runtimes.current.flows[format] else {
                 throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
             }
@@ -42,17 +48,5 @@ extension ServerHandlers {
             logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])
             return error.response
         }
-    }
-
-    /// At least one document, each with a docType and at least one namespace with at least one element, within
-    /// `RequestPolicyLimits.default`.
-    static func validatedPolicy(_ documents: [RequestPolicy.DocumentRequest]) throws(APIError) -> RequestPolicy {
-        let policy = RequestPolicy(documents: documents)
-        do {
-            try policy.validate()
-        } catch {
-            throw APIError.malformed(error.message, code: error.code)
-        }
-        return policy
     }
 }

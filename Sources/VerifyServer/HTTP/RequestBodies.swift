@@ -2,19 +2,7 @@ import Foundation
 import Hummingbird
 import Mdoc
 import NIOCore
-
-/// `POST /v1/requests` body.
-struct CreateRequestBody: Decodable {
-    var format: String
-    var documents: [RequestPolicy.DocumentRequest]
-    var origin: String?
-}
-
-/// `POST /v1/verify` body.
-struct VerifyRequestBody: Decodable {
-    var requestId: String
-    var response: String
-}
+import VerifyServerAPI
 
 /// Reads and decodes JSON bodies within the configured size limit and time.
 struct BodyReader: Sendable {
@@ -54,30 +42,15 @@ struct BodyReader: Sendable {
     }
 
     func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws(APIError) -> T {
-        let buffer = try await collect(request)
-        do {
-            return try JSONDecoder().decode(type, from: Data(buffer.readableBytesView))
-        } catch let error as DecodingError {
-            throw APIError.malformed(Self.describe(error))
-        } catch {
-            throw APIError.malformed("body is not valid JSON")
-        }
+        try Self.decode(type, json: Data(try await collect(request).readableBytesView))
     }
 
-    /// Names the offending field without echoing any value.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context, _ last: (any CodingKey)? = nil) -> String {
-            let keys = context.codingPath + (last.map { [$0] } ?? [])
-            return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-                .replacingOccurrences(of: ".[", with: "[")
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "body is missing the field `\(path(context, key))`"
-        case .typeMismatch(_, let context): return "body field `\(path(context))` has the wrong type"
-        case .valueNotFound(_, let context): return "body field `\(path(context))` is null"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "body is not valid JSON" : "body field `\(path(context))` is invalid"
-        @unknown default: return "body does not have the documented shape"
+    /// Decodes a collected body; a decoding failure becomes 400 `input.malformed` naming the field, never its value.
+    static func decode<T: Decodable>(_ type: T.Type, json: Data) throws(APIError) -> T {
+        do {
+            return try JSONBody.decode(type, json: json)
+        } catch {
+            throw APIError.malformed(error.message, code: error.code)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Mdoc
 import Verifier
+import VerifyServerAPI
 
 extension ServerHandlers {
     /// `POST /v1/verify`: consumes the request (first attempt, whatever the outcome), then verifies the response.
@@ -11,8 +12,10 @@ extension ServerHandlers {
         let body: VerifyRequestBody
         do throws(APIError) {
             body = try await bodies.decode(VerifyRequestBody.self, from: request)
-            guard !body.requestId.isEmpty, body.requestId.utf8.count <= 128 else {
-                throw APIError.malformed("requestId must be 1 to 128 characters")
+            do {
+                try body.validate()
+            } catch {
+                throw APIError.malformed(error.message, code: error.code)
             }
         } catch {
             return refuse(error, format: "unknown", requestId: nil, start: start)

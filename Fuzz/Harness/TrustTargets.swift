@@ -1,0 +1,102 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import TestSupport
+import Verifier
+
+/// Trust and revocation material a verifier reads from outside: certificates and CRLs (from an `x5chain` or a
+/// distribution point), VICALs, and status-list / identifier-list tokens with their zlib-compressed lists.
+extension FuzzTargets {
+    static let pki = fixture { try TestPKI(seed: 7, at: Exchange.time) }
+
+    /// 5. A DER certificate through parsing, every Annex B rule (as a document signer under the kit's IACA and as an
+    /// IACA above the kit's signer) and chain building both ways; the same bytes as a CRL.
+    static let x509 = FuzzTarget("x509", maxLength: 8 << 10,
+                                 "Certificate(derEncoded:), Annex B rules, TrustStore.validate, CertificateRevocationList",
+                                 seeds: x509Seeds) { input in
+        let pki = Self.pki
+        if let certificate = try? Certificate(derEncoded: input) {
+            _ = AnnexBRule.deviations(documentSigner: certificate, iaca: pki.iaca)
+            _ = AnnexBRule.deviations(documentSigner: pki.documentSigner, iaca: certificate)
+            _ = pki.trustStore.validate(leaf: certificate, at: Exchange.time)
+            _ = pki.trustStore.validate(leaf: pki.documentSigner, intermediates: [certificate], at: Exchange.time)
+            _ = TrustStore(anchors: [certificate], allowNonSelfSignedAnchors: true).validate(leaf: pki.documentSigner, at: Exchange.time)
+            _ = (certificate.description, certificate.serialNumber, certificate.subjectPublicKeyInfoSHA256, certificate.publicKeyAlgorithmOID)
+        }
+        if let crl = try? CertificateRevocationList(derEncoded: input) {
+            _ = crl.isIssued(by: pki.iaca)
+            _ = crl.revocationDate(of: pki.documentSigner)
+        }
+    }
+
+    static func x509Seeds() throws -> [[UInt8]] {
+        let exchange = appleExchange
+        return [pki.iaca.derEncoded, pki.documentSigner.derEncoded, try AppleSampleVector.root().derEncoded,
+                try AnnexDVector.iaca().derEncoded, try AnnexDVector.readerCertificate().derEncoded,
+                exchange.response.revocation.crl.derEncoded]
+    }
+
+    /// 7a. A VICAL through the whole import (COSE_Sign1, x5chain, EKU, chain to the pinned root, signature, list,
+    /// freshness) against the kit's VICAL root, and the same bytes as a bare list payload (mutations of a signed
+    /// list never pass the signature, so the list parser is fed directly too).
+    static let vicalBuilder = fixture { try VICALBuilder(seed: 7, at: Exchange.time) }
+
+    static let vical = FuzzTarget("vical", maxLength: 64 << 10,
+                                  "VICALVerification against a pinned root; VICAL(payload:); carried certificates",
+                                  seeds: vicalSeeds) { input in
+        do {
+            _ = try VICALVerification(input, roots: [vicalBuilder.root], at: Exchange.time, previousIssueID: 2)
+        } catch {
+            Invariant.catalogued(error)
+        }
+        _ = try? VICALVerification.carriedCertificates(input)
+        do {
+            _ = try VICAL(payload: input[...])
+        } catch {
+            Invariant.catalogued(error)
+        }
+    }
+
+    static func vicalSeeds() throws -> [[UInt8]] {
+        let entries = [VICALBuilder.Entry(pki.iaca, docTypes: [DocType.mDL])]
+        let signed = try vicalBuilder.build(entries: entries, issueID: 3, date: Exchange.time, nextUpdate: nil)
+        var seeds = [signed, try bytes("TestVectors/trust/aamva-vical.cbor")]
+        if let payload = try? CBORDecoder.decode(signed).array?[2].bytes { seeds.append(Array(payload)) }
+        return seeds
+    }
+
+    /// 7b. A status list or identifier list token (CWT) through parsing and list inflation, its certificates and
+    /// signature; and the raw bytes through zlib and raw DEFLATE inflation with the product's ceiling.
+    static let statusToken = FuzzTarget("status-token", maxLength: 16 << 10,
+                                        "StatusToken (CWT, status/identifier list, zlib), Zlib.inflate with its ceiling",
+                                        seeds: statusTokenSeeds) { input in
+        do {
+            let token = try StatusToken(input)
+            _ = try? token.certificates()
+            _ = token.isSigned(by: pki.documentSignerKey.publicKey)
+            if case .statusList(let list) = token.content {
+                for index: UInt64 in [0, 1, 17, 1 << 20, .max] { _ = list.status(at: index) }
+            }
+        } catch {
+            Invariant.catalogued(error)
+        }
+        for raw in [false, true] {
+            if let inflated = try? Zlib.inflate(input, limit: 1 << 20, raw: raw) {
+                Invariant.require(inflated.count <= 1 << 20, "zlib inflated past its ceiling")
+            }
+        }
+    }
+
+    static func statusTokenSeeds() throws -> [[UInt8]] {
+        let folder = "TestVectors/token-status-list/"
+        return [VectorFiles.hex(folder + "status_list_cwt.hex"), VectorFiles.hex(folder + "referenced_token_cwt.hex"),
+                Zlib.deflate(Array(repeating: 0x55, count: 4096)), Zlib.deflate(Array("identifier list".utf8), raw: true)]
+            + appleExchange.response.revocation.tokens.values.sorted { $0.count < $1.count }
+    }
+
+    static func bytes(_ relative: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: VectorFiles.url(relative)))
+    }
+}

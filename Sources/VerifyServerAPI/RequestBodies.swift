@@ -1,0 +1,29 @@
+import Mdoc
+
+/// `POST /v1/requests` body.
+package struct CreateRequestBody: Decodable, Sendable {
+    package var format: String
+    package var documents: [RequestPolicy.DocumentRequest]
+    package var origin: String?
+
+    /// The request policy: at least one document, each with a docType and at least one namespace with at least one
+    /// element, within `RequestPolicyLimits.default`.
+    package func policy() throws(VerificationError) -> RequestPolicy {
+        let policy = RequestPolicy(documents: documents)
+        try policy.validate()
+        return policy
+    }
+}
+
+/// `POST /v1/verify` body.
+package struct VerifyRequestBody: Decodable, Sendable {
+    package var requestId: String
+    package var response: String
+
+    /// The body's own rule beyond its JSON shape: a request ID of 1 to 128 bytes.
+    package func validate() throws(VerificationError) {
+        guard !requestId.isEmpty, requestId.utf8.count <= 128 else {
+            throw VerificationError(.inputMalformed, "requestId must be 1 to 128 characters")
+        }
+    }
+}

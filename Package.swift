@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // Spans per request and per verification stage; no exporter bundled (a user's OpenTelemetry setup picks them up).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -29,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // Fetches status lists and CRLs (server; CLI with --fetch).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Documentation (`swift package generate-documentation`); a plugin, linked into nothing.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Test-only: an independent HPKE/ECDSA implementation to cross-check MdocTesting's output.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
@@ -43,7 +47,8 @@ let package = Package(
         .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"]),
         .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"]),
         .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"]),
-        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib"]),
+        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib",
+                                             .product(name: "Tracing", package: "swift-distributed-tracing")]),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
@@ -71,10 +76,11 @@ let package = Package(
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CryptoCore", "RevocationFetch", "VerifyServerAPI",
+                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -83,12 +89,15 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // The inspector page, embedded so the binary serves it with no files beside it.
+            resources: [.embedInCode("Inspector/inspector.html"), .embedInCode("Inspector/inspector.js"),
+                        .embedInCode("Inspector/inspector.css")]
         ),
         .executableTarget(
             name: "verify-server",
             dependencies: [
-                "VerifyServer",
+                "VerifyServer", "Verifier",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,6 +136,8 @@ let package = Package(
             dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing"),
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),

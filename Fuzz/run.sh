@@ -59,17 +59,21 @@ for target in "${targets[@]}"; do
         >"$work/$target/log" 2>&1
     status=$?
     set -e
-    grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|cov: .*ft:" "$work/$target/log" \
-        | grep -E "^stat::|DONE|INITED" | tail -n 8 || true
+    grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^#[0-9]+[[:space:]]+DONE" "$work/$target/log" || true
     if [ -n "$log" ]; then
-        { echo "== $target $(date -u +%FT%TZ) ${seconds}s"; grep -E "^stat::|^#[0-9]+ +DONE" "$work/$target/log"; } >>"$log"
+        { echo "== $target $(date -u +%FT%TZ) ${seconds}s exit $status"; grep -E "^stat::|^#[0-9]+[[:space:]]+DONE" "$work/$target/log" || true; } >>"$log"
     fi
     if [ $status -ne 0 ]; then
         failed+=("$target")
         echo "!! $target failed (exit $status):"
-        grep -E -A40 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|Fatal error|fuzz invariant" "$work/$target/log" | head -n 80
+        grep -E -A40 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|Fatal error|fuzz invariant" "$work/$target/log" | head -n 80 || true
+        if ! ls "$work/$target/artifacts"/* >/dev/null 2>&1; then
+            echo "-- no reproducer was written (the target broke before its first input: replay it on an empty file)"
+        fi
+        mkdir -p .build-fuzz/findings/"$target"
         for artifact in "$work/$target/artifacts"/*; do
             [ -e "$artifact" ] || continue
+            cp "$artifact" .build-fuzz/findings/"$target"/   # kept after the run (.build-fuzz is not in git)
             echo "-- reproducer $(basename "$artifact") ($(wc -c <"$artifact") bytes), base64:"
             base64 -w0 "$artifact" | head -c 8192; echo
             echo "   replay: swift run fuzz-verifier replay $target <file>  (add it under Tests/FuzzRegressionTests/Regressions/$target/)"

@@ -10,21 +10,29 @@ import VerifyServer
 /// call runs the full pipeline (HPKE, issuer signature and chain, digests, device signature) and verifies.
 enum SampleServer {
     /// The sample's test key and test IACA are written to `folder` for the server to load, as an operator's files are.
+    /// How long a soak's requests stay valid, and (as `requestTTL`) how long after expiry the purger keeps them: short,
+    /// so the store holds a steady window of requests instead of every request of the run.
+    static let requestLifetime: TimeInterval = 20
+
     static func configuration(store: StoreLocation, folder: URL) throws -> ServerConfiguration {
         let key = folder.appendingPathComponent("merchant_encryption.key")
         let root = folder.appendingPathComponent("issuer_root.crt")
         try Data(AppleSignedSample.merchantKeyPEM.utf8).write(to: key)
         try Data(AppleSignedSample.issuerRootPEM.utf8).write(to: root)
-        return ServerConfiguration.testing(
+        var configuration = ServerConfiguration.testing(
             keyPaths: [key.path], trustStorePaths: [root.path],
             merchantID: AppleSignedSample.merchantID, teamID: AppleSignedSample.teamID,
             verificationTime: AppleSignedSample.time, store: store)
+        configuration.requestTTL = requestLifetime
+        configuration.purgeInterval = 5
+        return configuration
     }
 
-    static func request() -> StoredRequest {
+    /// A request bound to the sample's nonce; load runs seed all of theirs first, so they live an hour by default.
+    static func request(lifetime: TimeInterval = 3600) -> StoredRequest {
         let now = Date()
         return StoredRequest(id: StoredRequest.newID(), format: .appleApp, policy: policy,
-                             state: ["nonce": Base64URL.encode(AppleSignedSample.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(3600))
+                             state: ["nonce": Base64URL.encode(AppleSignedSample.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     static let envelope = Data(AppleSignedSample.envelope).base64EncodedString()

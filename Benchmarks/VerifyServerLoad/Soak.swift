@@ -23,7 +23,7 @@ struct Soak {
         while (clock.now - start) < .seconds(seconds) {
             var ids: [String] = []
             for _ in 0 ..< batch {
-                let request = SampleServer.request()
+                let request = SampleServer.request(lifetime: SampleServer.requestLifetime)
                 try await app.store.insert(request)
                 ids.append(request.id)
             }
@@ -31,6 +31,7 @@ struct Soak {
                                            connections: .keepAlive, rate: rate, maxSeconds: 60).run()
             calls += result.latencies.count + result.failures
             failed += result.failures + result.statuses.filter { $0.key != 200 }.values.reduce(0, +)
+            // By then the store holds its steady window (requests live 20 s and are purged 20 s after expiry, every 5 s).
             if warmRSS == nil, clock.now - start >= .seconds(60) {
                 warmRSS = Self.residentBytes()
                 print("soak: RSS after warm-up (60 s) \(Self.format(warmRSS))")

@@ -302,3 +302,5 @@ void cbor_walk_events_release(cbor_walk_events *events) {
     events->capacity = 0;
     events->owned = 0;
 }
+
+const char *cbor_walker_libcbor_version(void) { return CBOR_VERSION; }

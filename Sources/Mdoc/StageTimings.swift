@@ -1,3 +1,5 @@
+import Tracing
+
 /// Time spent per pipeline stage, summed over documents. Filled on every verification (reading the
 /// monotonic clock costs tens of nanoseconds); `mdocverify bench` prints it.
 public struct StageTimings: Sendable, Equatable {
@@ -8,8 +10,11 @@ public struct StageTimings: Sendable, Equatable {
     public var digests: Duration = .zero
     public var device: Duration = .zero
 
-    public enum Stage: Sendable {
+    public enum Stage: String, Sendable {
         case decode, hpke, issuer, chain, digests, device
+
+        /// The span a stage is traced as.
+        public var spanName: String { "mdoc." + rawValue }
     }
 
     public init() {}
@@ -46,12 +51,17 @@ public struct StageTimings: Sendable, Equatable {
         lhs.device += rhs.device
     }
 
-    /// Runs `body` and adds its duration to `stage`.
+    /// Runs `body`, adds its duration to `stage` and records it as a span (`mdoc.decode`, `mdoc.hpke`, …) under the
+    /// caller's trace. Spans carry no attributes: nothing of the response reaches a tracer.
     @inlinable
     public mutating func measure<T, E: Error>(_ stage: Stage, _ body: () throws(E) -> T) throws(E) -> T {
+        let span = startSpan(stage.spanName)
         let clock = ContinuousClock()
         let start = clock.now
-        defer { self[stage] += clock.now - start }
+        defer {
+            self[stage] += clock.now - start
+            span.end()
+        }
         return try body()
     }
 }

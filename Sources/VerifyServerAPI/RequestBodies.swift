@@ -20,10 +20,25 @@ package struct VerifyRequestBody: Decodable, Sendable {
     package var requestId: String
     package var response: String
 
-    /// The body's own rule beyond its JSON shape: a request ID of 1 to 128 bytes.
+    /// The body's own rule beyond its JSON shape: a request ID of 1 to 128 characters (Unicode scalars, as the
+    /// OpenAPI document's `maxLength` counts them).
     package func validate() throws(VerificationError) {
-        guard !requestId.isEmpty, requestId.utf8.count <= 128 else {
+        guard !requestId.isEmpty, requestId.unicodeScalars.count <= 128 else {
             throw VerificationError(.inputMalformed, "requestId must be 1 to 128 characters")
         }
     }
+}
+
+/// `POST /v1/inspect` body (the inspector): a response as pasted, and what verifying it needs. Binary fields are
+/// hex or base64. Apple: `merchantId`, `teamId` (default: the server's) and `nonce`, or a `requestId`; Annex C and
+/// OpenID4VP: the `requestId` of a request the server created (read, never consumed); a bare DeviceResponse: its
+/// `sessionTranscript`.
+package struct InspectRequestBody: Decodable, Sendable {
+    package var format: String
+    package var response: String
+    package var requestId: String?
+    package var merchantId: String?
+    package var teamId: String?
+    package var nonce: String?
+    package var sessionTranscript: String?
 }

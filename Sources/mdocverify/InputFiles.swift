@@ -37,9 +37,7 @@ enum InputFiles {
         let isText = !bytes.isEmpty && bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         guard isText else { return bytes }
         let text = String(decoding: bytes, as: UTF8.self)
-        if let hex = Hex.decode(text), !hex.isEmpty { return hex }
-        if let decoded = Base64URL.decode(text), !decoded.isEmpty { return decoded }
-        return bytes
+        return BinaryText.decode(text) ?? bytes
     }
 
     static func privateKey(_ path: String) throws -> PrivateKey {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Verifier
 
 @main
 struct MdocVerify: ParsableCommand {
@@ -10,6 +11,7 @@ struct MdocVerify: ParsableCommand {
             Exit codes: 0 verified, 1 rejected (the input was read and a check failed), 2 usage error or an
             unreadable local file or key.
             """,
+        version: ProductVersion.description,
         subcommands: [Sample.self, Verify.self, Request.self, Inspect.self, Bench.self, Simulate.self, Keygen.self, Trust.self]
     )
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import Verifier
 import VerifyServer
 
 @main
@@ -12,7 +13,8 @@ struct VerifyServerCommand: AsyncParsableCommand {
         discussion: """
             Configuration: a JSON or YAML file (--config or VERIFY_SERVER_CONFIG), overridden by VERIFY_SERVER_* \
             environment variables. See README.md ("verify-server") and Sources/VerifyServer/openapi.yaml.
-            """)
+            """,
+        version: ProductVersion.description)
 
     @Option(name: .long, help: "Config file (.json, .yaml or .yml).")
     var config: String?

@@ -10,6 +10,16 @@ struct MdocVerifyCLITests {
 
     static func run(_ arguments: [String]) throws -> Run { try MdocVerifyCLI.run(arguments) }
 
+    @Test("--version names the product version and the OpenSSL and libcbor in use; completion scripts are generated")
+    func version() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        let line = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.wholeMatch(of: /\d+\.\d+\.\d+ \(OpenSSL 3\.\d+\.\d+[^;]*; libcbor 0\.\d+\.\d+\)/) != nil, "\(line)")
+        let completion = try Self.run(["--generate-completion-script", "bash"])
+        #expect(completion.status == 0 && completion.stdout.contains("mdocverify") && completion.stdout.contains("verify"))
+    }
+
     static let sample = "TestVectors/apple/in-app-sample/"
     static func appleArguments(response: String = sample + "hpke_envelope.cbor.hex", at: String = "2022-06-01T00:00:00Z",
                                extra: [String] = ["--allow-test-key"]) -> [String] {

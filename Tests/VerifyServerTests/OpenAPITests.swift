@@ -32,7 +32,9 @@ struct OpenAPITests {
     @Test("every documented operation is answered by a running server (no 404 or 405)")
     func documentedOperationsAnswer() async throws {
         let operations = try Self.documentedOperations()
-        try await ServerFixture.withServer { server in
+        var configuration = AppleSample.configuration()
+        configuration.inspector = true
+        try await ServerFixture.withServer(configuration) { server in
             for operation in operations.sorted() {
                 let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
                 let response = parts[0] == "POST"

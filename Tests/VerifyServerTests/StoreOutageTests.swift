@@ -10,6 +10,7 @@ struct StallingStore: RequestStore {
     func prepare() async throws {}
     func insert(_ request: StoredRequest) async throws { try await stall() as Void }
     func consume(id: String, now: Date) async throws -> ConsumeOutcome { try await stall() }
+    func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func ping() async throws { try await stall() as Void }
 

@@ -73,4 +73,7 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
 /// Frees the buffer if the walker allocated it.
 void cbor_walk_events_release(cbor_walk_events *events);
 
+/// The libcbor version this walker was built against ("0.8.0"); Debian's soname pins the library to it.
+const char *cbor_walker_libcbor_version(void);
+
 #endif

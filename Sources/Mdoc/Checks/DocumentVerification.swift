@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import Tracing
 
 /// Inputs shared by every document of one response.
 package struct MdocVerificationContext: Sendable {
@@ -51,9 +52,15 @@ package struct DocumentVerification {
                 skip(check.id, DocumentCheck.skipDetail(missing))
                 continue
             }
+            guard let stage = check.stage else {
+                check.body(&self)
+                continue
+            }
+            let span = startSpan(stage.spanName)
             let start = clock.now
             check.body(&self)
-            if let stage = check.stage { timings[stage] += clock.now - start }
+            timings[stage] += clock.now - start
+            span.end()
         }
     }
 

@@ -4,8 +4,9 @@ public struct RequestPolicyLimits: Sendable, Equatable {
     public var maxDocuments = 8
     public var maxNameSpacesPerDocument = 16
     public var maxElementsPerDocument = 256
-    /// Longest docType, namespace or element identifier, in UTF-8 bytes.
-    public var maxIdentifierBytes = 256
+    /// Longest docType, namespace or element identifier, in Unicode scalars (as the OpenAPI document's `maxLength`
+    /// counts them; at most 1 KiB of UTF-8).
+    public var maxIdentifierLength = 256
 
     public init() {}
 
@@ -33,8 +34,8 @@ extension RequestPolicy {
                 throw refuse("documents[\(index)] names \(elements) elements; at most \(limits.maxElementsPerDocument)")
             }
             let names = [document.docType] + document.nameSpaces.keys + document.nameSpaces.values.flatMap(\.keys)
-            guard names.allSatisfy({ $0.utf8.count <= limits.maxIdentifierBytes }) else {
-                throw refuse("documents[\(index)] has a docType, namespace or element identifier over \(limits.maxIdentifierBytes) bytes")
+            guard names.allSatisfy({ $0.unicodeScalars.count <= limits.maxIdentifierLength }) else {
+                throw refuse("documents[\(index)] has a docType, namespace or element identifier over \(limits.maxIdentifierLength) characters")
             }
         }
         guard Set(documents.map(\.docType)).count == documents.count else { throw refuse("each docType may be requested once") }

@@ -128,3 +128,13 @@ public enum Base64URL {
         return table
     }()
 }
+
+/// Bytes given as text in either form, as the CLI's input files and the inspector's fields take them: hex when the
+/// text is only hex digits (and whitespace), base64 or base64url otherwise. Nil for empty or undecodable text.
+public enum BinaryText {
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        if let hex = Hex.decode(text), !hex.isEmpty { return hex }
+        if let bytes = Base64URL.decode(text), !bytes.isEmpty { return bytes }
+        return nil
+    }
+}

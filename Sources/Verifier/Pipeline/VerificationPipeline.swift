@@ -40,6 +40,7 @@ package struct VerificationPipeline: Sendable {
         }
         run.log.pass(.inputSize, "\(size.bytes) bytes, within the \(limit)-byte limit")
         guard let opened = adapter.open(input, in: &run) else { return report() }
+        PipelineInspection.current?.record(opened.deviceResponses)
         let mdoc = Adapter.acceptsDeviceMac ? macOrSignature : signatureOnly
         // Several DeviceResponses (one per presentation) are checked one after another; their documents are numbered
         // on, so every report line names a distinct document.

@@ -47,8 +47,12 @@ public struct VerificationReport: Sendable {
     }
 
     /// A report for a response refused before any check could run (e.g. a server's stored request is unusable).
-    public static func rejected(format: Format, assurance: Assurance, error: VerificationError) -> VerificationReport {
-        VerificationReport(format: format, assurance: assurance, checks: [], errors: [error])
+    /// A rejection before the pipeline ran (an unusable stored request, a response that is not even the format's
+    /// encoding): the error and the one failed check line that explains it, `envelope.structure` unless given.
+    public static func rejected(format: Format, assurance: Assurance, error: VerificationError,
+                                check: CheckID = .envelopeStructure) -> VerificationReport {
+        VerificationReport(format: format, assurance: assurance,
+                           checks: [CheckResult(id: check, status: .fail, detail: error.message, code: error.code)], errors: [error])
     }
 
     private init(format: Format, assurance: Assurance, checks: [CheckResult], errors: [VerificationError]) {

@@ -53,6 +53,8 @@ public struct VerifyServerApp: Service {
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: BasicRequestContext.self)
+        // A span per request (method, path, status, body size; no headers, no body) for a user's tracer.
+        router.add(middleware: TracingMiddleware())
         router.register(handlers)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),

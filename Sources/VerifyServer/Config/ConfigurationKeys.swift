@@ -33,6 +33,7 @@ struct ConfigurationKey: Sendable {
             configuration.vicals = try value.objects(keys: ("file", "root")).map { VICALSource(file: $0.0, root: $0.1) }
         },
         .init(name: "testMode") { $0.testMode = try $1.bool() },
+        .init(name: "inspector") { $0.inspector = try $1.bool() },
         .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
         .init(name: "clockSkew") { $0.clockSkew = try $1.seconds() },
         .init(name: "bodyLimit") { $0.bodyLimit = try $1.integer() },

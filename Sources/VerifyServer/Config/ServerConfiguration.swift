@@ -64,6 +64,9 @@ public struct ServerConfiguration: Sendable {
     public var crlDistributionPoints = false
     /// Time for one list fetch, redirects included.
     public var revocationFetchTimeout: TimeInterval = 5
+    /// Serves the inspector page at `/inspect` and its endpoint `POST /v1/inspect`, which verifies a pasted response
+    /// without creating or consuming a request and returns its decoded CBOR. A development tool: it needs test mode.
+    public var inspector = false
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 
@@ -111,6 +114,9 @@ public struct ServerConfiguration: Sendable {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
+        if inspector && !testMode {
+            problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")
+        }
         return problems
     }
 }

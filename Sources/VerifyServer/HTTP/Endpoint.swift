@@ -8,11 +8,16 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case healthz
     case readyz
     case metrics
+    /// The inspector (when `inspector: true`; 404 otherwise): its endpoint, page, script and style sheet.
+    case inspect
+    case inspectorPage
+    case inspectorScript
+    case inspectorStyle
 
     public var method: String {
         switch self {
-        case .createRequest, .verify: return "POST"
-        case .healthz, .readyz, .metrics: return "GET"
+        case .createRequest, .verify, .inspect: return "POST"
+        case .healthz, .readyz, .metrics, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
         }
     }
 
@@ -23,6 +28,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
+        case .inspect: return "/v1/inspect"
+        case .inspectorPage: return "/inspect"
+        case .inspectorScript: return "/inspect/inspector.js"
+        case .inspectorStyle: return "/inspect/inspector.css"
         }
     }
 
@@ -33,10 +42,22 @@ public enum Endpoint: String, CaseIterable, Sendable {
 
 extension Router where Context == BasicRequestContext {
     /// Registers every `Endpoint` on `handlers`.
+    /// Registers every `Endpoint` on `handlers`; any other method on a known path answers 405 with `Allow`.
     func register(_ handlers: ServerHandlers) {
         for endpoint in Endpoint.allCases {
             on(RouterPath(endpoint.path), method: endpoint.httpMethod) { request, context in
                 await handlers.respond(endpoint, to: request, context: context)
+            }
+        }
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+            + ["QUERY"].compactMap { HTTPRequest.Method($0) }
+        for (path, endpoints) in Dictionary(grouping: Endpoint.allCases, by: \.path) {
+            let allowed = endpoints.map(\.httpMethod)
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            for method in methods where !allowed.contains(method) {
+                on(RouterPath(path), method: method) { _, _ in
+                    Response(status: .methodNotAllowed, headers: [.allow: allow])
+                }
             }
         }
     }

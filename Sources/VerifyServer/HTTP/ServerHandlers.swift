@@ -50,6 +50,8 @@ struct ServerHandlers: Sendable {
             metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        case .inspect: return await inspect(request)
+        case .inspectorPage, .inspectorScript, .inspectorStyle: return inspectorFile(endpoint)
         }
     }
 

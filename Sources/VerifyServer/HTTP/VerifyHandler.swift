@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mdoc
+import Tracing
 import Verifier
 import VerifyServerAPI
 
@@ -45,10 +46,17 @@ extension ServerHandlers {
         let time = configuration.verificationTime ?? clock.now()
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         let runtime = runtimes.current
-        let report = await runtime.verifying {
-            runtime.flows[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
-                ?? .rejected(format: stored.format, assurance: assurance,
-                             error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+        // The verification's span (its stages are child spans); attributes name the format, outcome and code only.
+        let report = await withSpan("verification") { span in
+            let report = await runtime.verifying {
+                runtime.flows[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
+                    ?? .rejected(format: stored.format, assurance: assurance,
+                                 error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+            }
+            span.attributes["mdoc.format"] = stored.format.rawValue
+            span.attributes["mdoc.outcome"] = report.verified ? "verified" : "rejected"
+            span.attributes["mdoc.error_code"] = report.primaryError?.code.rawValue ?? "none"
+            return report
         }
         if !report.checks.isEmpty { metrics.stages(report.timings) }
         let reportJSON = report.json

@@ -34,6 +34,10 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    public func lookup(id: String) async throws -> StoredRequest? {
+        entries.withLock { $0[id]?.request }
+    }
+
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         entries.withLock { entries in
             let expired = entries.filter { $0.value.request.expiresAt < cutoff }.map(\.key)

@@ -27,6 +27,10 @@ struct MeteredRequestStore: RequestStore {
         try await measure("consume", result: \.label) { try await base.consume(id: id, now: now) }
     }
 
+    func lookup(id: String) async throws -> StoredRequest? {
+        try await measure("lookup") { try await base.lookup(id: id) }
+    }
+
     func purge(expiredBefore cutoff: Date) async throws -> Int {
         let count = try await measure("purge") { try await base.purge(expiredBefore: cutoff) }
         metrics.purged(count)

@@ -72,6 +72,18 @@ public final class PostgresRequestStore: RequestStore {
         return outcome
     }
 
+    public func lookup(id: String) async throws -> StoredRequest? {
+        let rows = try await client.query(
+            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = \(id)", logger: logger)
+        var found: StoredRequest?
+        for try await (format, policy, state, createdAt, expiresAt) in rows.decode((String, String, String, Date, Date).self) {
+            guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+            found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
+                                  state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+        }
+        return found
+    }
+
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         let rows = try await client.query("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id", logger: logger)
         var count = 0

@@ -14,6 +14,8 @@ public protocol RequestStore: Sendable {
     func insert(_ request: StoredRequest) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
     func consume(id: String, now: Date) async throws -> ConsumeOutcome
+    /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
+    func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.
     func purge(expiredBefore cutoff: Date) async throws -> Int
     /// Succeeds when the store answers a trivial query.

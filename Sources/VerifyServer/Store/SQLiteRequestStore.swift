@@ -91,6 +91,12 @@ public final class SQLiteRequestStore: RequestStore {
                                            request: try Self.request(id: id, row: row))
     }
 
+    public func lookup(id: String) async throws -> StoredRequest? {
+        let rows = try await connection.query(
+            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)])
+        return try rows.first.map { try Self.request(id: id, row: $0) }
+    }
+
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         let rows = try await connection.query(
             "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])

@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import Mdoc
+import Verifier
+import VerifyServerAPI
+
+extension ServerHandlers {
+    /// `POST /v1/inspect` (inspector only, test mode): verifies a pasted response without creating or consuming a
+    /// request and answers `{"report", "cbor"}` — the report as `/v1/verify` gives it and the decrypted
+    /// DeviceResponse as a CBOR tree, whatever the outcome. Logged like a verification: format, outcome, code.
+    func inspect(_ request: Request) async -> Response {
+        guard configuration.inspector else { return Response(status: .notFound) }
+        let start = ContinuousClock.now
+        do throws(APIError) {
+            let body = try await bodies.decode(InspectRequestBody.self, from: request)
+            guard let format = VerificationReport.Format(rawValue: body.format) else {
+                throw APIError.malformed("format must be one of \(VerificationReport.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let inspection = PipelineInspection()
+            let report = try await inspectionReport(body, format: format, inspection: inspection)
+            let code = report.primaryError?.code
+            metrics.verification(format: format.rawValue, outcome: report.verified ? "verified" : "rejected", code: code,
+                                 duration: ContinuousClock.now - start)
+            logger.info("inspection", metadata: ["format": "\(format.rawValue)", "outcome": "\(report.verified ? "verified" : "rejected")",
+                                                 "code": "\(code?.rawValue ?? "none")"])
+            let cbor = inspection.deviceResponses.first.map(CBORTreeJSON.tree) ?? .null
+            return Response.json(.ok, .object([("report", report.json), ("cbor", cbor)]))
+        } catch {
+            logger.info("inspection refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])
+            return error.response
+        }
+    }
+
+    /// The report for a pasted response. What is wrong with the paste itself (not hex or base64, a missing nonce,
+    /// transcript or requestId) is a rejected report too, so the page shows it the same way; only an unknown
+    /// `requestId` (404) or a store outage (503) is an HTTP error.
+    private func inspectionReport(_ body: InspectRequestBody, format: VerificationReport.Format,
+                                  inspection: PipelineInspection) async throws(APIError) -> VerificationReport {
+        let runtime = runtimes.current
+        let time = configuration.verificationTime ?? clock.now()
+        let verifierConfiguration = runtime.environment.configuration
+        func rejected(_ message: String, code: ErrorCode = .inputMalformed) -> VerificationReport {
+            .rejected(format: format, assurance: configuration.testMode ? .test : .production, error: VerificationError(code, message))
+        }
+        if format == .deviceResponse {
+            guard let bytes = BinaryText.decode(body.response) else { return rejected("response is not hex or base64") }
+            guard let text = body.sessionTranscript, let encoded = BinaryText.decode(text) else {
+                return rejected("a device-response needs its sessionTranscript (hex or base64 CBOR)")
+            }
+            let transcript: SessionTranscript
+            do {
+                transcript = try SessionTranscript(encoded: encoded)
+            } catch {
+                return rejected(error.message, code: error.code)
+            }
+            return inspection.collect {
+                DeviceResponseVerifier(configuration: verifierConfiguration).verify(deviceResponse: bytes, transcript: transcript, at: time)
+            }
+        }
+        if format == .appleApp, body.requestId == nil {
+            guard let nonceText = body.nonce, let nonce = BinaryText.decode(nonceText) else {
+                return rejected("an apple-app response needs its nonce (hex or base64) or a requestId")
+            }
+            guard let encryptedData = BinaryText.decode(body.response) else { return rejected("response is not hex or base64") }
+            let verifier: AppleAppVerifier
+            do {
+                verifier = try AppleAppVerifier(configuration: verifierConfiguration, keys: runtime.environment.recipientKeys)
+            } catch {
+                return rejected(error.message, code: error.code)
+            }
+            let session = AppleAppSession(nonce: nonce, merchantID: body.merchantId ?? runtime.environment.merchantID,
+                                          teamID: body.teamId ?? runtime.environment.teamID)
+            return inspection.collect { verifier.verify(encryptedData: encryptedData, session: session, at: time) }
+        }
+        guard let id = body.requestId, !id.isEmpty else {
+            return rejected("a \(format.rawValue) response needs the requestId of the request it answers")
+        }
+        let found: StoredRequest?
+        do {
+            found = try await store.lookup(id: id)
+        } catch {
+            throw APIError.storeUnavailable
+        }
+        guard let stored = found else { throw APIError.unknownRequest }
+        guard stored.format == format, let flow = runtime.flows[format] else {
+            return rejected("request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
+        }
+        // The Apple flow takes base64; the inspector also takes hex.
+        let response = format == .appleApp ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
+        return inspection.collect { flow.verify(response: response, state: stored.state, policy: stored.policy, at: time) }
+    }
+
+    /// The inspector's page, script and style sheet (embedded in the binary), under a Content-Security-Policy that
+    /// allows nothing but themselves, the endpoint and `data:` images (the portrait).
+    func inspectorFile(_ endpoint: Endpoint) -> Response {
+        guard configuration.inspector else { return Response(status: .notFound) }
+        let (bytes, type): ([UInt8], String) = switch endpoint {
+        case .inspectorScript: (PackageResources.inspector_js, "text/javascript; charset=utf-8")
+        case .inspectorStyle: (PackageResources.inspector_css, "text/css; charset=utf-8")
+        default: (PackageResources.inspector_html, "text/html; charset=utf-8")
+        }
+        var headers: HTTPFields = [.contentType: type, .contentSecurityPolicy: Self.inspectorPolicy, .xContentTypeOptions: "nosniff",
+                                   .cacheControl: "no-store"]
+        if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static let inspectorPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""The inspector page in a real browser: Debian's headless Chromium driven by Selenium (chromium-driver).
+
+Starts the built verify-server on loopback with the inspector on (test mode, Apple's sample key and root, the
+sample's verification time), submits Apple's signed sample and asserts the verdict, a check row, an element and
+the portrait; then a tampered response and asserts its error code is shown. No Content-Security-Policy violation
+may be logged. Screenshots of both go to the folder given (kept out of git).
+
+usage: Tests/Browser/inspector_test.py <verify-server binary> <screenshot folder>
+Run by .ci/run; needs the Debian packages chromium, chromium-driver and python3-selenium (Debian's python3).
+"""
+import json
+import pathlib
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "TestVectors/apple/in-app-sample"
+
+
+def labelled(path):
+    values = {}
+    for line in path.read_text().splitlines():
+        if ":" in line:
+            label, value = line.split(":", 1)
+            values[label.strip()] = value.strip()
+    return values
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(binary, folder):
+    parameters = labelled(SAMPLE / "session_transcript_parameters.txt")
+    port = free_port()
+    config = {
+        "host": "127.0.0.1", "port": port, "testMode": True, "inspector": True,
+        "merchantID": parameters["Merchant ID"], "teamID": parameters["Team ID"],
+        "decryptionKeys": [str(SAMPLE / "merchant_encryption.key")], "trustStore": [str(SAMPLE / "issuer_root.crt")],
+        "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": False, "logLevel": "warning",
+    }
+    path = pathlib.Path(folder) / "verify-server.json"
+    path.write_text(json.dumps(config))
+    server = subprocess.Popen([binary, "--config", str(path)])
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return server, base, parameters
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("verify-server did not start")
+
+
+def browser():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2600"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def submit(driver, base, envelope_hex, parameters):
+    driver.get(base + "/inspect")
+    Select(driver.find_element(By.ID, "format")).select_by_value("apple-app")
+    # A 12 KB paste: set the value directly, as a paste would, instead of typing it key by key.
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                          driver.find_element(By.ID, "response"), envelope_hex)
+    driver.find_element(By.ID, "merchantId").send_keys(parameters["Merchant ID"])
+    driver.find_element(By.ID, "teamId").send_keys(parameters["Team ID"])
+    driver.find_element(By.ID, "nonce").send_keys(parameters["Nonce"])
+    driver.find_element(By.ID, "verify").click()
+    return WebDriverWait(driver, 20).until(EC.visibility_of_element_located((By.ID, "verdict")))
+
+
+def csp_violations(driver):
+    return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+
+def main():
+    binary, shots = sys.argv[1], pathlib.Path(sys.argv[2])
+    shots.mkdir(parents=True, exist_ok=True)
+    envelope_hex = "".join((SAMPLE / "hpke_envelope.cbor.hex").read_text().split())
+    failures = []
+    with tempfile.TemporaryDirectory() as folder:
+        server, base, parameters = start_server(binary, folder)
+        driver = browser()
+        try:
+            verdict = submit(driver, base, envelope_hex, parameters)
+            checks = driver.find_element(By.ID, "checks").text
+            documents = driver.find_element(By.ID, "documents").text
+            portraits = driver.find_elements(By.CSS_SELECTOR, "#documents img")
+            driver.save_screenshot(str(shots / "inspector-verified.png"))
+            if "VERIFIED" not in verdict.text:
+                failures.append(f"sample: verdict {verdict.text!r}")
+            if "hpke.open" not in checks or "issuer.signature" not in checks:
+                failures.append("sample: the checks table lacks hpke.open or issuer.signature")
+            if "family_name" not in documents or "Doe" not in documents:
+                failures.append("sample: family_name Doe is not shown")
+            if not any((img.get_attribute("src") or "").startswith("data:image/jpeg;base64,") for img in portraits):
+                failures.append("sample: the portrait is not shown as an image")
+            if not driver.find_elements(By.CSS_SELECTOR, "#cbor details"):
+                failures.append("sample: no collapsible decoded CBOR")
+
+            # One hex digit of the ciphertext changed: HPKE must refuse it, and the page must say so by its code.
+            position = len(envelope_hex) - 40
+            tampered = envelope_hex[:position] + ("0" if envelope_hex[position] != "0" else "1") + envelope_hex[position + 1:]
+            verdict = submit(driver, base, tampered, parameters)
+            codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, "#result .error-code")]
+            driver.save_screenshot(str(shots / "inspector-rejected.png"))
+            if "REJECTED" not in verdict.text:
+                failures.append(f"tampered: verdict {verdict.text!r}")
+            if not any("hpke.open_failed" in code for code in codes):
+                failures.append(f"tampered: error codes shown {codes}")
+            violations = csp_violations(driver)
+            if violations:
+                failures.append(f"csp: violations {violations}")
+        finally:
+            driver.quit()
+            server.terminate()
+            server.wait(timeout=10)
+    for failure in failures:
+        print("FAIL:", failure)
+    print(f"screenshots: {shots / 'inspector-verified.png'}, {shots / 'inspector-rejected.png'}")
+    failed = len({failure.split(":")[0] for failure in failures})
+    print(f"inspector browser scenarios: {3 - failed} passed, {failed} failed")  # sample, tampered, CSP
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

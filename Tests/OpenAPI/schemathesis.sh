@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# OpenAPI conformance by an outside tool: schemathesis (PyPI) generates requests from docs/openapi.yaml against a
+# live verify-server on loopback (Apple's sample configuration, test mode, inspector on, in-memory store) and checks
+# every answer: no 5xx, every status and body as documented, no undocumented status. Bounded in examples and time.
+#
+#   Tests/OpenAPI/schemathesis.sh <verify-server binary>     (SCHEMATHESIS: the schemathesis command to use)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+binary=${1:-.build/debug/verify-server}
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+folder=$(mktemp -d /tmp/verify-server-openapi.XXXXXX)
+S=TestVectors/apple/in-app-sample
+cat >"$folder/config.json" <<JSON
+{"host": "127.0.0.1", "port": $port, "testMode": true, "inspector": true,
+ "merchantID": "PassKit_Identity_Test_Merchant_ID", "teamID": "PassKit_Identity_Test_Team_ID",
+ "decryptionKeys": ["$S/merchant_encryption.key"], "trustStore": ["$S/issuer_root.crt"],
+ "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": false, "logLevel": "error",
+ "maxConnectionsPerIP": 1024}
+JSON
+"$binary" --config "$folder/config.json" &
+server=$!
+trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$folder"' EXIT
+python3 - "$port" <<'PY'
+import sys, time, urllib.request
+for _ in range(200):
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
+        break
+    except OSError:
+        time.sleep(0.1)
+PY
+# Every check schemathesis has; about 40 examples per operation, two workers, 10 s per request at most.
+"${SCHEMATHESIS:-schemathesis}" --config-file Tests/OpenAPI/schemathesis.toml run docs/openapi.yaml --url "http://127.0.0.1:$port" --checks all --max-examples 40 --workers 2 \
+    --request-timeout 10 --seed 20261122 --no-color

@@ -1,0 +1,135 @@
+import Foundation
+import Mdoc
+import Testing
+import TestSupport
+import VerifyServer
+
+/// The inspector: off by default (its routes answer 404 as if absent), only in test mode, a self-contained page
+/// under a strict Content-Security-Policy, and an endpoint that verifies without creating or consuming a request.
+@Suite("verify-server inspector")
+struct InspectorTests {
+    static var configuration: ServerConfiguration {
+        var configuration = AppleSample.configuration()
+        configuration.inspector = true
+        return configuration
+    }
+
+    static func appleBody(_ envelope: [UInt8] = AppleSample.envelope, requestId: String? = nil) -> String {
+        var fields = [#""format":"apple-app""#, #""response":"\#(Hex.encode(envelope))""#]
+        if let requestId {
+            fields.append(#""requestId":"\#(requestId)""#)
+        } else {
+            fields += [#""merchantId":"\#(AppleSampleVector.merchantID)""#, #""teamId":"\#(AppleSampleVector.teamID)""#,
+                       #""nonce":"\#(Data(AppleSampleVector.nonce).base64EncodedString())""#]
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    @Test("off by default: the page, its files and the endpoint answer 404")
+    func offByDefault() async throws {
+        try await ServerFixture.withServer { server in
+            for path in ["/inspect", "/inspect/inspector.js", "/inspect/inspector.css"] {
+                let status = try await server.client.get(path).status
+                #expect(status == 404, "\(path)")
+            }
+            let inspect = try await server.client.post("/v1/inspect", json: Self.appleBody())
+            #expect(inspect.status == 404)
+        }
+    }
+
+    @Test("the inspector needs test mode")
+    func needsTestMode() {
+        var configuration = ServerConfiguration()
+        configuration.inspector = true
+        #expect(configuration.problems.contains { $0.hasPrefix("inspector") && $0.contains("test mode") })
+    }
+
+    @Test("the page is self-contained, under a strict Content-Security-Policy")
+    func page() async throws {
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let page = try await server.client.get("/inspect")
+            #expect(page.status == 200)
+            #expect(page.header("content-type") == "text/html; charset=utf-8")
+            let policy = try #require(page.header("content-security-policy"))
+            #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe"))
+            #expect(page.text.contains(#"src="/inspect/inspector.js""#))
+            for path in ["/inspect", "/inspect/inspector.js", "/inspect/inspector.css"] {
+                let file = try await server.client.get(path)
+                #expect(file.status == 200 && file.header("x-content-type-options") == "nosniff")
+                // No external scripts, fonts, styles or images.
+                #expect(!file.text.contains("http://") && !file.text.contains("https://"), "\(path) references an outside URL")
+            }
+            #expect(!page.text.contains("<script>") && !page.text.contains("<style") && !page.text.contains(" style="))
+        }
+    }
+
+    @Test("Apple's sample: the report and the decrypted DeviceResponse as a CBOR tree with tag-24 contents")
+    func appleSample() async throws {
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let answer = try await server.client.post("/v1/inspect", json: Self.appleBody())
+            #expect(answer.status == 200, "\(answer.text)")
+            let object = try jsonObject(answer)
+            let report = try #require(object["report"] as? [String: Any])
+            #expect(report["verified"] as? Bool == true)
+            let cbor = try #require(object["cbor"] as? [String: Any])
+            #expect(cbor["type"] as? String == "map")
+            #expect(answer.text.contains(#""embedded":"#), "tag 24 contents are expanded")
+            #expect(answer.text.contains(#""value":"family_name""#))
+        }
+    }
+
+    @Test("a tampered response: rejected with its code, no CBOR (nothing was decrypted)")
+    func tampered() async throws {
+        var tampered = AppleSample.envelope
+        tampered[tampered.count - 20] ^= 0x01
+        let envelope = tampered
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let answer = try await server.client.post("/v1/inspect", json: Self.appleBody(envelope))
+            #expect(answer.status == 200)
+            let object = try jsonObject(answer)
+            let report = try #require(object["report"] as? [String: Any])
+            #expect(report["verified"] as? Bool == false)
+            #expect((report["errors"] as? [[String: Any]])?.first?["code"] as? String == "hpke.open_failed")
+            #expect(object["cbor"] is NSNull)
+        }
+    }
+
+    @Test("a requestId is read, never consumed: /v1/verify still accepts the request afterwards")
+    func doesNotConsume() async throws {
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let request = AppleSample.request()
+            try await server.store.insert(request)
+            let inspected = try await server.client.post("/v1/inspect", json: Self.appleBody(requestId: request.id))
+            #expect(inspected.status == 200, "\(inspected.text)")
+            let report = try jsonObject(inspected)["report"] as? [String: Any]
+            #expect(report?["verified"] as? Bool == true)
+            let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            #expect(verified.status == 200, "\(verified.text)")
+            let unknown = try await server.client.post("/v1/inspect", json: Self.appleBody(requestId: "no-such-request"))
+            let unknownCode = try errorCode(unknown)
+            #expect(unknown.status == 404 && unknownCode == "nonce.unknown")
+        }
+    }
+
+    @Test("a bare DeviceResponse with its transcript (ISO Annex D); a missing transcript is a rejected report")
+    func deviceResponse() async throws {
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let body = #"{"format":"device-response","response":"\#(Hex.encode(AnnexDVector.deviceResponse))","sessionTranscript":"\#(Hex.encode(AnnexDVector.sessionTranscriptBytes))"}"#
+            let answer = try await server.client.post("/v1/inspect", json: body)
+            #expect(answer.status == 200, "\(answer.text)")
+            let object = try jsonObject(answer)
+            #expect((object["cbor"] as? [String: Any])?["type"] as? String == "map")
+            // The server trusts Apple's sample root only: Annex D's issuer is untrusted, and no element is released.
+            let report = try #require(object["report"] as? [String: Any])
+            #expect(report["verified"] as? Bool == false && (report["documents"] as? [Any])?.isEmpty == true)
+            // What is wrong with the paste is a rejected report the page shows like any other; a body that is not
+            // the documented JSON is 400.
+            let missing = try await server.client.post("/v1/inspect", json: #"{"format":"device-response","response":"a0"}"#)
+            let missingReport = try jsonObject(missing)["report"] as? [String: Any]
+            #expect(missing.status == 200 && (missingReport?["errors"] as? [[String: Any]])?.first?["code"] as? String == "input.malformed")
+            let shape = try await server.client.post("/v1/inspect", json: #"{"format":"device-response"}"#)
+            let shapeCode = try errorCode(shape)
+            #expect(shape.status == 400 && shapeCode == "input.malformed")
+        }
+    }
+}

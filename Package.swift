@@ -137,6 +137,9 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                           // The DocC article's own-route example runs through Hummingbird's test client.
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "Tracing", package: "swift-distributed-tracing"),
                            .product(name: "Yams", package: "Yams")]
         ),

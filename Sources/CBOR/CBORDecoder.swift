@@ -5,12 +5,18 @@ import CCBORWalker
 /// turns the events into `CBORItem`s whose `raw` slices point into the caller's buffer.
 public enum CBORDecoder {
     /// Decodes exactly one item occupying all of `bytes`.
+    ///
+    /// Throws `CBORDecodingError` if the input is not exactly one well-formed item, is not valid
+    /// UTF-8 in a text string, has a duplicate map key, or exceeds one of `limits`.
     public static func decode(_ bytes: [UInt8], limits: CBORLimits = .default) throws -> CBORItem {
         try decode(bytes[...], limits: limits)
     }
 
     /// Decodes exactly one item occupying all of `bytes`; offsets (in `raw` and in errors) are
     /// indices of `bytes`.
+    ///
+    /// Throws `CBORDecodingError` if the input is not exactly one well-formed item, is not valid
+    /// UTF-8 in a text string, has a duplicate map key, or exceeds one of `limits`.
     public static func decode(_ bytes: ArraySlice<UInt8>, limits: CBORLimits = .default) throws -> CBORItem {
         try decodeTyped(bytes, limits: limits)
     }

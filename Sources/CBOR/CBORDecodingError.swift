@@ -1,5 +1,6 @@
 /// Why decoding failed and where. Messages carry only the kind and offset, never input bytes.
 public struct CBORDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The category of a decoding failure.
     public enum Kind: String, Sendable {
         /// The item starting at `offset` runs past the end of the input (head, content, or a
         /// container's declared count/length that the remaining input cannot hold).
@@ -27,23 +28,27 @@ public struct CBORDecodingError: Error, Equatable, Sendable, CustomStringConvert
         case notEmbeddedCBOR
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// Byte offset in the input (index in the original buffer) where the problem is.
     public let offset: Int
     /// For a ceiling (depth, container, items, input size): the ceiling's value, so the message can name it.
     public let limit: Int?
 
+    /// Creates an error of `kind` at byte `offset`, naming the exceeded ceiling `limit` if there is one.
     public init(_ kind: Kind, offset: Int, limit: Int? = nil) {
         self.kind = kind
         self.offset = offset
         self.limit = limit
     }
 
-    /// Same kind at the same offset (the limit only explains it).
+    /// Whether two errors have the same kind at the same offset; `limit` is not compared (it only explains the error).
     public static func == (lhs: CBORDecodingError, rhs: CBORDecodingError) -> Bool {
         lhs.kind == rhs.kind && lhs.offset == rhs.offset
     }
 
+    /// A one-line message naming the kind, the byte offset and, if known, the exceeded limit; it never includes input
+    /// bytes.
     public var description: String {
         switch kind {
         case .truncated: "CBOR truncated at byte \(offset)"

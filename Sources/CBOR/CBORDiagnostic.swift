@@ -1,7 +1,9 @@
 /// CBOR diagnostic notation (RFC 8949 §8). Encoding details (indefinite lengths, head sizes)
 /// are not shown.
 extension CBORItem {
-    /// E.g. `{"a": 1, "b": 24(<< {"c": h'01'} >>)}`. With `expandEmbedded`, a tag-24 byte string
+    /// This item in CBOR diagnostic notation (RFC 8949 §8).
+    ///
+    /// For example `{"a": 1, "b": 24(<< {"c": h'01'} >>)}`. With `expandEmbedded`, a tag-24 byte string
     /// that decodes as CBOR is shown as `24(<< … >>)` (up to 16 levels of embedding).
     public func diagnostic(expandEmbedded: Bool = true) -> String {
         var out = ""

@@ -1,7 +1,9 @@
 /// Encodes values we build ourselves. Received data must be hashed and verified over its
 /// received bytes (`CBORItem.raw`), never over a re-encoding.
 public enum CBOREncoder {
-    /// RFC 8949 §4.2.1 preferred serialization: shortest heads, definite lengths, shortest float
+    /// Encodes `value` to bytes.
+    ///
+    /// Uses RFC 8949 §4.2.1 preferred serialization: shortest heads, definite lengths, shortest float
     /// that keeps the value (NaN as f97e00, ±Infinity as half). Map pairs keep the given order
     /// unless `sortMapKeys` (then bytewise lexicographic order of the encoded keys, at every level).
     /// `.encoded` bytes are copied verbatim; `.simple` values 24–31 produce a non-well-formed

@@ -12,6 +12,8 @@ public struct CBORLimits: Sendable, Equatable {
     /// Most data items in the whole input (string chunks count, `break`s do not): two full containers.
     public var maxTotalItems: Int
 
+    /// Creates limits; the defaults are 4 MiB of input, depth 32, 65,536 entries per container and 131,072 items in
+    /// total.
     public init(
         maxInputBytes: Int = 4 * 1024 * 1024,
         maxDepth: Int = 32,
@@ -24,5 +26,6 @@ public struct CBORLimits: Sendable, Equatable {
         self.maxTotalItems = maxTotalItems
     }
 
+    /// The default limits, used when a decoding call is given none.
     public static let `default` = CBORLimits()
 }

@@ -1,19 +1,28 @@
 /// A CBOR value we build ourselves (transcripts, COSE structures, test data), for `CBOREncoder`.
 public indirect enum CBORValue: Sendable, Equatable {
+    /// An unsigned integer.
     case unsigned(UInt64)
-    /// The argument n; the value is -1 - n.
+    /// A negative integer given by its argument n; the value is -1 - n.
     case negative(UInt64)
+    /// A byte string.
     case bytes([UInt8])
+    /// A text string.
     case text(String)
+    /// An array.
     case array([CBORValue])
-    /// Pairs in the order they are encoded (unless the encoder is asked to sort).
+    /// A map, with its pairs in the order they are encoded (unless the encoder is asked to sort).
     case map([(CBORValue, CBORValue)])
+    /// A tag number and the value it wraps.
     case tagged(UInt64, CBORValue)
     /// Simple values other than false/true/null/undefined (0–19, 32–255).
     case simple(UInt8)
+    /// The simple value false or true.
     case bool(Bool)
+    /// The simple value null.
     case null
+    /// The simple value undefined.
     case undefined
+    /// A floating-point number, encoded in the shortest precision that keeps its value.
     case float(Double)
     /// A pre-encoded item spliced in verbatim (e.g. received DeviceNameSpacesBytes).
     case encoded([UInt8])

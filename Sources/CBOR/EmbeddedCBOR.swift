@@ -11,7 +11,9 @@ public struct EmbeddedCBOR: Sendable {
 }
 
 extension CBORItem {
-    /// For `#6.24(bstr .cbor X)`: decodes X with `limits`. Throws `.notEmbeddedCBOR` (at this
+    /// Decodes the item X embedded in this `#6.24(bstr .cbor X)` item, with `limits`.
+    ///
+    /// Throws `.notEmbeddedCBOR` (at this
     /// item's offset) if this item is not tag 24 around a byte string, or a decoding error
     /// with offsets in the original buffer.
     public func decodeEmbedded(limits: CBORLimits = .default) throws -> EmbeddedCBOR {

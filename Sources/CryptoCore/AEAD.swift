@@ -2,10 +2,14 @@ import COpenSSL
 
 /// AEAD ciphers with a 12-byte nonce and a 16-byte tag appended to the ciphertext.
 public enum AEADAlgorithm: String, Sendable, CaseIterable {
+    /// AES-128 in GCM mode (16-byte key).
     case aes128GCM = "AES-128-GCM"
+    /// AES-256 in GCM mode (32-byte key).
     case aes256GCM = "AES-256-GCM"
+    /// ChaCha20-Poly1305 (RFC 8439, 32-byte key).
     case chacha20Poly1305 = "ChaCha20-Poly1305"
 
+    /// The key length in bytes: 16 for AES-128-GCM, 32 for the others.
     public var keyByteCount: Int {
         switch self {
         case .aes128GCM: return 16
@@ -13,7 +17,9 @@ public enum AEADAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// The nonce length in bytes, always 12.
     public var nonceByteCount: Int { 12 }
+    /// The authentication tag length in bytes, always 16.
     public var tagByteCount: Int { 16 }
 
     var cipher: OpaquePointer {
@@ -25,6 +31,8 @@ public enum AEADAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// Encrypts and authenticates; returns ciphertext || tag.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when the key or nonce has the wrong length.
     public func seal(key: some CryptoBytes, nonce: some CryptoBytes, plaintext: some CryptoBytes,
                      aad: some CryptoBytes) throws -> [UInt8] {
         try key.withCryptoBytes { key in
@@ -38,8 +46,10 @@ public enum AEADAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    /// Verifies and decrypts ciphertext || tag. Throws `authenticationFailed` when the tag does not match
-    /// (no plaintext is returned in that case).
+    /// Verifies and decrypts ciphertext || tag.
+    ///
+    /// Throws `CryptoError` of kind `authenticationFailed` when the input is shorter than a tag or the tag does not
+    /// match (no plaintext is returned in that case), `invalidInput` when the key or nonce has the wrong length.
     public func open(key: some CryptoBytes, nonce: some CryptoBytes, ciphertext: some CryptoBytes,
                      aad: some CryptoBytes) throws -> [UInt8] {
         try key.withCryptoBytes { key in
@@ -53,6 +63,9 @@ public enum AEADAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// Encrypts and authenticates; returns ciphertext || tag.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when the key or nonce has the wrong length.
     public func seal(key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
                      plaintext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer) throws -> [UInt8] {
         try checkSizes(key: key, nonce: nonce)
@@ -76,6 +89,10 @@ public enum AEADAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
+    /// Verifies and decrypts ciphertext || tag.
+    ///
+    /// Throws `CryptoError` of kind `authenticationFailed` when the input is shorter than a tag or the tag does not
+    /// match (no plaintext is returned in that case), `invalidInput` when the key or nonce has the wrong length.
     public func open(key: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
                      ciphertext: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer) throws -> [UInt8] {
         try checkSizes(key: key, nonce: nonce)

@@ -10,6 +10,7 @@ public protocol CryptoBytes {
 }
 
 extension Array: CryptoBytes where Element == UInt8 {
+    /// Calls `body` with a view of the array's bytes, valid only for the duration of the call.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(body)
@@ -17,6 +18,7 @@ extension Array: CryptoBytes where Element == UInt8 {
 }
 
 extension ArraySlice: CryptoBytes where Element == UInt8 {
+    /// Calls `body` with a view of the slice's bytes, valid only for the duration of the call.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(body)
@@ -24,6 +26,7 @@ extension ArraySlice: CryptoBytes where Element == UInt8 {
 }
 
 extension ContiguousArray: CryptoBytes where Element == UInt8 {
+    /// Calls `body` with a view of the array's bytes, valid only for the duration of the call.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try withUnsafeBytes(body)
@@ -31,6 +34,7 @@ extension ContiguousArray: CryptoBytes where Element == UInt8 {
 }
 
 extension UnsafeRawBufferPointer: CryptoBytes {
+    /// Calls `body` with this buffer itself.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(self)
@@ -38,6 +42,7 @@ extension UnsafeRawBufferPointer: CryptoBytes {
 }
 
 extension UnsafeMutableRawBufferPointer: CryptoBytes {
+    /// Calls `body` with a read-only view of this buffer.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(self))
@@ -45,6 +50,7 @@ extension UnsafeMutableRawBufferPointer: CryptoBytes {
 }
 
 extension UnsafeBufferPointer: CryptoBytes where Element == UInt8 {
+    /// Calls `body` with a raw view of this buffer's bytes.
     @inlinable
     public func withCryptoBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(self))
@@ -69,7 +75,8 @@ nonisolated(unsafe) let emptyByte: UnsafeMutablePointer<UInt8> = {
 }()
 
 /// Compares two byte strings in time that depends only on their lengths (CRYPTO_memcmp).
-/// Returns false when the lengths differ.
+///
+/// Returns false when the lengths differ; two empty inputs are equal.
 public func constantTimeEquals(_ a: some CryptoBytes, _ b: some CryptoBytes) -> Bool {
     a.withCryptoBytes { a in
         b.withCryptoBytes { b in
@@ -82,6 +89,10 @@ public func constantTimeEquals(_ a: some CryptoBytes, _ b: some CryptoBytes) -> 
 
 /// Cryptographically secure random bytes from OpenSSL's DRBG (RAND_bytes).
 public enum SecureRandom {
+    /// Returns `count` cryptographically secure random bytes.
+    ///
+    /// `count` must not be negative. If OpenSSL's random generator cannot be seeded the process stops
+    /// (`fatalError`) rather than returning weak bytes.
     public static func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "negative byte count")
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -98,6 +109,7 @@ public enum SecureRandom {
 
 extension Array where Element == UInt8 {
     /// Overwrites the bytes with zeros (OPENSSL_cleanse, which the optimiser cannot remove).
+    ///
     /// Only this array's storage is cleared: copies that no longer share storage are not affected.
     public mutating func zeroize() {
         withUnsafeMutableBytes { buffer in

@@ -3,10 +3,14 @@ import COpenSSLShims
 
 /// The SHA-2 digests used by COSE (ES256/384/512), HKDF and HPKE.
 public enum DigestAlgorithm: String, Sendable, CaseIterable {
+    /// SHA-256 (32-byte output).
     case sha256 = "SHA-256"
+    /// SHA-384 (48-byte output).
     case sha384 = "SHA-384"
+    /// SHA-512 (64-byte output).
     case sha512 = "SHA-512"
 
+    /// The digest length in bytes (HashLen): 32, 48 or 64.
     public var outputByteCount: Int {
         switch self {
         case .sha256: return 32
@@ -15,7 +19,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    /// Internal block size (HMAC).
+    /// The internal block size in bytes (the B of HMAC): 64 for SHA-256, 128 for SHA-384 and SHA-512.
     public var blockByteCount: Int {
         switch self {
         case .sha256: return 64
@@ -33,8 +37,9 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
     }
 }
 
-/// One-shot message digests.
+/// One-shot SHA-2 message digests.
 public enum Digest {
+    /// Returns the digest of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
         let count = algorithm.outputByteCount
         return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
@@ -46,14 +51,17 @@ public enum Digest {
         }
     }
 
+    /// Returns the digest of the bytes of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: [UInt8]) -> [UInt8] {
         data.withUnsafeBytes { hash(algorithm, $0) }
     }
 
+    /// Returns the digest of the bytes of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> [UInt8] {
         data.withUnsafeBytes { hash(algorithm, $0) }
     }
 
+    /// Returns the digest of the bytes of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: some CryptoBytes) -> [UInt8] {
         data.withCryptoBytes { hash(algorithm, $0) }
     }
@@ -61,6 +69,7 @@ public enum Digest {
 
 /// HMAC (RFC 2104) with a SHA-2 digest.
 public enum HMAC {
+    /// Returns the HMAC of `data` under `key`, `algorithm.outputByteCount` bytes long.
     public static func authenticate(_ algorithm: DigestAlgorithm, key: UnsafeRawBufferPointer,
                                     data: UnsafeRawBufferPointer) -> [UInt8] {
         let count = algorithm.outputByteCount
@@ -72,6 +81,7 @@ public enum HMAC {
         }
     }
 
+    /// Returns the HMAC of `data` under `key`, `algorithm.outputByteCount` bytes long.
     public static func authenticate(_ algorithm: DigestAlgorithm, key: some CryptoBytes,
                                     data: some CryptoBytes) -> [UInt8] {
         key.withCryptoBytes { key in
@@ -79,6 +89,7 @@ public enum HMAC {
         }
     }
 
+    /// Returns the HMAC of `data` under `key`, `algorithm.outputByteCount` bytes long.
     public static func authenticate(_ algorithm: DigestAlgorithm, key: [UInt8], data: [UInt8]) -> [UInt8] {
         key.withUnsafeBytes { key in
             data.withUnsafeBytes { data in authenticate(algorithm, key: key, data: data) }

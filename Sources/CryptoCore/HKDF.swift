@@ -3,7 +3,8 @@ import COpenSSLShims
 
 /// HKDF (RFC 5869) through OpenSSL's EVP_KDF "HKDF" in EXTRACT_ONLY / EXPAND_ONLY mode.
 public enum HKDF {
-    /// HKDF-Extract(salt, IKM) → PRK of `algorithm.outputByteCount` bytes.
+    /// HKDF-Extract(salt, IKM): returns a pseudorandom key of `algorithm.outputByteCount` bytes.
+    ///
     /// An empty salt means a string of HashLen zeros (RFC 5869 §2.2).
     public static func extract(_ algorithm: DigestAlgorithm, salt: UnsafeRawBufferPointer,
                                ikm: UnsafeRawBufferPointer) -> [UInt8] {
@@ -19,17 +20,25 @@ public enum HKDF {
         }
     }
 
+    /// HKDF-Extract(salt, IKM): returns a pseudorandom key of `algorithm.outputByteCount` bytes.
+    ///
+    /// An empty salt means a string of HashLen zeros (RFC 5869 §2.2).
     public static func extract(_ algorithm: DigestAlgorithm, salt: some CryptoBytes,
                                ikm: some CryptoBytes) -> [UInt8] {
         salt.withCryptoBytes { salt in ikm.withCryptoBytes { ikm in extract(algorithm, salt: salt, ikm: ikm) } }
     }
 
+    /// HKDF-Extract(salt, IKM): returns a pseudorandom key of `algorithm.outputByteCount` bytes.
+    ///
+    /// An empty salt means a string of HashLen zeros (RFC 5869 §2.2).
     public static func extract(_ algorithm: DigestAlgorithm, salt: [UInt8], ikm: [UInt8]) -> [UInt8] {
         salt.withUnsafeBytes { salt in ikm.withUnsafeBytes { ikm in extract(algorithm, salt: salt, ikm: ikm) } }
     }
 
-    /// HKDF-Expand(PRK, info, L). Throws `invalidInput` when L is 0 or larger than 255 * HashLen,
-    /// or the PRK is shorter than HashLen.
+    /// HKDF-Expand(PRK, info, L): returns `length` bytes of output keying material.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when `length` is 0 or larger than 255 × HashLen,
+    /// or `prk` is shorter than HashLen.
     public static func expand(_ algorithm: DigestAlgorithm, prk: UnsafeRawBufferPointer,
                               info: UnsafeRawBufferPointer, length: Int) throws -> [UInt8] {
         guard length > 0, length <= 255 * algorithm.outputByteCount else {
@@ -50,6 +59,10 @@ public enum HKDF {
         }
     }
 
+    /// HKDF-Expand(PRK, info, L): returns `length` bytes of output keying material.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when `length` is 0 or larger than 255 × HashLen,
+    /// or `prk` is shorter than HashLen.
     public static func expand(_ algorithm: DigestAlgorithm, prk: some CryptoBytes, info: some CryptoBytes,
                               length: Int) throws -> [UInt8] {
         try prk.withCryptoBytes { prk in
@@ -57,6 +70,10 @@ public enum HKDF {
         }
     }
 
+    /// HKDF-Expand(PRK, info, L): returns `length` bytes of output keying material.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when `length` is 0 or larger than 255 × HashLen,
+    /// or `prk` is shorter than HashLen.
     public static func expand(_ algorithm: DigestAlgorithm, prk: [UInt8], info: [UInt8],
                               length: Int) throws -> [UInt8] {
         try prk.withUnsafeBytes { prk in
@@ -64,7 +81,10 @@ public enum HKDF {
         }
     }
 
-    /// Extract-then-expand. The intermediate PRK is zeroized.
+    /// Extract-then-expand: returns `length` bytes derived from `ikm`, `salt` and `info`.
+    ///
+    /// The intermediate PRK is zeroized. Throws `CryptoError` of kind `invalidInput` when `length` is 0 or
+    /// larger than 255 × HashLen.
     public static func derive(_ algorithm: DigestAlgorithm, ikm: some CryptoBytes, salt: some CryptoBytes,
                               info: some CryptoBytes, length: Int) throws -> [UInt8] {
         var prk = extract(algorithm, salt: salt, ikm: ikm)
@@ -72,6 +92,10 @@ public enum HKDF {
         return try expand(algorithm, prk: prk, info: info, length: length)
     }
 
+    /// Extract-then-expand: returns `length` bytes derived from `ikm`, `salt` and `info`.
+    ///
+    /// The intermediate PRK is zeroized. Throws `CryptoError` of kind `invalidInput` when `length` is 0 or
+    /// larger than 255 × HashLen.
     public static func derive(_ algorithm: DigestAlgorithm, ikm: [UInt8], salt: [UInt8], info: [UInt8],
                               length: Int) throws -> [UInt8] {
         var prk = extract(algorithm, salt: salt, ikm: ikm)

@@ -3,6 +3,8 @@ import COpenSSLShims
 
 /// PEM armour (RFC 7468) for DER produced here.
 public enum PEM {
+    /// Wraps `der` in a PEM block with `label` (e.g. "CERTIFICATE"): Base64 in 64-character lines between BEGIN and END
+    /// lines.
     public static func encode(label: String, der: [UInt8]) -> String {
         let encodedCount = 4 * ((der.count + 2) / 3)
         let base64 = [UInt8](unsafeUninitializedCapacity: encodedCount + 1) { out, initialized in

@@ -7,13 +7,19 @@ extension HPKE {
     /// Stateful (the sequence number advances with every `seal`), so not `Sendable`: keep a context in one
     /// task. Secrets are zeroized when the context is released.
     public final class SenderContext {
+        /// The ciphersuite the context was set up with.
         public let suite: Ciphersuite
+        /// The mode, implied by whether a PSK and a sender key were given.
         public let mode: Mode
         /// `enc`, to be sent to the recipient.
         public let encapsulatedKey: [UInt8]
         var state: ContextState
 
-        /// SetupBaseS / SetupPSKS / SetupAuthS / SetupAuthPSKS: the mode follows from `psk` and `senderKey`.
+        /// Sets up a sender context that encrypts to `recipientKey` with a fresh ephemeral key.
+        ///
+        /// Implements SetupBaseS / SetupPSKS / SetupAuthS / SetupAuthPSKS (RFC 9180 §5.1): the mode follows from
+        /// `psk` and `senderKey`. Throws `HPKEError`: `invalidPSK` for inconsistent PSK inputs, `invalidKey` when a
+        /// key is not on the suite's curve.
         public convenience init(suite: Ciphersuite, recipientKey: PublicKey, info: some CryptoBytes,
                                 psk: PSK? = nil, senderKey: PrivateKey? = nil) throws {
             try self.init(suite: suite, recipientKey: recipientKey, info: info, psk: psk, senderKey: senderKey,
@@ -43,7 +49,10 @@ extension HPKE {
             try state.seal(plaintext, aad: aad)
         }
 
+        /// Derives `length` bytes of secret bound to `context` from this context (RFC 9180 §5.3).
+        ///
         /// Export(exporter_context, L) = LabeledExpand(exporter_secret, "sec", exporter_context, L); L ≤ 255 * Nh.
+        /// Throws `HPKEError` of kind `invalidInput` when `length` is not between 1 and 255 * Nh.
         public func exportSecret(context: some CryptoBytes, length: Int) throws -> [UInt8] {
             try state.export(context: context, length: length)
         }
@@ -61,12 +70,18 @@ extension HPKE {
 
     /// The recipient side of an HPKE context (RFC 9180 §5.2). Not `Sendable` (see `SenderContext`).
     public final class RecipientContext {
+        /// The ciphersuite the context was set up with.
         public let suite: Ciphersuite
+        /// The mode, implied by whether a PSK and a sender public key were given.
         public let mode: Mode
         var state: ContextState
 
-        /// SetupBaseR / SetupPSKR / SetupAuthR / SetupAuthPSKR: the mode follows from `psk` and
-        /// `senderPublicKey`. Throws `invalidEncapsulatedKey` when `encapsulatedKey` is malformed or not on
+        /// Sets up a recipient context from the sender's `encapsulatedKey` and the recipient's private key.
+        ///
+        /// Implements SetupBaseR / SetupPSKR / SetupAuthR / SetupAuthPSKR (RFC 9180 §5.1): the mode follows from
+        /// `psk` and `senderPublicKey`. Throws `HPKEError`: `invalidPSK` for inconsistent PSK inputs, `invalidKey`
+        /// when a key is not on the suite's curve, `invalidEncapsulatedKey` when `encapsulatedKey` is malformed or not
+        /// on
         /// the curve.
         public init(suite: Ciphersuite, recipientKey: PrivateKey, encapsulatedKey: some CryptoBytes,
                     info: some CryptoBytes, psk: PSK? = nil, senderPublicKey: PublicKey? = nil) throws {
@@ -84,12 +99,16 @@ extension HPKE {
         deinit { state.zeroize() }
 
         /// Decrypts and authenticates `ciphertext` with `aad` at the current sequence number, then advances it.
-        /// A failure (`decryptionFailed`) leaves the sequence number unchanged.
+        /// A failure (`decryptionFailed`) leaves the sequence number unchanged. Also throws `exportOnly` for the
+        /// export-only AEAD and `messageLimitReached` at the end of the nonce space.
         public func open(_ ciphertext: some CryptoBytes, aad: some CryptoBytes = [UInt8]()) throws -> [UInt8] {
             try state.open(ciphertext, aad: aad)
         }
 
-        /// Export(exporter_context, L); see `SenderContext.exportSecret`.
+        /// Derives `length` bytes of secret bound to `context` from this context (RFC 9180 §5.3).
+        ///
+        /// Export(exporter_context, L); see `SenderContext.exportSecret`. Throws `HPKEError` of kind `invalidInput`
+        /// when `length` is not between 1 and 255 * Nh.
         public func exportSecret(context: some CryptoBytes, length: Int) throws -> [UInt8] {
             try state.export(context: context, length: length)
         }

@@ -8,9 +8,13 @@ import CryptoCore
 public enum HPKE {
     /// Key encapsulation mechanisms (RFC 9180 §7.1).
     public enum KEM: UInt16, Sendable, CaseIterable {
+        /// DHKEM(P-256, HKDF-SHA256), identifier 0x0010.
         case p256HKDFSHA256 = 0x0010
+        /// DHKEM(P-384, HKDF-SHA384), identifier 0x0011.
         case p384HKDFSHA384 = 0x0011
+        /// DHKEM(P-521, HKDF-SHA512), identifier 0x0012.
         case p521HKDFSHA512 = 0x0012
+        /// DHKEM(X25519, HKDF-SHA256), identifier 0x0020.
         case x25519HKDFSHA256 = 0x0020
 
         /// The curve of the KEM's key pairs.
@@ -23,7 +27,7 @@ public enum HPKE {
             }
         }
 
-        /// Nsecret: length of the KEM shared secret.
+        /// The length of the KEM shared secret in bytes (Nsecret).
         public var sharedSecretByteCount: Int {
             switch self {
             case .p256HKDFSHA256, .x25519HKDFSHA256: return 32
@@ -32,13 +36,13 @@ public enum HPKE {
             }
         }
 
-        /// Nenc (= Npk): length of the encapsulated key, 0x04 || X || Y for the NIST curves.
+        /// The length of the encapsulated key in bytes (Nenc, equal to Npk): 0x04 || X || Y for the NIST curves.
         public var encapsulatedKeyByteCount: Int { curve.publicKeyByteCount }
 
-        /// Npk: length of a serialised public key.
+        /// The length of a serialised public key in bytes (Npk).
         public var publicKeyByteCount: Int { curve.publicKeyByteCount }
 
-        /// Nsk: length of a serialised private key.
+        /// The length of a serialised private key in bytes (Nsk).
         public var privateKeyByteCount: Int { curve.coordinateByteCount }
 
         /// The KDF inside the DHKEM.
@@ -58,11 +62,14 @@ public enum HPKE {
 
     /// Key derivation functions (RFC 9180 §7.2).
     public enum KDF: UInt16, Sendable, CaseIterable {
+        /// HKDF-SHA256, identifier 0x0001.
         case hkdfSHA256 = 0x0001
+        /// HKDF-SHA384, identifier 0x0002.
         case hkdfSHA384 = 0x0002
+        /// HKDF-SHA512, identifier 0x0003.
         case hkdfSHA512 = 0x0003
 
-        /// Nh: output length of Extract.
+        /// The output length of Extract in bytes (Nh).
         public var hashByteCount: Int { digest.outputByteCount }
 
         var digest: DigestAlgorithm {
@@ -76,9 +83,13 @@ public enum HPKE {
 
     /// AEAD algorithms (RFC 9180 §7.3).
     public enum AEAD: UInt16, Sendable, CaseIterable {
+        /// AES-128-GCM, identifier 0x0001.
         case aes128GCM = 0x0001
+        /// AES-256-GCM, identifier 0x0002.
         case aes256GCM = 0x0002
+        /// ChaCha20-Poly1305, identifier 0x0003.
         case chacha20Poly1305 = 0x0003
+        /// Export-only, identifier 0xFFFF: the context can export secrets but cannot seal or open.
         case exportOnly = 0xFFFF
 
         /// The CryptoCore cipher; nil for export-only.
@@ -91,37 +102,48 @@ public enum HPKE {
             }
         }
 
-        /// Nk (0 for export-only).
+        /// The AEAD key length in bytes, Nk (0 for export-only).
         public var keyByteCount: Int { algorithm?.keyByteCount ?? 0 }
-        /// Nn (0 for export-only).
+        /// The AEAD nonce length in bytes, Nn (0 for export-only).
         public var nonceByteCount: Int { algorithm?.nonceByteCount ?? 0 }
-        /// Nt (0 for export-only).
+        /// The AEAD tag length in bytes, Nt (0 for export-only).
         public var tagByteCount: Int { algorithm?.tagByteCount ?? 0 }
     }
 
-    /// RFC 9180 §5 modes.
+    /// The HPKE modes (RFC 9180 §5).
     public enum Mode: UInt8, Sendable, CaseIterable {
+        /// Base mode: no pre-shared key and no sender authentication.
         case base = 0x00
+        /// PSK mode: authenticated with a pre-shared key.
         case psk = 0x01
+        /// Auth mode: authenticated with the sender's static private key.
         case auth = 0x02
+        /// AuthPSK mode: authenticated with both a pre-shared key and the sender's static private key.
         case authPSK = 0x03
 
         var usesPSK: Bool { self == .psk || self == .authPSK }
         var usesSenderKey: Bool { self == .auth || self == .authPSK }
     }
 
+    /// An HPKE ciphersuite: a KEM, a KDF and an AEAD (RFC 9180 §7).
     public struct Ciphersuite: Sendable, Hashable, CustomStringConvertible {
+        /// The key encapsulation mechanism.
         public let kem: KEM
+        /// The key derivation function used by the key schedule.
         public let kdf: KDF
+        /// The AEAD that seals and opens messages.
         public let aead: AEAD
 
+        /// Creates a suite from its three algorithms.
         public init(kem: KEM, kdf: KDF, aead: AEAD) {
             self.kem = kem
             self.kdf = kdf
             self.aead = aead
         }
 
-        /// From registry identifiers; throws `unsupportedSuite` for identifiers outside the enums.
+        /// Creates a suite from its registry identifiers.
+        ///
+        /// Throws `HPKEError` of kind `unsupportedSuite` for an identifier outside `KEM`, `KDF` or `AEAD`.
         public init(kemID: UInt16, kdfID: UInt16, aeadID: UInt16) throws {
             guard let kem = KEM(rawValue: kemID), let kdf = KDF(rawValue: kdfID), let aead = AEAD(rawValue: aeadID) else {
                 throw HPKEError(.unsupportedSuite, "unsupported HPKE suite kem 0x\(hex16(kemID)), kdf 0x\(hex16(kdfID)), aead 0x\(hex16(aeadID))")
@@ -143,6 +165,7 @@ public enum HPKE {
 
         var labeled: LabeledKDF { LabeledKDF(digest: kdf.digest, suiteID: suiteID) }
 
+        /// The suite's three registry identifiers in hexadecimal, for messages and logs.
         public var description: String {
             "HPKE(kem 0x\(hex16(kem.rawValue)), kdf 0x\(hex16(kdf.rawValue)), aead 0x\(hex16(aead.rawValue)))"
         }
@@ -151,9 +174,12 @@ public enum HPKE {
     /// A pre-shared key and its identifier (psk and auth_psk modes). Both must be non-empty; the key must
     /// have at least 32 bytes (RFC 9180 §5.1.2: at least 32 bytes of entropy).
     public struct PSK: Sendable {
+        /// The pre-shared key (psk).
         public var key: [UInt8]
+        /// The pre-shared key's identifier (psk_id).
         public var id: [UInt8]
 
+        /// Creates a pre-shared key; its length and non-emptiness are checked when a context is set up.
         public init(key: [UInt8], id: [UInt8]) {
             self.key = key
             self.id = id
@@ -163,6 +189,7 @@ public enum HPKE {
 
 /// Errors from HPKE. Messages never contain key material, secrets or plaintext.
 public struct HPKEError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The category of an HPKE failure.
     public enum Kind: String, Sendable {
         /// `enc` has the wrong length, is not on the curve, or yields an all-zero X25519 secret.
         case invalidEncapsulatedKey
@@ -184,14 +211,18 @@ public struct HPKEError: Error, Equatable, Sendable, CustomStringConvertible {
         case internalFailure
     }
 
+    /// What went wrong.
     public let kind: Kind
+    /// A human-readable detail; it never contains key material, secrets or plaintext.
     public let message: String
 
+    /// Creates an error of `kind` with a detail `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The kind and message, prefixed with "HPKE".
     public var description: String { "HPKE \(kind.rawValue): \(message)" }
 }
 

@@ -2,6 +2,9 @@ import CryptoCore
 
 extension HPKE {
     /// Single-shot base-mode encryption (RFC 9180 §6.1): a fresh ephemeral key, sequence number 0.
+    ///
+    /// Returns the encapsulated key to send with the ciphertext. Throws `HPKEError`: `invalidKey` when
+    /// `recipientKey` is not on the suite's curve, `exportOnly` for the export-only AEAD.
     public static func seal(suite: Ciphersuite, recipientKey: PublicKey, info: some CryptoBytes,
                             aad: some CryptoBytes = [UInt8](), plaintext: some CryptoBytes)
         throws -> (encapsulatedKey: [UInt8], ciphertext: [UInt8]) {
@@ -35,7 +38,9 @@ extension HPKE {
         return try open(aead, key: schedule.key, nonce: schedule.baseNonce, ciphertext: ciphertext, aad: aad)
     }
 
-    /// DeriveKeyPair(ikm) (RFC 9180 §7.1.3): deterministic key pair for `kem`.
+    /// Derives a deterministic key pair for `kem` from input keying material `ikm` (RFC 9180 §7.1.3, DeriveKeyPair).
+    ///
+    /// Throws `HPKEError` of kind `internalFailure` if the derivation fails.
     public static func deriveKeyPair(kem: KEM, ikm: some CryptoBytes) throws -> PrivateKey {
         try ikm.withCryptoBytes { try kem.deriveKeyPair(ikm: $0) }
     }

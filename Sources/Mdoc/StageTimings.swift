@@ -3,22 +3,43 @@ import Tracing
 /// Time spent per pipeline stage, summed over documents. Filled on every verification (reading the
 /// monotonic clock costs tens of nanoseconds); `mdocverify bench` prints it.
 public struct StageTimings: Sendable, Equatable {
+    /// Time spent decoding: the CBOR input, the envelope, the DeviceResponse and its documents.
     public var decode: Duration = .zero
+    /// Time spent decrypting the encrypted response (HPKE, or the JWE of OpenID4VP).
     public var hpke: Duration = .zero
+    /// Time spent on issuerAuth: its algorithm and `x5chain`, the MSO's decoding and validity, and the issuer
+    /// signature.
     public var issuer: Duration = .zero
+    /// Time spent on the document signer's certificate path, its Annex B profile, and revocation (CRL and MSO status).
     public var chain: Duration = .zero
+    /// Time spent checking the disclosed elements' value digests against the MSO.
     public var digests: Duration = .zero
+    /// Time spent on device authentication and the MSO's key authorizations.
     public var device: Duration = .zero
 
+    /// A pipeline stage that `StageTimings` times separately.
     public enum Stage: String, Sendable {
-        case decode, hpke, issuer, chain, digests, device
+        /// Decoding the input, the envelope and the DeviceResponse.
+        case decode
+        /// Decrypting the encrypted response.
+        case hpke
+        /// The issuerAuth and MSO checks.
+        case issuer
+        /// Certificate path validation, the certificate profile and revocation.
+        case chain
+        /// The value digest check.
+        case digests
+        /// Device authentication and key authorization.
+        case device
 
         /// The span a stage is traced as.
         public var spanName: String { "mdoc." + rawValue }
     }
 
+    /// Creates timings with every stage at zero.
     public init() {}
 
+    /// The time recorded for `stage`.
     public subscript(stage: Stage) -> Duration {
         get {
             switch stage {
@@ -42,6 +63,7 @@ public struct StageTimings: Sendable, Equatable {
         }
     }
 
+    /// Adds each stage's time in `rhs` to the same stage in `lhs`.
     public static func += (lhs: inout StageTimings, rhs: StageTimings) {
         lhs.decode += rhs.decode
         lhs.hpke += rhs.hpke

@@ -2,7 +2,9 @@ import Foundation
 
 /// A document whose every check passed. Built only after the whole response verified.
 public struct VerifiedDocument: Sendable {
+    /// One disclosed element of a verified document: its value and where it came from.
     public struct Element: Sendable {
+        /// The element's value.
         public let value: ElementValue
         /// The intent to retain the caller declared for this element (nil when no request was given).
         public let intentToRetain: Bool?
@@ -14,11 +16,15 @@ public struct VerifiedDocument: Sendable {
         public let derivedFrom: String?
     }
 
+    /// Who vouches for the document: its document signer certificate and the trust anchor the chain reached.
     public struct Issuer: Sendable {
+        /// The subject distinguished name of the document signer certificate (the first certificate of `x5chain`).
         public let documentSigner: String
         /// The subject of the trusted certificate the chain ended at (the same as `anchor?.subject`).
         public let root: String?
+        /// The start of the document signer certificate's validity (notBefore).
         public let documentSignerValidFrom: Date
+        /// The end of the document signer certificate's validity (notAfter).
         public let documentSignerValidUntil: Date
         /// The trust anchor the chain reached and what the trust configuration says about it.
         public let anchor: Anchor?
@@ -26,27 +32,38 @@ public struct VerifiedDocument: Sendable {
 
     /// The trust anchor a document signer chained to.
     public struct Anchor: Sendable {
+        /// The subject distinguished name of the anchor certificate.
         public let subject: String
+        /// The SHA-256 fingerprint of the anchor certificate's DER encoding.
         public let certificateSHA256: [UInt8]
         /// False for a pinned intermediate or document signer.
         public let selfSigned: Bool
         /// The trust list or bundle it came from ("VICAL AAMVA issue 89782 of …"); nil for a plain anchor file.
         public let source: String?
-        /// That list's nextUpdate, and whether it had passed at the verification time.
+        /// That list's nextUpdate; nil when there is no list or it gives none.
         public let listNextUpdate: Date?
+        /// True when `listNextUpdate` had passed at the verification time (the list is stale).
         public let listStale: Bool
     }
 
     /// The MSO's validityInfo, as written (to the nanosecond); the `Date`s are for comparisons.
     public struct Validity: Sendable {
+        /// When the issuer signed the MSO (`signed`), as written.
         public let signedAt: RFC3339.Timestamp
+        /// The start of the MSO's validity (`validFrom`), as written.
         public let validFromAt: RFC3339.Timestamp
+        /// The end of the MSO's validity (`validUntil`), as written.
         public let validUntilAt: RFC3339.Timestamp
+        /// When the issuer expects to update the MSO (`expectedUpdate`), as written; nil when the MSO does not say.
         public let expectedUpdateAt: RFC3339.Timestamp?
 
+        /// `signedAt` as a `Date`.
         public var signed: Date { signedAt.date }
+        /// `validFromAt` as a `Date`.
         public var validFrom: Date { validFromAt.date }
+        /// `validUntilAt` as a `Date`.
         public var validUntil: Date { validUntilAt.date }
+        /// `expectedUpdateAt` as a `Date`, or nil.
         public var expectedUpdate: Date? { expectedUpdateAt?.date }
 
         package init(signedAt: RFC3339.Timestamp, validFromAt: RFC3339.Timestamp, validUntilAt: RFC3339.Timestamp,
@@ -58,14 +75,22 @@ public struct VerifiedDocument: Sendable {
         }
     }
 
+    /// The document type, e.g. `org.iso.18013.5.1.mDL`.
     public let docType: String
+    /// The document signer and the trust anchor that vouch for the document.
     public let issuer: Issuer
+    /// The MSO's validity information.
     public let validity: Validity
-    /// namespace → element identifier → element.
+    /// The disclosed elements: namespace → element identifier → element.
     public let elements: [String: [String: Element]]
     /// Requested elements the wallet did not return ("namespace/element"), sorted.
     public let missing: [String]
 
+    /// The value of an element, or nil when the document holds no such element.
+    ///
+    /// - Parameters:
+    ///   - nameSpace: The namespace, e.g. `org.iso.18013.5.1`.
+    ///   - element: The element identifier, e.g. `family_name`.
     public func value(_ nameSpace: String, _ element: String) -> ElementValue? {
         elements[nameSpace]?[element]?.value
     }

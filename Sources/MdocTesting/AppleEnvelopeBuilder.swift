@@ -9,7 +9,11 @@ import Verifier
 /// info = the Apple session transcript, empty aad, in
 /// `{"algorithm": "APPLE-HPKE-v1", "params": {"mode": 0, "pkEm", "pkRHash", "infoHash"}, "data"}`.
 public struct AppleEnvelopeBuilder: Sendable {
+    /// The envelope's `algorithm` value: `APPLE-HPKE-v1` unless a fault test changes it.
     public var algorithm = "APPLE-HPKE-v1"
+    /// The value written to `params.mode`: 0 (base mode) unless a fault test changes it.
+    ///
+    /// Sealing always uses HPKE base mode; this only changes what the envelope claims.
     public var mode: UInt64 = 0
     /// Replaces SHA-256(transcript) in `params.infoHash` (fault tests).
     public var infoHash: [UInt8]?
@@ -18,6 +22,7 @@ public struct AppleEnvelopeBuilder: Sendable {
     /// Unknown keys added to the envelope, to `params` and to the plaintext map.
     public var extraEntries: [(CBORValue, CBORValue)] = []
 
+    /// Creates a builder for a well-formed envelope, without faults or extra entries.
     public init() {}
 
     /// The Apple in-app transcript for a merchant key:

@@ -9,10 +9,14 @@ import Mdoc
 
 /// Apple's signed sample response with the test merchant key and test IACA that open and verify it (test mode only).
 public enum AppleSignedSample {
+    /// The nonce of the sample request, as hex.
     public static let nonceHex = "964c3e56a06061fa213fce2ba73217a6d359c2e65d44ec6b5b94f9c57eeeb3c045906344c7032e2609eb60533c35a98a75d0d2444ef9057c55cbb2d05d672a25"
+    /// The merchant identifier of the sample's session transcript.
     public static let merchantID = "PassKit_Identity_Test_Merchant_ID"
+    /// The team identifier of the sample's session transcript.
     public static let teamID = "PassKit_Identity_Test_Team_ID"
-    /// Inside the MSO's validity (2022-03-31T22:48:31Z … 2023-03-22T22:48:31Z).
+    /// The time to verify the sample at (RFC 3339), inside the MSO's validity
+    /// (2022-03-31T22:48:31Z … 2023-03-22T22:48:31Z).
     public static let verificationTime = "2022-06-01T00:00:00Z"
 
     /// `PKIdentityDocument.encryptedData` (CBOR HPKE envelope), hex.
@@ -151,10 +155,14 @@ oxbiFY2bCdFXXMLpEm9inLhsC402651alkPnuwIgezuyxaeAPaRgk/GfF/6NuWok
 -----END CERTIFICATE-----
 """
 
-    /// `PKIdentityDocument.encryptedData`.
+    /// The sample's `PKIdentityDocument.encryptedData` bytes, decoded from `envelopeHex`.
     public static var envelope: [UInt8] { Hex.decode(envelopeHex) ?? [] }
+    /// The sample request's nonce, decoded from `nonceHex`.
     public static var nonce: [UInt8] { Hex.decode(nonceHex) ?? [] }
+    /// The time to verify the sample at, parsed from `verificationTime`.
     public static var time: Date { RFC3339.parseDateTime(verificationTime) ?? Date(timeIntervalSince1970: 1_654_041_600) }
+    /// Apple's test merchant private key, parsed from `merchantKeyPEM`; throws if the PEM does not parse.
     public static func merchantKey() throws -> PrivateKey { try PrivateKey(pemEncoded: merchantKeyPEM) }
+    /// The test IACA certificate, parsed from `issuerRootPEM`; throws if the PEM does not parse.
     public static func issuerRoot() throws -> Certificate { try Certificate(pemEncoded: issuerRootPEM) }
 }

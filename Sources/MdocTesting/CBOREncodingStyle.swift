@@ -8,6 +8,7 @@ public enum CBOREncodingStyle: Sendable, Equatable {
     /// 1-byte argument (`18 05`). Real wallets send such bytes; a verifier must hash them as received.
     case nonShortest
 
+    /// Encodes `value` in this style.
     public func encode(_ value: CBORValue) -> [UInt8] {
         switch self {
         case .preferred:

@@ -15,12 +15,16 @@ public enum COSEBuilder {
         CBOREncoder.encode(.array([.text(context), .bytes(protected), .bytes([]), .bytes(payload)]))
     }
 
-    /// COSE_Sign1 with `protected = {1: algorithm}` plus `protectedExtra`. `payload` nil makes it detached;
-    /// `signedPayload` is what the signature covers (the attached payload, or the detached bytes the verifier
-    /// rebuilds). `algorithm` defaults to the one for the key's curve; another value signs with the key's own hash.
-    /// `crit` listing a private-use label the verifier cannot process, with that label present (RFC 9052 §3.1).
+    /// Protected-header entries with a `crit` listing a private-use label the verifier cannot process, with that
+    /// label present (RFC 9052 §3.1).
     public static let unknownCriticalHeader: [(CBORValue, CBORValue)] = [(.int(2), .array([.int(-65_537)])), (.int(-65_537), .bool(true))]
 
+    /// Builds a COSE_Sign1 with `protected = {1: algorithm}` plus `protectedExtra`.
+    ///
+    /// `payload` nil makes it detached; `signedPayload` is what the signature covers (the attached payload, or the
+    /// detached bytes the verifier rebuilds). `algorithm` defaults to the one for the key's curve; another value signs
+    /// with the key's own hash. Throws `SimulationError.unsupported` when no algorithm is given and the key's curve
+    /// cannot sign, or the error from signing.
     public static func sign1(payload: [UInt8]?, signedPayload: [UInt8], key: PrivateKey, algorithm: Int64? = nil,
                              protectedExtra: [(CBORValue, CBORValue)] = [],
                              unprotected: [(CBORValue, CBORValue)] = []) throws -> CBORValue {

@@ -3,7 +3,11 @@ import CBOR
 /// `DeviceResponse = {"version": "1.0", "documents": [+Document], "status": 0}` and its `Document`s
 /// (ISO/IEC 18013-5 §8.3.2.1.2.2).
 public enum DeviceResponseBuilder {
+    /// Builds one `Document` map:
     /// `{"docType", "issuerSigned": {"nameSpaces": {ns: [IssuerSignedItemBytes]}, "issuerAuth"}, "deviceSigned"}`.
+    ///
+    /// Namespaces are written in the given order, and `nameSpaces` is left out when `issuerNameSpaces` is empty;
+    /// `extraEntries` are appended to the map.
     public static func document(docType: String, issuerNameSpaces: [(nameSpace: String, items: [[UInt8]])], issuerAuth: CBORValue,
                                 deviceSigned: CBORValue, extraEntries: [(CBORValue, CBORValue)] = []) -> CBORValue {
         var issuerSigned: [(CBORValue, CBORValue)] = []
@@ -18,7 +22,10 @@ public enum DeviceResponseBuilder {
         ] + extraEntries)
     }
 
-    /// `documentErrors` lists docTypes the wallet says it could not return, with their codes (Table 9).
+    /// Encodes a DeviceResponse holding `documents`, in `style`.
+    ///
+    /// `documentErrors` lists docTypes the wallet says it could not return, with their codes (Table 9);
+    /// `extraEntries` are appended to the top-level map.
     public static func encode(documents: [CBORValue], version: String = "1.0", status: UInt64 = 0,
                               documentErrors: [(docType: String, code: Int64)] = [],
                               extraEntries: [(CBORValue, CBORValue)] = [], style: CBOREncodingStyle = .preferred) -> [UInt8] {

@@ -18,6 +18,8 @@ public enum DeviceSignedBuilder {
         return CBOREncoder.encode(.tagged(24, .bytes(style.encode(map))))
     }
 
+    /// The detached `DeviceAuthenticationBytes` a device signature or MAC covers, for `transcript`, `docType` and
+    /// the `DeviceNameSpacesBytes` in `nameSpacesBytes`.
     public static func deviceAuthenticationBytes(transcript: SessionTranscript, docType: String, nameSpacesBytes: [UInt8]) -> [UInt8] {
         DeviceAuthenticationBytes.build(transcript: transcript, docType: docType, deviceNameSpacesBytes: nameSpacesBytes[...])
     }

@@ -3,7 +3,9 @@ import Foundation
 
 /// Deliberate departures from the Document Signer profile (ISO/IEC 18013-5 Annex B, Table B.3).
 public struct DocumentSignerDeviations: OptionSet, Sendable, Hashable {
+    /// The deviations as bits.
     public let rawValue: UInt8
+    /// Creates a set of deviations from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// EKU 1.0.18013.5.1.6 (mdoc reader authentication) instead of 1.0.18013.5.1.2.

@@ -37,6 +37,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the response must verify.
     public var isVerified: Bool { self == .verified }
 
     /// The code a single-code rejection names.
@@ -45,6 +46,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Every code the outcome allows: none for `verified`, one for `rejected`, the set for `rejectedWithin`.
     public var codes: Set<ErrorCode> {
         switch self {
         case .verified: return []
@@ -53,6 +55,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A readable form of the outcome, for failure messages.
     public var description: String {
         switch self {
         case .verified: return "verified"
@@ -83,6 +86,7 @@ public func expectation(_ report: VerificationReport, _ expected: ExpectedOutcom
 
 /// A plain-text rendering of a report for failure messages.
 public enum ReportSummary {
+    /// Renders `report` as text: a header line, one line per check with its status, code and detail, then the errors.
     public static func text(_ report: VerificationReport) -> String {
         var lines = ["report (\(report.format.rawValue), assurance \(report.assurance.rawValue), verified: \(report.verified)):"]
         for check in report.checks {

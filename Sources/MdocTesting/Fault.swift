@@ -11,62 +11,125 @@ public typealias ResponseFormat = VerificationReport.Format
 /// (a Document Signer not yet valid also fails `mso.signed_within_certificate`, both `issuer.certificate_expired`).
 public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     // Issuer data (any format).
+    /// A disclosed element's value is changed after the MSO digests were computed (`digest.mismatch`).
     case tamperedElementValue = "tampered-element-value"
+    /// The MSO has no digest for a disclosed element's digestID (`digest.missing`).
     case missingDigestID = "missing-digest-id"
+    /// Two disclosed elements of one namespace carry the same digestID (`digest.duplicate`).
     case duplicateDigestID = "duplicate-digest-id"
+    /// One bit of the issuerAuth signature is flipped (`issuer.signature_invalid`).
     case issuerSignatureCorrupted = "issuer-signature-corrupted"
+    /// The Document Signer is issued by another root with the IACA's name but not its key (`issuer.chain_untrusted`).
     case untrustedRoot = "untrusted-root"
+    /// The Document Signer is issued by a CA the IACA issued, sent in x5chain, where Annex B has the IACA issue it
+    /// (`issuer.chain_untrusted`).
     case intermediateCA = "intermediate-ca"
+    /// The Document Signer's validity ended before the verification time (`issuer.certificate_expired`).
     case documentSignerExpired = "document-signer-expired"
+    /// The Document Signer's validity starts after the verification time (`issuer.certificate_expired`).
     case documentSignerNotYetValid = "document-signer-not-yet-valid"
+    /// The Document Signer's EKU is 1.0.18013.5.1.6 (reader authentication), not 1.0.18013.5.1.2
+    /// (`issuer.certificate_profile`).
     case documentSignerWrongEKU = "document-signer-wrong-eku"
+    /// The Document Signer's key usage is nonRepudiation only (`issuer.certificate_profile`).
     case documentSignerKeyUsageWithoutDigitalSignature = "document-signer-key-usage-without-digital-signature"
+    /// The Document Signer has no key usage extension.
+    ///
+    /// The default certificate profile only warns (the response verifies); the strict profile fails with
+    /// `issuer.certificate_profile`.
     case documentSignerNoKeyUsage = "document-signer-no-key-usage"
+    /// The Document Signer has basicConstraints CA=true (`issuer.certificate_profile`).
     case documentSignerIsCA = "document-signer-is-ca"
+    /// The MSO's validUntil is before the verification time (`mso.expired`).
     case msoExpired = "mso-expired"
+    /// The MSO's validFrom is after the verification time (`mso.not_yet_valid`).
     case msoNotYetValid = "mso-not-yet-valid"
+    /// The MSO names another docType than the Document, whose docType the device signs (`mso.doctype_mismatch`).
     case msoDocTypeMismatch = "mso-doctype-mismatch"
+    /// The MSO's digestAlgorithm is "SHA-1" (`mso.digest_algorithm_unsupported`).
     case unsupportedDigestAlgorithm = "unsupported-digest-algorithm"
+    /// The protected alg of issuerAuth is -37, PS256 (`issuer.algorithm_unsupported`).
     case unsupportedCOSEAlgorithm = "unsupported-cose-algorithm"
+    /// The protected crit of issuerAuth lists a private-use header label the verifier does not process
+    /// (`cose.header_invalid`).
     case issuerCritUnknown = "issuer-crit-unknown"
+    /// The unprotected header of issuerAuth carries crit (`cose.header_invalid`).
     case issuerCritUnprotected = "issuer-crit-unprotected"
+    /// The unprotected header of issuerAuth repeats a garbage alg (`cose.header_invalid`).
     case issuerAlgUnprotected = "issuer-alg-unprotected"
     // Device authentication (any format).
+    /// The device signs DeviceAuthentication over another session transcript (`device.signature_invalid`).
     case deviceSignatureOtherTranscript = "device-signature-other-transcript"
+    /// The MSO binds another device key than the one that signs (`device.signature_invalid`).
     case deviceKeyMismatch = "device-key-mismatch"
+    /// A device-signed element is sent without keyAuthorizations for it in the MSO (`device.key_unauthorized`).
     case deviceSignedElementUnauthorized = "device-signed-element-unauthorized"
+    /// The device sends deviceMac instead of deviceSignature, and the verifier gets no reader key
+    /// (`device.auth_missing`).
     case deviceMacWithoutReaderKey = "device-mac-without-reader-key"
+    /// The protected crit of the deviceSignature lists a private-use header label (`cose.header_invalid`).
     case deviceCritUnknown = "device-crit-unknown"
     // The response as a whole (any format).
+    /// The same Document appears twice in `documents` (`response.malformed`).
     case duplicateDocument = "duplicate-document"
+    /// A second Document of the same docType (another device key) beside the first, while the request asks for one
+    /// (`policy.doctype_repeated`).
+    ///
+    /// When the options hold no request, the kit adds one asking for a single Document with the disclosed elements.
     case duplicateDocType = "duplicate-doctype"
+    /// The DeviceResponse's documentErrors says the returned docType could not be returned (`response.malformed`).
     case documentErrorsConflict = "document-errors-conflict"
     // Revocation (any format; the kit issues the CRL and the status list, see `SimulatedRevocation`).
+    /// The IACA's CRL lists the Document Signer as revoked (`issuer.certificate_revoked`).
     case documentSignerRevoked = "document-signer-revoked"
+    /// The status list marks the document revoked, status 1 (`status.revoked`).
     case statusRevoked = "status-revoked"
+    /// The status list marks the document suspended, status 2 (`status.suspended`).
     case statusSuspended = "status-suspended"
+    /// The status list token's exp has passed, so the status is unknown (`revocation.unknown`).
     case statusListExpired = "status-list-expired"
+    /// The status list token is signed by a key outside the trust store, so the status is unknown
+    /// (`revocation.unknown`).
     case statusListUntrusted = "status-list-untrusted"
+    /// The status list token's sub is another URI than the MSO names, so the status is unknown (`revocation.unknown`).
     case statusListSubMismatch = "status-list-sub-mismatch"
+    /// The MSO's status index is outside the status list (`status.invalid`).
     case statusIndexOutOfRange = "status-index-out-of-range"
     // Transport (encrypted formats).
+    /// The response is sealed to another recipient key.
+    ///
+    /// Expected code: `envelope.recipient_mismatch` for Apple, `hpke.open_failed` for Annex C,
+    /// `jwe.decryption_failed` for OpenID4VP.
     case encryptedToOtherKey = "encrypted-to-other-key"
+    /// The Apple envelope's params.infoHash is SHA-256 of another session transcript (`envelope.transcript_mismatch`).
     case wrongInfoHash = "wrong-info-hash"
+    /// One bit of the ciphertext is flipped.
+    ///
+    /// Expected code: `hpke.open_failed` for Apple and Annex C, `jwe.decryption_failed` for OpenID4VP.
     case corruptedCiphertext = "corrupted-ciphertext"
+    /// The Apple envelope's algorithm is "APPLE-HPKE-v2" (`envelope.unsupported`).
     case unsupportedEnvelopeAlgorithm = "unsupported-envelope-algorithm"
+    /// The Apple envelope's params.mode is 1, PSK (`envelope.unsupported`).
     case unsupportedEnvelopeMode = "unsupported-envelope-mode"
+    /// The Apple envelope bytes are cut in half (`input.malformed`).
     case truncatedEnvelope = "truncated-envelope"
     // Encodings a verifier must accept (the response still verifies).
+    /// Map heads `b9 00 NN` and small integers `18 NN` in IssuerSignedItems, the MSO, DeviceNameSpaces and the
+    /// DeviceResponse; the response must still verify.
     case nonShortestCBOR = "non-shortest-cbor"
+    /// Unknown keys in IssuerSignedItems, the MSO, the Document, the DeviceResponse and the Apple envelope; the
+    /// response must still verify.
     case unknownMapKeys = "unknown-map-keys"
 
+    /// The fault's `--fault` name (its raw value).
     public var name: String { rawValue }
 
-    /// `--fault` spelling, or nil.
+    /// Creates the fault whose `--fault` name is `name`; nil for an unknown name.
     public init?(name: String) {
         self.init(rawValue: name)
     }
 
+    /// A one-line description of the defect the fault builds into the response.
     public var summary: String {
         switch self {
         case .tamperedElementValue: return "a disclosed element's value is changed after the MSO digests were computed"

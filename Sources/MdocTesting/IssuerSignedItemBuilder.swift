@@ -6,6 +6,9 @@ public enum IssuerSignedItemBuilder {
     /// Smallest salt ISO/IEC 18013-5 §9.1.2.5 allows.
     public static let minimumSaltLength = 16
 
+    /// Encodes one `IssuerSignedItemBytes` for `element`, with its digest ID and its salt in `random`.
+    ///
+    /// `extraEntries` are appended to the item map; `style` chooses how the inner map is encoded.
     public static func encode(digestID: UInt64, random: [UInt8], element: DataElement,
                               extraEntries: [(CBORValue, CBORValue)] = [], style: CBOREncodingStyle = .preferred) -> [UInt8] {
         let item: CBORValue = .map([

@@ -6,16 +6,27 @@ import Verifier
 
 /// Builds signed responses from a `TestPKI`: sample or given content, the requested disclosure, and faults.
 public struct MdocSimulator: Sendable {
+    /// The PKI whose Document Signer signs the responses.
     public let pki: TestPKI
 
+    /// Creates a simulator that signs with `pki`.
     public init(pki: TestPKI) {
         self.pki = pki
     }
 
+    /// Creates a simulator with a new `TestPKI` from `seed`, on `curve`, valid at `time`.
+    ///
+    /// Throws when the PKI cannot be made (`SimulationError.unsupported` for X25519).
     public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date()) throws {
         self.pki = try TestPKI(seed: seed, curve: curve, at: time)
     }
 
+    /// Builds a signed response for `target`: the Document, the faults in `options`, the transport wrapping, and the
+    /// CRL and status list to verify it with.
+    ///
+    /// Repeated faults count once. Throws `SimulationError` when a fault does not apply to the target's format,
+    /// two faults conflict, a fault needs the status list the options leave out, or an option is invalid; rethrows
+    /// errors from key derivation, signing and sealing.
     public func simulate(_ target: ResponseTarget, options: SimulationOptions) throws -> SimulatedResponse {
         var faults: [Fault] = []
         for fault in options.faults where !faults.contains(fault) { faults.append(fault) }

@@ -5,12 +5,18 @@ import Mdoc
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), encoded as `MobileSecurityObjectBytes` (tag 24).
 public struct MobileSecurityObjectBuilder: Sendable {
+    /// The MSO's `validityInfo`: when it was signed, its validity period and the optional expected update.
     public struct ValidityInfo: Sendable, Equatable {
+        /// When the issuer signed the MSO (`signed`).
         public var signed: Date
+        /// Start of the MSO's validity (`validFrom`).
         public var validFrom: Date
+        /// End of the MSO's validity (`validUntil`).
         public var validUntil: Date
+        /// When the issuer expects to re-sign the MSO (`expectedUpdate`); nil leaves it out.
         public var expectedUpdate: Date?
 
+        /// Creates validity information; dates are written in whole seconds.
         public init(signed: Date, validFrom: Date, validUntil: Date, expectedUpdate: Date? = nil) {
             self.signed = signed
             self.validFrom = validFrom
@@ -21,27 +27,36 @@ public struct MobileSecurityObjectBuilder: Sendable {
 
     /// `keyAuthorizations`: namespaces and single elements the device key may sign.
     public struct KeyAuthorizations: Sendable, Equatable {
+        /// Namespaces in which the device key may sign every element.
         public var nameSpaces: [String]
+        /// Single elements the device key may sign, by namespace.
         public var dataElements: [String: [String]]
 
+        /// Creates key authorizations; an empty list is left out of the MSO.
         public init(nameSpaces: [String] = [], dataElements: [String: [String]] = [:]) {
             self.nameSpaces = nameSpaces
             self.dataElements = dataElements
         }
     }
 
+    /// The MSO's `version`, "1.0" by default.
     public var version = "1.0"
-    /// As written in the MSO ("SHA-256", "SHA-384", "SHA-512"; anything else for fault tests).
+    /// The MSO's `digestAlgorithm` as written ("SHA-256", "SHA-384", "SHA-512"; anything else for fault tests).
     public var digestAlgorithm: String
-    /// namespace → (digestID, digest), in encoding order.
+    /// The MSO's `valueDigests`: namespace → (digestID, digest), in encoding order.
     public var valueDigests: [(nameSpace: String, digests: [(id: UInt64, digest: [UInt8])])]
+    /// The device public key the MSO binds (`deviceKeyInfo.deviceKey`).
     public var deviceKey: PublicKey
+    /// What the device key may sign (`deviceKeyInfo.keyAuthorizations`); nil leaves it out.
     public var keyAuthorizations: KeyAuthorizations?
+    /// The docType the MSO names.
     public var docType: String
+    /// The MSO's `validityInfo`.
     public var validity: ValidityInfo
     /// Entries the standard does not define (unknown keys a verifier must ignore).
     public var extraEntries: [(CBORValue, CBORValue)] = []
 
+    /// Creates an MSO builder with version "1.0" and no extra entries.
     public init(digestAlgorithm: String, valueDigests: [(nameSpace: String, digests: [(id: UInt64, digest: [UInt8])])],
                 deviceKey: PublicKey, keyAuthorizations: KeyAuthorizations? = nil, docType: String, validity: ValidityInfo) {
         self.digestAlgorithm = digestAlgorithm
@@ -57,6 +72,8 @@ public struct MobileSecurityObjectBuilder: Sendable {
         .tagged(0, .text(RFC3339.format(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))))
     }
 
+    /// The MSO as a CBOR map: version, digestAlgorithm, valueDigests, deviceKeyInfo, docType and validityInfo, then
+    /// `extraEntries`.
     public var value: CBORValue {
         var keyInfo: [(CBORValue, CBORValue)] = [(.text("deviceKey"), COSEKey.encode(deviceKey))]
         if let keyAuthorizations {

@@ -8,11 +8,17 @@ import Verifier
 /// encryption JWK (`dc_api.jwt`) and the credential query id. Built from a seed (the kit keeps the private key,
 /// so `session` verifies the answer), or read from the `data` a server handed to the page.
 public struct OpenID4VPRequest: Sendable {
+    /// The origin of the page that made the request.
     public let origin: String
+    /// The request nonce (for a seeded request, base64url of 32 seeded bytes).
     public let nonce: String
+    /// The response mode: `dc_api.jwt` (encrypted answer) or `dc_api` (plain answer).
     public let responseMode: OpenID4VPSession.ResponseMode
+    /// The DC API protocol identifier the answer names (`openid4vp-v1-unsigned` for a seeded request).
     public let protocolIdentifier: String
+    /// The verifier's encryption key for `dc_api.jwt`; nil with `dc_api`.
     public let jwk: EncryptionJWK?
+    /// The DCQL credential query id the `vp_token` answers (the first query's, for a request read from `data`).
     public let queryID: String
     /// The encryption key's private half, when the kit made the request.
     public let encryptionKey: PrivateKey?

@@ -26,6 +26,7 @@ public final class RevocationListServer: Sendable {
 
     private let state = Mutex(State())
     private let channel: Mutex<(any Channel)?>
+    /// The loopback port the server listens on.
     public let port: Int
 
     private init(channel: any Channel, port: Int) {
@@ -50,9 +51,10 @@ public final class RevocationListServer: Sendable {
         return server
     }
 
-    /// `http://127.0.0.1:<port><path>`.
+    /// The URL of `path` on this server: `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// Sets how `path` answers from now on (a path with no answer gets 404).
     public func publish(_ answer: Answer, at path: String) {
         state.withLock { $0.answers[path] = answer }
     }

@@ -4,12 +4,17 @@ import CryptoCore
 /// big-endian), info = label). Every key, salt and serial number of a simulation comes from here, so one
 /// seed gives the same keys and structures on every run (ECDSA signatures excepted: OpenSSL randomizes them).
 public struct SeedMaterial: Sendable, Equatable {
+    /// The numeric seed.
     public let seed: UInt64
 
+    /// Creates the material for `seed`.
     public init(_ seed: UInt64) {
         self.seed = seed
     }
 
+    /// Deterministic bytes for `label`: `count` bytes of HKDF-SHA-256 output.
+    ///
+    /// `count` must be 1…8160; any other value traps.
     public func bytes(_ label: String, count: Int) -> [UInt8] {
         var ikm = Array("MdocTesting v1".utf8)
         for shift in stride(from: 56, through: 0, by: -8) {

@@ -14,18 +14,29 @@ import Verifier
 /// origin) are verified through their `RequestFlow` from `FormatRegistry`, as `verify-server` verifies them;
 /// `.deviceResponse` goes to `DeviceResponseVerifier` (the reader key is passed for deviceMac).
 public struct SimulatedCase: Sendable {
+    /// The response format to build and verify.
     public var format: ResponseFormat
+    /// The seed of the PKI, the keys and the request values.
     public var seed: UInt64
     /// Curve of the IACA and Document Signer.
     public var curve: Curve
+    /// What to build: content, disclosure, encoding, verification time and faults.
     public var options: SimulationOptions
+    /// The certificate profile the verifier checks certificates against.
     public var profile: CertificateProfile
     /// Overrides the outcome the faults predict.
     public var expected: ExpectedOutcome?
 
+    /// The merchant identifier of the Apple requests the kit makes.
     public static let merchantID = "merchant.com.example.mdoc-testing"
+    /// The team identifier of the Apple requests the kit makes.
     public static let teamID = "MDOCTEST01"
 
+    /// Describes a case: faults, format, seed, curve, verifier profile, verification time and, optionally, the
+    /// expected outcome.
+    ///
+    /// `configure` edits the options after `time` and `faults` are set in them; nil `expected` takes the outcome
+    /// the faults predict.
     public init(faults: [Fault] = [], format: ResponseFormat = .appleApp, seed: UInt64 = 1, curve: Curve = .p256,
                 profile: CertificateProfile = .default, time: Date = Date(), expected: ExpectedOutcome? = nil,
                 configure: (inout SimulationOptions) -> Void = { _ in }) {
@@ -39,15 +50,25 @@ public struct SimulatedCase: Sendable {
         self.expected = expected
     }
 
+    /// What `run()` produced: the response, the report, the expected outcome and whether they agree.
     public struct Result: Sendable {
+        /// The simulated response.
         public let response: SimulatedResponse
+        /// The verifier's report on the response.
         public let report: VerificationReport
+        /// The outcome the report was compared with.
         public let expected: ExpectedOutcome
         /// nil when the report matches `expected`; otherwise why not, with the whole report.
         public let failure: String?
+        /// The PKI the response was signed with.
         public let pki: TestPKI
     }
 
+    /// Builds the response, verifies it as a relying party would, and compares the report with the expected outcome.
+    ///
+    /// Throws when the PKI, the request or the response cannot be built (for example `SimulationError` for a fault
+    /// that does not apply to the format). A verification that disagrees with the expectation does not throw: see
+    /// the result's `failure`.
     public func run() throws -> Result {
         let pki = try TestPKI(seed: seed, curve: curve, at: options.time)
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, profile: profile)

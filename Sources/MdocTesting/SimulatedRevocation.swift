@@ -6,6 +6,7 @@ import Mdoc
 /// `document-signer-revoked` fault) and, when the MSO names one, the status list token at its URI (signed by a
 /// status list signer the IACA issued, or shaped by the status faults). `source` hands both to a verifier.
 public struct SimulatedRevocation: Sendable {
+    /// The IACA's CRL, listing the Document Signer only under the `documentSignerRevoked` fault.
     public let crl: CertificateRevocationList
     /// URI → token bytes (one list, at `SimulationOptions.statusList.uri`), as a server would fetch it.
     public let tokens: [String: [UInt8]]

@@ -4,6 +4,7 @@ import Mdoc
 
 /// What to put in a simulated document and how to encode it.
 public struct SimulationOptions: Sendable {
+    /// How the x5chain header of issuerAuth carries the certificates.
     public enum X5ChainForm: String, Sendable, CaseIterable {
         /// `33: bstr` — the Document Signer alone (what Apple sends).
         case bstr
@@ -11,27 +12,36 @@ public struct SimulationOptions: Sendable {
         case array
     }
 
+    /// How the device authenticates the response.
     public enum DeviceAuthMode: String, Sendable, CaseIterable {
+        /// deviceSignature: a detached COSE_Sign1 by the device key.
         case signature
         /// deviceMac keyed with the reader's key (ISO 18013-5 proximity; Apple refuses it).
         case mac
     }
 
+    /// The docType of the Document; the mDL by default.
     public var docType: String = DocType.mDL
     /// Disclosed elements; nil discloses every element of the content. The MSO always holds digests for all
     /// elements of the content plus decoys.
     public var elements: [ElementID]?
     /// The issuer's data; nil uses `SampleContent` for `docType`.
     public var content: [DataElement]?
+    /// The faults to build into the response; a repeated fault counts once.
     public var faults: [Fault] = []
     /// Verification time: certificates and the MSO are made valid around it.
     public var time: Date
+    /// The digest algorithm of the MSO's value digests; SHA-256 by default.
     public var digestAlgorithm: DigestAlgorithm = .sha256
+    /// How x5chain carries the chain; the Document Signer alone by default.
     public var x5chain: X5ChainForm = .bstr
+    /// The curve of the device key; P-256 by default.
     public var deviceCurve: Curve = .p256
+    /// deviceSignature or deviceMac; deviceSignature by default.
     public var deviceAuthentication: DeviceAuthMode = .signature
     /// Elements in DeviceSigned (need `keyAuthorizations` to verify).
     public var deviceSignedElements: [DataElement] = []
+    /// The MSO's keyAuthorizations, needed for `deviceSignedElements` to verify; nil leaves them out.
     public var keyAuthorizations: MobileSecurityObjectBuilder.KeyAuthorizations?
     /// Random digests added to every namespace of the MSO, as issuers do to hide the element count.
     public var decoysPerNameSpace = 3
@@ -50,15 +60,19 @@ public struct SimulationOptions: Sendable {
 
     /// Where the simulated status list is published and the document's index in it.
     public struct StatusReference: Sendable, Equatable {
+        /// The status list's URI: the MSO names it, and the token's `sub` must match it.
         public var uri: String
+        /// The document's index in the status list.
         public var index: UInt64
 
+        /// Creates a status reference; the defaults name the kit's example list and index 17.
         public init(uri: String = "https://status.mdoctesting.example/lists/1", index: UInt64 = 17) {
             self.uri = uri
             self.index = index
         }
     }
 
+    /// Creates default options for verification at `time` (rounded down to whole seconds) with `faults`.
     public init(time: Date = Date(), faults: [Fault] = []) {
         self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
         self.faults = faults
@@ -67,7 +81,9 @@ public struct SimulationOptions: Sendable {
 
 /// Where the response goes: the format and the relying party's out-of-band values.
 public enum ResponseTarget: Sendable {
+    /// Apple's in-app "Verify with Wallet" envelope, sealed to the request's merchant key.
     case appleApp(AppleAppRequest)
+    /// ISO/IEC 18013-7 Annex C, sealed to the request's recipient key.
     case annexC(AnnexCRequest)
     /// Annex C as a wallet sees it: the request's exact `encryptionInfo` text (which carries the recipient key)
     /// and the page origin.
@@ -77,6 +93,7 @@ public enum ResponseTarget: Sendable {
     /// OpenID4VP over the DC API, answered to the request's key (`dc_api.jwt`) or in plain (`dc_api`).
     case openID4VP(OpenID4VPRequest)
 
+    /// The response format for this target.
     public var format: ResponseFormat {
         switch self {
         case .appleApp: return .appleApp
@@ -86,6 +103,7 @@ public enum ResponseTarget: Sendable {
         }
     }
 
+    /// The session transcript the device authenticates and the relying party verifies with.
     public var transcript: SessionTranscript {
         switch self {
         case .appleApp(let request): return request.transcript
@@ -117,11 +135,16 @@ public enum ResponseTarget: Sendable {
 /// The relying party's side of one Apple in-app request: the merchant's public key and the out-of-band values
 /// of the session transcript.
 public struct AppleAppRequest: Sendable {
+    /// The merchant's public key the response is sealed to (P-256).
     public var merchantKey: PublicKey
+    /// The request nonce.
     public var nonce: [UInt8]
+    /// The merchant identifier.
     public var merchantID: String
+    /// The merchant's Apple developer team identifier.
     public var teamID: String
 
+    /// Creates a request from the merchant's public key and the transcript values.
     public init(merchantKey: PublicKey, nonce: [UInt8], merchantID: String, teamID: String) {
         self.merchantKey = merchantKey
         self.nonce = nonce
@@ -129,6 +152,7 @@ public struct AppleAppRequest: Sendable {
         self.teamID = teamID
     }
 
+    /// The Apple in-app session transcript of this request.
     public var transcript: SessionTranscript {
         AppleEnvelopeBuilder.transcript(nonce: nonce, merchantID: merchantID, teamID: teamID, merchantKey: merchantKey)
     }

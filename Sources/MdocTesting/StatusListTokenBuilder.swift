@@ -7,15 +7,22 @@ import Mdoc
 /// `{1: alg, 16: "application/statuslist+cwt"}`, x5chain in the unprotected header, and the claims
 /// `{2: sub, 6: iat, 4: exp, 65534: ttl, 65533: {"bits", "lst": zlib}}`.
 public struct StatusListTokenBuilder: Sendable {
+    /// The list's URI, written as the token's `sub` (claim 2).
     public var uri: String
+    /// Bits per status (1, 2, 4 or 8); 2 by default.
     public var bits = 2
+    /// Number of statuses in the list; 1024 by default.
     public var entries = 1024
-    /// index → status (every other entry is 0, VALID).
+    /// Statuses by index; all other entries are 0 (VALID).
     public var statuses: [UInt64: UInt8] = [:]
+    /// The token's `iat` (claim 6), written in whole seconds.
     public var issuedAt: Date
+    /// The token's `exp` (claim 4), written in whole seconds; nil leaves it out.
     public var expires: Date?
+    /// The token's `ttl` (claim 65534) in seconds; 3600 by default, nil leaves it out.
     public var timeToLive: UInt64? = 3600
 
+    /// Creates a builder for a list at `uri` in which every entry is VALID.
     public init(uri: String, issuedAt: Date, expires: Date?) {
         self.uri = uri
         self.issuedAt = issuedAt

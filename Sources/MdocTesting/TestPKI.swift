@@ -9,27 +9,38 @@ import Mdoc
 ///
 /// With the verifier's default profile a `TestPKI` produces no `issuer.certificate_profile` warning.
 public struct TestPKI: Sendable {
+    /// The seed material every key and serial number comes from.
     public let seed: SeedMaterial
     /// Curve of the IACA and Document Signer keys (P-256, P-384, P-521 or Ed25519).
     public let curve: Curve
+    /// The IACA root certificate (self-signed).
     public let iaca: Certificate
+    /// The IACA's private key.
     public let iacaKey: PrivateKey
+    /// The Document Signer certificate the IACA issued.
     public let documentSigner: Certificate
+    /// The Document Signer's private key.
     public let documentSignerKey: PrivateKey
     /// Subject attributes shared by the IACA and its Document Signers (C and ST must match, Table B.3).
     public let country: String
+    /// The subjects' ST (state or province) attribute, e.g. `US-CA`.
     public let jurisdiction: String
 
     static let issuerAltNameURI = "https://iaca.mdoc-testing.invalid/"
     /// The CRL distribution point the kit writes by default (unreachable by design).
     public static let crlURI = "https://iaca.mdoc-testing.invalid/crl"
 
+    /// Creates the IACA and its Document Signer from a seed, valid at `time`.
+    ///
     /// - Parameters:
     ///   - seed: keys and serial numbers derive from it.
     ///   - curve: IACA and Document Signer curve; X25519 cannot sign.
     ///   - time: the verification time the PKI must be valid at.
+    ///   - country: the subjects' C attribute.
+    ///   - jurisdiction: the subjects' ST attribute.
     ///   - iacaPathLength: the IACA's pathLenConstraint; Annex B asks for 0, and nil leaves it out (as some real
     ///     roots do, Apple's test root among them).
+    /// - Throws: `SimulationError.unsupported` for X25519, or an error from key derivation or certificate signing.
     public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date(),
                 country: String = "US", jurisdiction: String = "US-CA", iacaPathLength: Int? = 0) throws {
         guard curve != .x25519 else { throw SimulationError.unsupported("X25519 keys cannot sign certificates") }
@@ -53,7 +64,9 @@ public struct TestPKI: Sendable {
     /// The trust store a relying party would configure: this IACA only.
     public var trustStore: TrustStore { TrustStore(anchors: [iaca]) }
 
+    /// The IACA certificate as PEM text.
     public var iacaPEM: String { PEMText.certificate(iaca) }
+    /// The Document Signer certificate as PEM text.
     public var documentSignerPEM: String { PEMText.certificate(documentSigner) }
 
     /// A device key (the holder's key the MSO binds), derived from the seed and `label`.

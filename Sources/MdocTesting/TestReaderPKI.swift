@@ -10,9 +10,13 @@ public struct TestReaderPKI: Sendable {
     /// The reader's key and certificate chain, ready for `AnnexCWebRequest.create(reader:)`.
     public let identity: ReaderIdentity
 
+    /// Creates a root and a reader certificate it issued, with new random P-256 keys.
+    ///
     /// - Parameters:
+    ///   - commonName: the reader certificate's CN.
     ///   - readerEKU: false gives the leaf a TLS client EKU instead of 1.0.18013.5.1.6 (a deliberate fault).
     ///   - validity: the period both certificates are valid for.
+    /// - Throws: an error from key generation or certificate signing.
     public init(commonName: String = "Test Reader", readerEKU: Bool = true,
                 validity: ClosedRange<Date> = Date(timeIntervalSince1970: 1_735_689_600) ... Date(timeIntervalSince1970: 2_051_222_400)) throws {
         let rootKey = try PrivateKey.generate(.p256)

@@ -7,21 +7,30 @@ import Mdoc
 /// (EKU 1.0.18013.5.1.8) whose chain goes in `x5chain`. For testing docType scope, rollback and staleness with lists
 /// whose contents the test chooses.
 public struct VICALBuilder: Sendable {
+    /// The trust-list operator's root certificate, which a relying party trusts to accept the VICALs.
     public let root: Certificate
+    /// The VICAL signer certificate the root issued (EKU 1.0.18013.5.1.8).
     public let signer: Certificate
     let signerKey: PrivateKey
 
     /// One IACA the list vouches for, with the docTypes it may anchor.
     public struct Entry: Sendable {
+        /// The IACA certificate.
         public var certificate: Certificate
+        /// The docTypes the IACA may anchor.
         public var docTypes: [String]
 
+        /// Creates an entry for an IACA and the docTypes it may anchor.
         public init(_ certificate: Certificate, docTypes: [String]) {
             self.certificate = certificate
             self.docTypes = docTypes
         }
     }
 
+    /// Creates the seeded root and VICAL signer, valid from 1 January of the year before `time` to 1 January five
+    /// years after the year of `time`.
+    ///
+    /// Throws when a key cannot be derived or a certificate cannot be signed.
     public init(seed: UInt64 = 1, at time: Date = Date()) throws {
         let material = SeedMaterial(seed)
         let rootKey = try material.key("vical/root", curve: .p256)

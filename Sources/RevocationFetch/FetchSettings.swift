@@ -24,6 +24,7 @@ public struct FetchSettings: Sendable {
     /// Also fetch CRLs from the document signer's (and intermediates') CRL distribution points.
     public var crlDistributionPoints: Bool = false
 
+    /// Creates the default settings; set the properties to change them.
     public init() {}
 }
 

@@ -5,9 +5,15 @@ import Mdoc
 /// up by the MSO's `uri`; CRLs by the certificate's distribution points when `FetchSettings.crlDistributionPoints`
 /// is on.
 public struct FetchingRevocationSource: RevocationSource {
+    /// Material given as files, consulted first.
     public let files: StaticRevocationSource?
+    /// The fetcher whose cache answers after the files.
     public let fetcher: RevocationFetcher
 
+    /// The given CRLs for `certificate`, then, when `FetchSettings.crlDistributionPoints` is on, the cached CRLs of its
+    /// http(s) distribution points whose issuer is the certificate's issuer.
+    ///
+    /// Never waits on the network: a missing or due list is noted for `RevocationFetcher` to fetch.
     public func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>] {
         var found = files?.crls(for: certificate) ?? []
         guard fetcher.settings.crlDistributionPoints else { return found }
@@ -19,6 +25,10 @@ public struct FetchingRevocationSource: RevocationSource {
         return found
     }
 
+    /// The token given for `uri`, else the cached one; unavailable when `uri` is not an http or https URL, has not
+    /// been fetched yet, or its fetch failed.
+    ///
+    /// Never waits on the network: a missing or due token is noted for `RevocationFetcher` to fetch.
     public func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable> {
         if let files, case .success(let given) = files.statusToken(uri: uri) { return .success(given) }
         guard (try? ListDownload.httpURL(uri)) != nil else {

@@ -2,19 +2,26 @@ import Synchronization
 
 /// One list the fetcher keeps: a status list or identifier list token, or a CRL, by the URI it is fetched from.
 public struct ListKey: Hashable, Sendable, CustomStringConvertible {
+    /// The kind of list a key names.
     public enum Kind: String, Sendable {
+        /// A status list or identifier list token.
         case statusToken = "status"
+        /// A certificate revocation list.
         case crl
     }
 
+    /// The kind of list.
     public let kind: Kind
+    /// The URI the list is fetched from.
     public let uri: String
 
+    /// Creates the key of the list of `kind` at `uri`.
     public init(_ kind: Kind, _ uri: String) {
         self.kind = kind
         self.uri = uri
     }
 
+    /// The kind's raw value and the URI, separated by a space.
     public var description: String { "\(kind.rawValue) \(uri)" }
 }
 
@@ -35,5 +42,6 @@ final class RevocationWants: Sendable {
 /// The lists one verification needs fetched (`RevocationFetcher.noting(_:)`).
 public struct PendingFetches: Sendable {
     let seen: [ListKey: Int]
+    /// Whether the verification needs nothing fetched.
     public var isEmpty: Bool { seen.isEmpty }
 }

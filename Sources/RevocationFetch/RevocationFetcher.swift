@@ -16,6 +16,7 @@ import Synchronization
 ///
 /// Call `shutdown()` when done (the server's service does on shutdown): it closes the HTTP client.
 public final class RevocationFetcher: Sendable {
+    /// The bounds and cache lifetimes this fetcher uses.
     public let settings: FetchSettings
     let now: @Sendable () -> Date
     let metrics: FetchMetrics
@@ -28,8 +29,10 @@ public final class RevocationFetcher: Sendable {
         case none, running(HTTPClient), closed
     }
 
+    /// Creates a fetcher with an empty cache; its HTTP client is created at the first fetch.
+    ///
     /// `now` dates cache lifetimes (the server passes its verification clock); `metricsFactory` receives fetch,
-    /// failure, cache and list-age metrics.
+    /// failure, cache and list-age metrics; `logger` receives each fetch's outcome.
     public init(settings: FetchSettings = FetchSettings(), now: @escaping @Sendable () -> Date = { Date() },
                 metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger = Logger(label: "revocation-fetch")) {
         self.settings = settings
@@ -249,11 +252,15 @@ public final class RevocationFetcher: Sendable {
 
     /// One list as `/readyz` shows it.
     public struct ListState: Sendable {
+        /// The list.
         public let key: ListKey
-        /// fresh, stale (past its lifetime; a refresh is due) or unreachable (the latest fetch failed).
+        /// The list's state: fresh, stale (past its lifetime; a refresh is due) or unreachable (the latest fetch failed).
         public let state: String
+        /// When the cached copy was fetched; nil when no fetch has succeeded.
         public let fetchedAt: Date?
+        /// Until when the cached copy may be reused; nil when no fetch has succeeded.
         public let freshUntil: Date?
+        /// Why the latest fetch failed; nil when it succeeded.
         public let error: String?
     }
 

@@ -4,9 +4,11 @@ import CryptoCore
 /// The product's version and the C libraries it runs on, as `mdocverify --version` and `verify-server --version`
 /// print them.
 public enum ProductVersion {
-    /// Raised with every release; the Changelog in README.md says what changed.
+    /// The package's version, raised with every release; the Changelog in README.md says what changed.
     public static let package = "0.8.0"
 
-    /// "0.8.0 (OpenSSL 3.0.22 25 Aug 2026; libcbor 0.8.0)".
+    /// The package version followed by the OpenSSL and libcbor versions.
+    ///
+    /// For example "0.8.0 (OpenSSL 3.0.22 25 Aug 2026; libcbor 0.8.0)".
     public static var description: String { "\(package) (\(OpenSSLLibrary.version); libcbor \(CBORLibrary.version))" }
 }

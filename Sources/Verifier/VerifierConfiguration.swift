@@ -7,8 +7,9 @@ import Mdoc
 public struct VerifierConfiguration: Sendable {
     /// Trusted IACA roots.
     public var trustStore: TrustStore
+    /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
     public var profile: CertificateProfile
-    /// Tolerance for MSO validity comparisons.
+    /// Tolerance for MSO validity comparisons, in seconds.
     public var clockSkew: TimeInterval
     /// Test mode accepts responses encrypted to Apple's published test key (Simulator, Apple's sample) and
     /// marks every report `assurance: test`. Never enable it in production.
@@ -20,6 +21,10 @@ public struct VerifierConfiguration: Sendable {
     /// CRLs and status tokens (files, or a fetching cache); nil: none, so every status is unknown.
     public var revocationSource: (any RevocationSource)?
 
+    /// Creates a configuration; only `trustStore` is required.
+    ///
+    /// The defaults: the default certificate profile, 60 seconds of clock skew, test mode off, default CBOR limits,
+    /// soft revocation and no revocation source.
     public init(trustStore: TrustStore, profile: CertificateProfile = .default, clockSkew: TimeInterval = 60,
                 testMode: Bool = false, cborLimits: CBORLimits = .default, revocation: RevocationPolicy = .soft,
                 revocationSource: (any RevocationSource)? = nil) {

@@ -72,6 +72,20 @@ struct ErrorCodeDocumentationTests {
         #expect(stray.isEmpty, "documented but never raised: \(stray.sorted())")
     }
 
+    @Test("the DocC Error codes article lists every code once, and no other, each with a cause and what to do")
+    func docCArticle() {
+        let article = VectorFiles.text("Sources/Verifier/Verifier.docc/ErrorCodes.md")
+        let rows = article.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        let cells = rows.map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let documented = cells.compactMap { $0.first?.trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+        let expected = Self.allCodes.union(ErrorCode.trustCodes.map(\.rawValue))
+        #expect(Set(documented) == expected, "missing: \(expected.subtracting(documented).sorted()); stray: \(Set(documented).subtracting(expected).sorted())")
+        #expect(documented.count == Set(documented).count, "a code is listed twice")
+        for row in cells {
+            #expect(row.count == 3 && row.allSatisfy { !$0.isEmpty }, "row without a cause or an action: \(row)")
+        }
+    }
+
     @Test("docs/openapi.yaml's ErrorCode enum lists every code, and no other")
     func openAPI() throws {
         let document = try #require(try Yams.load(yaml: VectorFiles.text("docs/openapi.yaml")) as? [String: Any])

@@ -1,20 +1,31 @@
 import COpenSSL
 import COpenSSLShims
 
-/// The key types the verifier handles: the NIST and brainpool curves for ECDSA/ECDH (ISO/IEC 18013-5 allows both
-/// for issuer and device keys), X25519 for HPKE, Ed25519 for EdDSA.
+/// The key types the verifier handles.
+///
+/// The NIST and brainpool curves serve ECDSA and ECDH (ISO/IEC 18013-5 allows both for issuer and device keys),
+/// X25519 serves HPKE, Ed25519 serves EdDSA.
 public enum Curve: String, Sendable, CaseIterable {
+    /// NIST P-256 (secp256r1).
     case p256 = "P-256"
+    /// NIST P-384 (secp384r1).
     case p384 = "P-384"
+    /// NIST P-521 (secp521r1).
     case p521 = "P-521"
+    /// The brainpoolP256r1 curve (RFC 5639).
     case brainpoolP256r1
+    /// The brainpoolP320r1 curve (RFC 5639).
     case brainpoolP320r1
+    /// The brainpoolP384r1 curve (RFC 5639).
     case brainpoolP384r1
+    /// The brainpoolP512r1 curve (RFC 5639).
     case brainpoolP512r1
+    /// X25519 for key agreement (RFC 7748), as HPKE uses it.
     case x25519 = "X25519"
+    /// Ed25519 for EdDSA signatures (RFC 8032).
     case ed25519 = "Ed25519"
 
-    /// Bytes of one field element / scalar (x, y, d) for this curve.
+    /// The length in bytes of one field element or scalar (x, y, d) on this curve.
     public var coordinateByteCount: Int {
         switch self {
         case .p256, .brainpoolP256r1, .x25519, .ed25519: return 32
@@ -45,7 +56,8 @@ public enum Curve: String, Sendable, CaseIterable {
         }
     }
 
-    /// The hash ECDSA pairs with this curve in ISO/IEC 18013-5 (ES256 / ES384 / ES512), and X.509 signing uses.
+    /// The hash ECDSA pairs with this curve in ISO/IEC 18013-5 (ES256 / ES384 / ES512), also used for X.509 signing;
+    /// nil for X25519 and Ed25519.
     public var ecdsaDigest: DigestAlgorithm? {
         switch self {
         case .p256, .brainpoolP256r1: return .sha256
@@ -55,13 +67,14 @@ public enum Curve: String, Sendable, CaseIterable {
         }
     }
 
-    /// Length of the public key encoding used by `PublicKey.uncompressedPoint`:
-    /// 0x04 || X || Y for the NIST curves, the raw 32-byte key for X25519/Ed25519.
+    /// The length of the public key encoding used by `PublicKey.uncompressedPoint`.
+    ///
+    /// 0x04 || X || Y for the NIST and brainpool curves, the raw 32-byte key for X25519/Ed25519.
     public var publicKeyByteCount: Int {
         isEC ? 1 + 2 * coordinateByteCount : coordinateByteCount
     }
 
-    /// Length of a raw signature: r || s for ECDSA, 64 bytes for Ed25519. Nil for X25519.
+    /// The length of a raw signature: r || s for ECDSA, 64 bytes for Ed25519, nil for X25519.
     public var signatureByteCount: Int? {
         switch self {
         case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return 2 * coordinateByteCount

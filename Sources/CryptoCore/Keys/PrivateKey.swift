@@ -1,9 +1,12 @@
 import COpenSSL
 import COpenSSLShims
 
-/// A private key held as an OpenSSL EVP_PKEY. Its material never appears in descriptions or errors.
+/// A private key held as an OpenSSL EVP_PKEY.
+///
+/// Its material never appears in descriptions or errors.
 public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     package let pkey: OpaquePointer
+    /// The curve or key type of the key.
     public let curve: Curve
     /// The public key encoding (`PublicKey.uncompressedPoint` form), computed once at creation:
     /// HPKE needs it (pkRm) for every decapsulation.
@@ -24,11 +27,14 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     deinit { EVP_PKEY_free(pkey) }
 
+    /// A redacted description naming only the curve, e.g. "PrivateKey(P-256, redacted)".
     public var description: String { "PrivateKey(\(curve.rawValue), redacted)" }
 
     // MARK: - Creation
 
-    /// A fresh random key on `curve`.
+    /// Generates a fresh random key on `curve`.
+    ///
+    /// Throws `CryptoError` of kind `internalFailure` when OpenSSL cannot generate the key.
     public static func generate(_ curve: Curve) throws -> PrivateKey {
         let pkey: OpaquePointer? = curve.isEC
             ? cshims_generate_key("EC", curve.opensslName)
@@ -41,6 +47,9 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Loads a PEM private key: SEC1 ("EC PRIVATE KEY") or PKCS#8 ("PRIVATE KEY"), unencrypted.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when no private key can be read, `invalidKey` for an
+    /// unsupported key type.
     public convenience init(pemEncoded pem: String) throws {
         var pem = pem
         let pkey: OpaquePointer? = pem.withUTF8 { buffer in
@@ -53,7 +62,10 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         try self.init(importing: pkey)
     }
 
-    /// Loads a DER private key: PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey. The whole input must be consumed.
+    /// Loads a DER private key: PKCS#8 PrivateKeyInfo or SEC1 ECPrivateKey.
+    ///
+    /// The whole input must be consumed. Throws `CryptoError` of kind `invalidInput` for malformed DER or trailing
+    /// bytes, `invalidKey` for an unsupported key type.
     public convenience init(derEncoded der: [UInt8]) throws {
         let pkey: OpaquePointer? = der.withUnsafeBytes { buffer in
             guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
@@ -70,9 +82,11 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         try self.init(importing: pkey)
     }
 
-    /// A private key from its raw scalar: the big-endian scalar d (exactly `curve.coordinateByteCount`
-    /// bytes, 0 < d < n) for the NIST curves, which also computes and stores the public point d·G;
-    /// the raw 32-byte private key for X25519 and Ed25519.
+    /// Creates a private key from its raw scalar.
+    ///
+    /// For the EC curves this is the big-endian scalar d (exactly `curve.coordinateByteCount` bytes, 0 < d < n),
+    /// and the public point d·G is computed and stored; for X25519 and Ed25519 it is the raw 32-byte private key.
+    /// Throws `CryptoError` of kind `invalidKey` for a wrong length or an out-of-range scalar.
     public convenience init(curve: Curve, rawScalar: [UInt8]) throws {
         guard let pkey = try rawScalar.withUnsafeBytes({ try PrivateKey.importScalar(curve: curve, $0) }) else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) private scalar is zero or not below the group order")
@@ -126,8 +140,9 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         self.init(takingOwnershipOf: pkey)!
     }
 
-    /// A deterministic key derived from `seed`, for reproducible test PKIs and fixtures (the seed is the
-    /// whole secret: use at least 32 random bytes for anything real).
+    /// Derives a deterministic key from `seed`, for reproducible test PKIs and fixtures.
+    ///
+    /// The seed is the whole secret: use at least 32 random bytes for anything real.
     ///
     /// PRK = HKDF-Extract(SHA-512, salt "WalletVerifier PrivateKey.derived v1", seed); for counter 0, 1, …:
     /// candidate = HKDF-Expand(PRK, curve name || counter, Nsk), P-521 candidates masked to 521 bits;
@@ -151,7 +166,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Export
 
-    /// The matching public key (a separate EVP_PKEY holding only the public part).
+    /// The matching public key, a separate EVP_PKEY holding only the public part.
     public var publicKey: PublicKey {
         do {
             return try PublicKey(curve: curve, uncompressedPoint: publicKeyBytes)
@@ -160,7 +175,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// PKCS#8 "PRIVATE KEY" PEM (unencrypted).
+    /// Returns the key as an unencrypted PKCS#8 "PRIVATE KEY" PEM block.
     public func pkcs8PEM() -> String {
         guard let pem = try? pemString(sec1: false) else {
             fatalError("OpenSSL could not encode a \(curve.rawValue) private key as PKCS#8")
@@ -168,7 +183,9 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         return pem
     }
 
-    /// SEC1 "EC PRIVATE KEY" PEM (NIST curves only).
+    /// Returns the key as a SEC1 "EC PRIVATE KEY" PEM block.
+    ///
+    /// Only EC keys have a SEC1 form: X25519 and Ed25519 keys throw `CryptoError` of kind `unsupportedAlgorithm`.
     public func sec1PEM() throws -> String {
         guard curve.isEC else {
             throw CryptoError(.unsupportedAlgorithm, "SEC1 encoding exists only for EC keys, not \(curve.rawValue)")
@@ -176,7 +193,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
         return try pemString(sec1: true)
     }
 
-    /// PKCS#8 PrivateKeyInfo DER (unencrypted).
+    /// Returns the key as an unencrypted PKCS#8 PrivateKeyInfo in DER.
     public func pkcs8DER() -> [UInt8] {
         withExtendedLifetime(self) {
             var der: UnsafeMutablePointer<UInt8>? = nil
@@ -221,12 +238,14 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Key agreement
 
-    /// ECDH (the x-coordinate of d·Q, `coordinateByteCount` bytes) or X25519.
+    /// Computes the ECDH shared secret with `peer` (the x-coordinate of d·Q, `coordinateByteCount` bytes) or the X25519
+    /// one.
     ///
-    /// The peer must be on the same curve (else `invalidKey`). Peer keys are validated when they are
-    /// created, so OpenSSL is told not to re-validate (EVP_PKEY_derive_set_peer_ex with validate = 0:
-    /// the check is a whole extra scalar multiplication). An all-zero X25519 output (low-order peer
-    /// point, RFC 7748 §6.1 / RFC 9180 §7.1.4) throws `invalidKey`. Callers should zeroize the result.
+    /// Ed25519 keys cannot be used for key agreement (`invalidKey`). The peer must be on the same curve (else
+    /// `invalidKey`). Peer keys are validated when they are created, so OpenSSL is told not to re-validate
+    /// (EVP_PKEY_derive_set_peer_ex with validate = 0: the check is a whole extra scalar multiplication). An all-zero
+    /// X25519 output (low-order peer point, RFC 7748 §6.1 / RFC 9180 §7.1.4) throws `invalidKey`. Callers should
+    /// zeroize the result.
     public func sharedSecret(with peer: PublicKey) throws -> [UInt8] {
         guard curve != .ed25519 else {
             throw CryptoError(.invalidKey, "Ed25519 keys cannot be used for key agreement")
@@ -270,8 +289,11 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Signatures
 
-    /// Signs `message`: ECDSA with `digest`, returned as raw r || s (each left-padded to
-    /// `coordinateByteCount` bytes), or Ed25519 (64 bytes; `digest` ignored). X25519 keys cannot sign.
+    /// Signs `message`: ECDSA with `digest`, returned as raw r || s, or Ed25519.
+    ///
+    /// ECDSA r and s are each left-padded to `coordinateByteCount` bytes; an Ed25519 signature is 64 bytes and
+    /// `digest` is ignored. X25519 keys cannot sign (`CryptoError` of kind `unsupportedAlgorithm`); other throws
+    /// are `internalFailure`.
     public func signature(for message: some CryptoBytes, digest: DigestAlgorithm) throws -> [UInt8] {
         try message.withCryptoBytes { message in
             try withExtendedLifetime(self) { try sign(message, digest: digest) }

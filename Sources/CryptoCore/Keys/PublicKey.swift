@@ -1,14 +1,16 @@
 import COpenSSL
 import COpenSSLShims
 
-/// A public key held as an OpenSSL EVP_PKEY. Immutable after creation; safe to share across tasks.
+/// A public key held as an OpenSSL EVP_PKEY.
 ///
-/// Every initialiser validates the key: NIST points must be uncompressed-encodable, on the curve and not
-/// the point at infinity; X25519/Ed25519 keys must be 32 bytes.
+/// Immutable after creation; safe to share across tasks. Every initialiser validates the key: EC points
+/// (NIST and brainpool) must be uncompressed-encodable, on the curve and not the point at infinity;
+/// X25519/Ed25519 keys must be 32 bytes.
 public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// The owned EVP_PKEY; freed in deinit. Callers that pass it to OpenSSL keep `self` alive
     /// (`withExtendedLifetime`) for the duration of the call.
     package let pkey: OpaquePointer
+    /// The curve or key type of the key.
     public let curve: Curve
 
     /// Takes ownership of `pkey` (its reference is released in deinit).
@@ -31,12 +33,15 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
 
     deinit { EVP_PKEY_free(pkey) }
 
+    /// A short description naming only the curve, e.g. "PublicKey(P-256)".
     public var description: String { "PublicKey(\(curve.rawValue))" }
 
     // MARK: - Import
 
-    /// An EC2 (COSE) public key from its affine coordinates, each exactly `curve.coordinateByteCount` bytes.
-    /// Throws `invalidKey` for a non-NIST curve, wrong lengths, or a point that is not on the curve.
+    /// Creates an EC2 (COSE) public key from its affine coordinates, each exactly `curve.coordinateByteCount` bytes.
+    ///
+    /// Throws `CryptoError` of kind `invalidKey` for X25519/Ed25519, wrong lengths, or a point that is not on
+    /// the curve.
     public convenience init(curve: Curve, x: [UInt8], y: [UInt8]) throws {
         guard curve.isEC else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) keys have no x/y coordinates")
@@ -53,19 +58,26 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         try self.init(curve: curve, uncompressedPoint: point)
     }
 
-    /// A public key from its fixed-length encoding: 0x04 || X || Y for the NIST curves (SEC1 uncompressed,
-    /// as used by HPKE and Apple's pkRHash), the raw 32 bytes for X25519 and Ed25519.
+    /// Creates a public key from its fixed-length encoding.
+    ///
+    /// The encoding is 0x04 || X || Y for the EC curves (SEC1 uncompressed, as used by HPKE and Apple's pkRHash)
+    /// and the raw 32 bytes for X25519 and Ed25519. Throws `CryptoError` of kind `invalidKey` for a wrong length,
+    /// a compressed or all-zero point, or a point that is not on the curve.
     public convenience init(curve: Curve, uncompressedPoint point: some CryptoBytes) throws {
         let pkey = try point.withCryptoBytes { try PublicKey.importPoint(curve: curve, $0) }
         self.init(validated: pkey, curve: curve)
     }
 
-    /// Same as `init(curve:uncompressedPoint:)`; the name used for X25519/Ed25519 keys.
+    /// Creates a public key from its raw encoding; the same as `init(curve:uncompressedPoint:)`, under the name used
+    /// for X25519/Ed25519 keys.
     public convenience init(curve: Curve, rawRepresentation: some CryptoBytes) throws {
         try self.init(curve: curve, uncompressedPoint: rawRepresentation)
     }
 
-    /// A DER SubjectPublicKeyInfo. The whole input must be consumed.
+    /// Creates a public key from a DER SubjectPublicKeyInfo.
+    ///
+    /// The whole input must be consumed. Throws `CryptoError` of kind `invalidInput` for malformed DER or trailing
+    /// bytes, `invalidKey` for an unsupported key type or an invalid point.
     public convenience init(spkiDER der: [UInt8]) throws {
         let pkey: OpaquePointer? = der.withUnsafeBytes { buffer in
             guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
@@ -82,7 +94,10 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         try self.init(importing: pkey)
     }
 
-    /// A PEM "PUBLIC KEY" (SubjectPublicKeyInfo).
+    /// Creates a public key from a PEM "PUBLIC KEY" (SubjectPublicKeyInfo) block.
+    ///
+    /// Throws `CryptoError` of kind `invalidInput` when no public key can be read, `invalidKey` for an
+    /// unsupported key type or an invalid point.
     public convenience init(pemEncoded pem: String) throws {
         var pem = pem
         let pkey: OpaquePointer? = pem.withUTF8 { buffer in
@@ -154,7 +169,9 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: - Export
 
-    /// 0x04 || X || Y for the NIST curves (whatever point format the key was loaded with), the raw
+    /// The fixed-length encoding of the key.
+    ///
+    /// 0x04 || X || Y for the EC curves (whatever point format the key was loaded with), the raw
     /// 32 bytes for X25519/Ed25519.
     public var uncompressedPoint: [UInt8] {
         withExtendedLifetime(self) {
@@ -162,7 +179,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Same as `uncompressedPoint`; the name used for X25519/Ed25519 keys.
+    /// The raw encoding of the key; the same as `uncompressedPoint`, under the name used for X25519/Ed25519 keys.
     public var rawRepresentation: [UInt8] { uncompressedPoint }
 
     static func encodedPoint(_ pkey: OpaquePointer, _ curve: Curve) -> [UInt8] {
@@ -183,7 +200,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// DER SubjectPublicKeyInfo.
+    /// The key as a DER SubjectPublicKeyInfo.
     public var spkiDER: [UInt8] {
         withExtendedLifetime(self) {
             var der: UnsafeMutablePointer<UInt8>? = nil
@@ -196,7 +213,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// PEM "PUBLIC KEY".
+    /// The key as a PEM "PUBLIC KEY" block.
     public var pemEncoded: String {
         PEM.encode(label: "PUBLIC KEY", der: spkiDER)
     }
@@ -205,7 +222,7 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
 
     /// Verifies a raw signature over `message`.
     ///
-    /// - NIST curves: ECDSA with `digest` over `message`; `signature` is r || s, exactly
+    /// - EC curves: ECDSA with `digest` over `message`; `signature` is r || s, exactly
     ///   `2 * curve.coordinateByteCount` bytes (COSE / JOSE form), otherwise false.
     /// - Ed25519: PureEdDSA, 64-byte signature; `digest` is ignored.
     /// - X25519: always false.

@@ -4,8 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What the trust configuration says about an anchor beyond its certificate: the docTypes it may anchor and the
-/// trust list it came from. A trust folder's manifest.json records it, and so does a VICAL loaded by the server.
+/// What the trust configuration says about an anchor beyond its certificate.
+///
+/// It records the docTypes the anchor may anchor and the trust list it came from. A trust folder's manifest.json
+/// records it, and so does a VICAL loaded by the server.
 public struct AnchorProvenance: Sendable, Hashable {
     /// The docTypes the anchor may anchor (a VICAL entry's list); nil anchors any docType.
     public var docTypes: [String]?
@@ -14,6 +16,7 @@ public struct AnchorProvenance: Sendable, Hashable {
     /// The trust list's nextUpdate: once it has passed, the listing that vouches for the anchor is stale.
     public var listNextUpdate: Date?
 
+    /// Creates a provenance record; every field defaults to nil (any docType, no source, no list expiry).
     public init(docTypes: [String]? = nil, source: String? = nil, listNextUpdate: Date? = nil) {
         self.docTypes = docTypes
         self.source = source

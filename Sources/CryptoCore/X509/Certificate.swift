@@ -6,9 +6,10 @@ import Foundation
 import COpenSSL
 import COpenSSLShims
 
-/// A parsed X.509 certificate. The OpenSSL X509 stays parsed for the object's lifetime (d2i_X509 is slow in
-/// OpenSSL 3.0: parse once, reuse). Immutable after init, so it can be shared between tasks.
-/// Equality and hashing are by the DER bytes.
+/// A parsed X.509 certificate.
+///
+/// The OpenSSL X509 stays parsed for the object's lifetime (d2i_X509 is slow in OpenSSL 3.0: parse once, reuse).
+/// Immutable after init, so it can be shared between tasks. Equality and hashing are by the DER bytes.
 public final class Certificate: @unchecked Sendable, Hashable, CustomStringConvertible {
     /// The owned X509; freed in deinit. Callers passing it to OpenSSL keep `self` alive
     /// (`withExtendedLifetime`) for the duration of the call.
@@ -18,7 +19,9 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
     /// SHA-256 of `derEncoded`; computed once, usable as a cache key.
     public let sha256Fingerprint: [UInt8]
 
-    /// Parses one DER certificate. Throws `CryptoError(.invalidInput)` on empty input, malformed DER or trailing bytes.
+    /// Parses one DER certificate.
+    ///
+    /// Throws `CryptoError(.invalidInput)` on empty input, malformed DER or trailing bytes.
     public init(derEncoded: [UInt8]) throws {
         guard !derEncoded.isEmpty else { throw CryptoError(.invalidInput, "empty certificate") }
         var consumed = 0
@@ -50,11 +53,16 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         self.isSelfSigned = Self.selfSigned(parsed)
     }
 
+    /// Parses one DER certificate from a slice.
+    ///
+    /// Throws `CryptoError(.invalidInput)` on empty input, malformed DER or trailing bytes.
     public convenience init(derEncoded: ArraySlice<UInt8>) throws {
         try self.init(derEncoded: Array(derEncoded))
     }
 
-    /// The first certificate ("BEGIN CERTIFICATE") in PEM text; other block types are skipped.
+    /// Parses the first certificate ("BEGIN CERTIFICATE") in PEM text; other block types are skipped.
+    ///
+    /// Throws `CryptoError(.invalidInput)` when there is no certificate block or a block is malformed.
     public convenience init(pemEncoded pem: String) throws {
         guard let first = try Self.pemCertificateBlocks(pem, limit: 1).first else {
             throw CryptoError(.invalidInput, "no certificate in PEM input")
@@ -62,14 +70,16 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         try self.init(derEncoded: first)
     }
 
-    /// Every certificate in a PEM bundle, in order. Throws when there is none or one is malformed.
+    /// Parses every certificate in a PEM bundle, in order.
+    ///
+    /// Throws `CryptoError(.invalidInput)` when there is none or one is malformed.
     public static func certificates(fromPEM pem: String) throws -> [Certificate] {
         let blocks = try pemCertificateBlocks(pem, limit: Int.max)
         guard !blocks.isEmpty else { throw CryptoError(.invalidInput, "no certificate in PEM input") }
         return try blocks.map { try Certificate(derEncoded: $0) }
     }
 
-    /// SHA-256 of DER bytes: look a certificate up in a cache before paying for parsing.
+    /// Returns the SHA-256 of DER bytes, to look a certificate up in a cache before paying for parsing.
     public static func sha256Fingerprint(of derEncoded: [UInt8]) -> [UInt8] {
         Digest.hash(.sha256, derEncoded)
     }
@@ -78,9 +88,12 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     // MARK: Equatable, Hashable
 
+    /// Certificates are equal when their DER encodings are identical.
     public static func == (lhs: Certificate, rhs: Certificate) -> Bool { lhs.derEncoded == rhs.derEncoded }
+    /// Hashes the certificate's SHA-256 fingerprint.
     public func hash(into hasher: inout Hasher) { hasher.combine(sha256Fingerprint) }
 
+    /// A one-line summary: subject, issuer, serial number (hex) and validity period.
     public var description: String {
         "Certificate(subject: \(subject), issuer: \(issuer), serial: \(X509Support.hex(serialNumber)), "
             + "notBefore: \(notBefore), notAfter: \(notAfter))"
@@ -88,12 +101,18 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     // MARK: Fields
 
+    /// The subject name.
     public let subject: DistinguishedName
+    /// The issuer name.
     public let issuer: DistinguishedName
 
-    /// Start of the validity period. An unreadable time yields `.distantFuture`, so the certificate is never valid.
+    /// The start of the validity period.
+    ///
+    /// An unreadable time yields `.distantFuture`, so the certificate is never valid.
     public let notBefore: Date
-    /// End of the validity period. An unreadable time yields `.distantPast`, so the certificate is never valid.
+    /// The end of the validity period.
+    ///
+    /// An unreadable time yields `.distantPast`, so the certificate is never valid.
     public let notAfter: Date
 
     /// The serial number's magnitude, big-endian, without sign padding (OpenSSL's ASN1_INTEGER bytes).
@@ -105,7 +124,9 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return ASN1_STRING_type(serial) != V_ASN1_NEG_INTEGER && serialNumber.contains { $0 != 0 }
     }
 
-    /// Number of content octets of the DER INTEGER (incl. a 0x00 sign octet): RFC 5280 caps this at 20.
+    /// The number of content octets of the serial number's DER INTEGER, including a 0x00 sign octet.
+    ///
+    /// RFC 5280 §4.1.2.2 caps this at 20; 0 when the serial number cannot be read.
     public var serialNumberOctetCount: Int {
         guard let serial = X509_get0_serialNumber(x509) else { return 0 }
         var encoded: UnsafeMutablePointer<UInt8>? = nil
@@ -116,7 +137,7 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return lengthByte < 0x80 ? Int(lengthByte) : length - 2 - Int(lengthByte & 0x7f)
     }
 
-    /// 1, 2 or 3.
+    /// The certificate's version: 1, 2 or 3.
     public var version: Int { Int(X509_get_version(x509)) + 1 }
 
     /// Dotted OID of the outer signatureAlgorithm, e.g. "1.2.840.10045.4.3.2" (ecdsa-with-SHA256).
@@ -136,8 +157,9 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return X509Support.oidString(object)
     }
 
-    /// The subject public key. Key types other than P-256/384/521, X25519 and Ed25519 (RSA, brainpool, …)
-    /// throw `CryptoError(.unsupportedAlgorithm)`.
+    /// Returns the subject public key.
+    ///
+    /// Key types other than those of `Curve` (RSA, Ed448, other curves, …) throw `CryptoError(.unsupportedAlgorithm)`.
     public func publicKey() throws -> PublicKey {
         guard let pkey = X509_get_pubkey(x509) else {  // new reference, owned by PublicKey below
             ERR_clear_error()
@@ -175,12 +197,14 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     // MARK: Relations between certificates
 
-    /// Subject equals issuer under the RFC 5280 name comparison (X509_NAME_cmp).
+    /// True when the subject equals the issuer under the RFC 5280 name comparison (X509_NAME_cmp).
     public var isSelfIssued: Bool {
         X509_NAME_cmp(X509_get_subject_name(x509), X509_get_issuer_name(x509)) == 0
     }
 
-    /// Self-issued and its signature verifies with its own key. Decided once at parse time: the chain check asks on
+    /// True when the certificate is self-issued and its signature verifies with its own key.
+    ///
+    /// Decided once at parse time: the chain check asks on
     /// every verification, and a signature verification each time cost more than the rest of the chain check.
     public let isSelfSigned: Bool
 
@@ -195,15 +219,16 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
         return result == 1
     }
 
-    /// This certificate's issuer name equals `other`'s subject name (X509_NAME_cmp).
+    /// Returns true when this certificate's issuer name equals `other`'s subject name (X509_NAME_cmp).
     public func issuerMatchesSubject(of other: Certificate) -> Bool {
         withExtendedLifetime(other) {
             X509_NAME_cmp(X509_get_issuer_name(x509), X509_get_subject_name(other.x509)) == 0
         }
     }
 
-    /// The signature over this certificate verifies with `issuer`'s public key (X509_verify; it also requires
-    /// the inner and outer signature algorithms to agree).
+    /// Returns true when the signature over this certificate verifies with `issuer`'s public key.
+    ///
+    /// Uses X509_verify, which also requires the inner and outer signature algorithms to agree.
     public func isSignedBy(_ issuer: Certificate) -> Bool {
         withExtendedLifetime(issuer) {
             guard let key = X509_get0_pubkey(issuer.x509) else {

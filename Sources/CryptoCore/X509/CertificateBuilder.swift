@@ -7,21 +7,30 @@ import COpenSSL
 import COpenSSLShims
 
 /// Builds X.509 v3 certificates for test PKIs (IACA roots, document signers, reader certificates).
+///
 /// Extensions are written in the order given; repeated `.crlDistributionPointURI` or
 /// `.issuerAlternativeNameURI` entries are merged into one extension at the first one's position.
 public struct CertificateBuilder: Sendable {
     /// Name attributes in encoding order: short names ("C", "ST", "O", "CN", …) or dotted OIDs.
     public var subject: [(String, String)]
-    /// Big-endian magnitude; must be non-empty.
+    /// The serial number as a big-endian magnitude; must be 1 to 64 bytes.
     public var serialNumber: [UInt8]
+    /// The start of the validity period.
     public var notBefore: Date
+    /// The end of the validity period.
     public var notAfter: Date
+    /// The subject public key.
     public var publicKey: PublicKey
+    /// The extensions to write, in order.
     public var extensions: [Extension]
 
+    /// An extension `CertificateBuilder` can write.
     public enum Extension: Sendable {
+        /// BasicConstraints with the cA flag and an optional pathLenConstraint.
         case basicConstraints(isCA: Bool, pathLength: Int?, critical: Bool)
+        /// KeyUsage with the given bits.
         case keyUsage(KeyUsage, critical: Bool)
+        /// ExtendedKeyUsage with the given KeyPurposeId OIDs (dotted).
         case extendedKeyUsage([String], critical: Bool)
         /// SHA-1 of the subject public key bits (RFC 5280 §4.2.1.2 method 1).
         case subjectKeyIdentifier
@@ -29,12 +38,15 @@ public struct CertificateBuilder: Sendable {
         case subjectKeyIdentifierValue([UInt8])
         /// keyIdentifier = the issuer's SKI (its method-1 hash if it has none); self-signed: our own SKI.
         case authorityKeyIdentifier
+        /// A non-critical CRLDistributionPoints entry with this URI as its full name.
         case crlDistributionPointURI(String)
+        /// A non-critical IssuerAltName entry with this URI.
         case issuerAlternativeNameURI(String)
         /// Any extension, `der` being the extnValue contents.
         case custom(oid: String, critical: Bool, der: [UInt8])
     }
 
+    /// Creates a builder; the serial number defaults to `randomSerialNumber()`.
     public init(
         subject: [(String, String)],
         serialNumber: [UInt8] = CertificateBuilder.randomSerialNumber(),
@@ -51,7 +63,8 @@ public struct CertificateBuilder: Sendable {
         self.extensions = extensions
     }
 
-    /// 16 random bytes, positive, top byte ≥ 0x40 (fixed length, 126 bits of entropy).
+    /// Returns a fresh random serial number: 16 bytes, positive, top byte at least 0x40 (fixed length, 126 bits of
+    /// entropy).
     public static func randomSerialNumber() -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: 16)
         if RAND_bytes(&bytes, Int32(bytes.count)) != 1 {
@@ -62,7 +75,8 @@ public struct CertificateBuilder: Sendable {
         return bytes
     }
 
-    /// Extensions of an IACA root per the Annex B table B.1 (docs/formats.md §4.5):
+    /// Returns the extensions of an IACA root per ISO/IEC 18013-5 Annex B table B.1 (docs/formats.md §4.5).
+    ///
     /// BC CA pathLen 0, KU keyCertSign + cRLSign, SKI, issuer alternative name, CRL distribution point.
     public static func iacaExtensions(issuerAlternativeNameURI: String, crlDistributionPointURI: String) -> [Extension] {
         [
@@ -74,8 +88,9 @@ public struct CertificateBuilder: Sendable {
         ]
     }
 
-    /// Extensions of a Document Signer per table B.3 (docs/formats.md §4.5): KU digitalSignature, EKU 1.0.18013.5.1.2,
-    /// AKI, SKI, issuer alternative name, CRL distribution point.
+    /// Returns the extensions of a Document Signer per ISO/IEC 18013-5 Annex B table B.3 (docs/formats.md §4.5).
+    ///
+    /// KU digitalSignature, EKU 1.0.18013.5.1.2, AKI, SKI, issuer alternative name, CRL distribution point.
     public static func documentSignerExtensions(issuerAlternativeNameURI: String, crlDistributionPointURI: String) -> [Extension] {
         [
             .keyUsage(.digitalSignature, critical: true),
@@ -87,9 +102,13 @@ public struct CertificateBuilder: Sendable {
         ]
     }
 
-    /// Signs with `issuerKey`. The issuer name and AKI come from `issuer`; nil means self-signed (issuer name =
+    /// Builds the certificate and signs it with `issuerKey`.
+    ///
+    /// The issuer name and AKI come from `issuer`; nil means self-signed (issuer name =
     /// subject, AKI = own SKI). ECDSA hashes match the issuer key's curve (P-256 → SHA-256, P-384 → SHA-384,
-    /// P-521 → SHA-512); Ed25519 signs without a separate digest. X25519 keys cannot sign.
+    /// P-521 → SHA-512); Ed25519 signs without a separate digest. X25519 keys cannot sign
+    /// (`CryptoError(.unsupportedAlgorithm)`); an empty or over-long serial number, an invalid OID or a rejected
+    /// name attribute throws `CryptoError(.invalidInput)`, an OpenSSL failure `CryptoError(.internalFailure)`.
     public func sign(issuer: Certificate?, issuerKey: PrivateKey) throws -> Certificate {
         let digest: OpaquePointer?
         switch issuerKey.curve {

@@ -1,14 +1,16 @@
 import COpenSSL
 import COpenSSLShims
 
-/// One extension exactly as encoded: OID, criticality and the DER of extnValue's contents.
+/// One certificate extension exactly as encoded: OID, criticality and the DER of extnValue's contents.
 public struct CertificateExtension: Sendable, Hashable {
     /// Dotted OID, e.g. "2.5.29.15".
     public let oid: String
+    /// Whether the extension is marked critical.
     public let isCritical: Bool
     /// The DER inside the extnValue OCTET STRING.
     public let value: [UInt8]
 
+    /// Creates an extension from its dotted OID, criticality and extnValue contents.
     public init(oid: String, isCritical: Bool, value: [UInt8]) {
         self.oid = oid
         self.isCritical = isCritical
@@ -16,19 +18,32 @@ public struct CertificateExtension: Sendable, Hashable {
     }
 }
 
-/// KeyUsage bits (RFC 5280 §4.2.1.3); bit n of the BIT STRING is `1 << n` here.
+/// The KeyUsage bits of RFC 5280 §4.2.1.3.
+///
+/// Bit n of the BIT STRING is `1 << n` here.
 public struct KeyUsage: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The bits, bit n of the BIT STRING being `1 << n`.
     public let rawValue: UInt16
+    /// Creates a set from its bits (bit n of the BIT STRING is `1 << n`).
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// digitalSignature (bit 0): verifying signatures other than on certificates and CRLs.
     public static let digitalSignature = KeyUsage(rawValue: 1 << 0)
+    /// nonRepudiation, also called contentCommitment (bit 1).
     public static let nonRepudiation = KeyUsage(rawValue: 1 << 1)
+    /// keyEncipherment (bit 2): enciphering private or secret keys.
     public static let keyEncipherment = KeyUsage(rawValue: 1 << 2)
+    /// dataEncipherment (bit 3): enciphering user data directly.
     public static let dataEncipherment = KeyUsage(rawValue: 1 << 3)
+    /// keyAgreement (bit 4): key agreement, e.g. ECDH.
     public static let keyAgreement = KeyUsage(rawValue: 1 << 4)
+    /// keyCertSign (bit 5): verifying signatures on certificates.
     public static let keyCertSign = KeyUsage(rawValue: 1 << 5)
+    /// cRLSign (bit 6): verifying signatures on CRLs.
     public static let cRLSign = KeyUsage(rawValue: 1 << 6)
+    /// encipherOnly (bit 7): with keyAgreement, the key may only encipher.
     public static let encipherOnly = KeyUsage(rawValue: 1 << 7)
+    /// decipherOnly (bit 8): with keyAgreement, the key may only decipher.
     public static let decipherOnly = KeyUsage(rawValue: 1 << 8)
 
     static let names = [
@@ -36,29 +51,40 @@ public struct KeyUsage: OptionSet, Sendable, Hashable, CustomStringConvertible {
         "keyCertSign", "cRLSign", "encipherOnly", "decipherOnly",
     ]
 
+    /// The names of the set bits, e.g. "[digitalSignature, keyCertSign]".
     public var description: String {
         "[" + Self.names.indices.filter { rawValue & (1 << $0) != 0 }.map { Self.names[$0] }.joined(separator: ", ") + "]"
     }
 }
 
-/// BasicConstraints (RFC 5280 §4.2.1.9).
+/// The BasicConstraints extension (RFC 5280 §4.2.1.9).
 public struct BasicConstraints: Sendable, Hashable {
+    /// The cA flag: whether the subject is a CA.
     public let isCA: Bool
-    /// nil when absent (no limit). A value too large for Int64 reads as Int64.max.
+    /// The pathLenConstraint: the most non-self-issued intermediates that may follow; nil when absent (no limit).
+    ///
+    /// A value too large for Int64 reads as Int64.max.
     public let pathLengthConstraint: Int?
 
+    /// Creates a value from the cA flag and the optional path length constraint.
     public init(isCA: Bool, pathLengthConstraint: Int?) {
         self.isCA = isCA
         self.pathLengthConstraint = pathLengthConstraint
     }
 }
 
-/// A GeneralName (RFC 5280 §4.2.1.6). Kinds other than URI, dNSName and rfc822Name are kept as OpenSSL's
-/// text ("IP Address:…", "DirName:…", "othername:…").
+/// A GeneralName (RFC 5280 §4.2.1.6).
+///
+/// Kinds other than URI, dNSName and rfc822Name are kept as OpenSSL's text ("IP Address:…", "DirName:…",
+/// "othername:…").
 public enum GeneralName: Sendable, Hashable {
+    /// A uniformResourceIdentifier.
     case uri(String)
+    /// A dNSName.
     case dns(String)
+    /// An rfc822Name (e-mail address).
     case email(String)
+    /// Any other kind, as OpenSSL's text for it.
     case other(String)
 }
 
@@ -66,11 +92,14 @@ public enum GeneralName: Sendable, Hashable {
 public struct CRLDistributionPoint: Sendable, Hashable {
     /// The fullName GeneralNames (empty when the distributionPoint field is absent or a relative name).
     public let fullNames: [GeneralName]
-    /// distributionPoint is a nameRelativeToCRLIssuer.
+    /// True when the distributionPoint is a nameRelativeToCRLIssuer.
     public let hasNameRelativeToCRLIssuer: Bool
+    /// True when the reasons field is present (the point covers only some revocation reasons).
     public let hasReasons: Bool
+    /// True when the cRLIssuer field is present (the CRL is issued by someone other than the certificate's issuer).
     public let hasCRLIssuer: Bool
 
+    /// Creates a distribution point from its full names and the presence of its other fields.
     public init(fullNames: [GeneralName], hasNameRelativeToCRLIssuer: Bool = false, hasReasons: Bool, hasCRLIssuer: Bool) {
         self.fullNames = fullNames
         self.hasNameRelativeToCRLIssuer = hasNameRelativeToCRLIssuer
@@ -79,26 +108,42 @@ public struct CRLDistributionPoint: Sendable, Hashable {
     }
 }
 
-/// Well-known extension OIDs (dotted).
+/// Well-known certificate extension OIDs, in dotted form.
 public enum X509ExtensionOID {
+    /// The subjectKeyIdentifier extension, 2.5.29.14.
     public static let subjectKeyIdentifier = "2.5.29.14"
+    /// The keyUsage extension, 2.5.29.15.
     public static let keyUsage = "2.5.29.15"
+    /// The subjectAltName extension, 2.5.29.17.
     public static let subjectAlternativeName = "2.5.29.17"
+    /// The issuerAltName extension, 2.5.29.18.
     public static let issuerAlternativeName = "2.5.29.18"
+    /// The basicConstraints extension, 2.5.29.19.
     public static let basicConstraints = "2.5.29.19"
+    /// The nameConstraints extension, 2.5.29.30.
     public static let nameConstraints = "2.5.29.30"
+    /// The cRLDistributionPoints extension, 2.5.29.31.
     public static let crlDistributionPoints = "2.5.29.31"
+    /// The certificatePolicies extension, 2.5.29.32.
     public static let certificatePolicies = "2.5.29.32"
+    /// The policyMappings extension, 2.5.29.33.
     public static let policyMappings = "2.5.29.33"
+    /// The authorityKeyIdentifier extension, 2.5.29.35.
     public static let authorityKeyIdentifier = "2.5.29.35"
+    /// The policyConstraints extension, 2.5.29.36.
     public static let policyConstraints = "2.5.29.36"
+    /// The extKeyUsage extension, 2.5.29.37.
     public static let extendedKeyUsage = "2.5.29.37"
+    /// The freshestCRL (delta CRL distribution point) extension, 2.5.29.46.
     public static let freshestCRL = "2.5.29.46"
+    /// The inhibitAnyPolicy extension, 2.5.29.54.
     public static let inhibitAnyPolicy = "2.5.29.54"
 }
 
-/// Extension accessors. A typed accessor returns nil both when the extension is absent and when it cannot be
-/// decoded or occurs twice; `hasInvalidExtensions` tells the latter apart.
+/// Extension accessors.
+///
+/// A typed accessor returns nil both when the extension is absent and when it cannot be decoded or occurs twice;
+/// `hasInvalidExtensions` tells the latter apart.
 extension Certificate {
     /// Every extension, in encoding order.
     public var extensions: [CertificateExtension] {
@@ -117,11 +162,14 @@ extension Certificate {
         extensions.first { $0.oid == oid }
     }
 
-    /// OpenSSL found a malformed or duplicated extension (EXFLAG_INVALID); path validation fails on such certificates.
+    /// True when OpenSSL found a malformed or duplicated extension (EXFLAG_INVALID).
+    ///
+    /// Path validation fails on such certificates.
     public var hasInvalidExtensions: Bool {
         X509_get_extension_flags(x509) & UInt32(EXFLAG_INVALID) != 0
     }
 
+    /// The KeyUsage bits, or nil when the extension is absent or invalid.
     public var keyUsage: KeyUsage? {
         guard let raw = decodedExtension(NID_key_usage) else { return nil }
         let bits = raw.assumingMemoryBound(to: ASN1_BIT_STRING.self)
@@ -133,7 +181,7 @@ extension Certificate {
         return usage
     }
 
-    /// Dotted KeyPurposeId OIDs, e.g. ["1.0.18013.5.1.2"].
+    /// The ExtendedKeyUsage KeyPurposeId OIDs in dotted form, e.g. ["1.0.18013.5.1.2"]; nil when absent or invalid.
     public var extendedKeyUsage: [String]? {
         guard let raw = decodedExtension(NID_ext_key_usage) else { return nil }
         let eku = OpaquePointer(raw)
@@ -141,6 +189,7 @@ extension Certificate {
         return (0..<max(cshims_eku_num(eku), 0)).map { X509Support.oidString(cshims_eku_value(eku, $0)) }
     }
 
+    /// The BasicConstraints, or nil when the extension is absent or invalid.
     public var basicConstraints: BasicConstraints? {
         guard let raw = decodedExtension(NID_basic_constraints) else { return nil }
         let constraints = raw.assumingMemoryBound(to: BASIC_CONSTRAINTS.self)
@@ -151,7 +200,7 @@ extension Certificate {
         return BasicConstraints(isCA: isCA, pathLengthConstraint: hasPathLength == 1 ? Int(pathLength) : nil)
     }
 
-    /// The SubjectKeyIdentifier octets.
+    /// The SubjectKeyIdentifier octets, or nil when the extension is absent or invalid.
     public var subjectKeyIdentifier: [UInt8]? {
         guard let raw = decodedExtension(NID_subject_key_identifier) else { return nil }
         let octets = raw.assumingMemoryBound(to: ASN1_OCTET_STRING.self)
@@ -168,6 +217,7 @@ extension Certificate {
         return X509Support.bytes(keyIdentifier)
     }
 
+    /// The CRLDistributionPoints entries, empty when the extension is absent or invalid.
     public var crlDistributionPoints: [CRLDistributionPoint] {
         guard let raw = decodedExtension(NID_crl_distribution_points) else { return [] }
         let points = OpaquePointer(raw)
@@ -182,7 +232,9 @@ extension Certificate {
         }
     }
 
+    /// The IssuerAltName names, empty when the extension is absent or invalid.
     public var issuerAlternativeNames: [GeneralName] { generalNamesExtension(NID_issuer_alt_name) }
+    /// The SubjectAltName names, empty when the extension is absent or invalid.
     public var subjectAlternativeNames: [GeneralName] { generalNamesExtension(NID_subject_alt_name) }
 
     // MARK: Decoding helpers

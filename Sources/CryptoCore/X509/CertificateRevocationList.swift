@@ -7,18 +7,24 @@ import COpenSSL
 import COpenSSLShims
 
 /// A parsed X.509 CRL (RFC 5280 §5), as an IACA issues for its document signers (ISO/IEC 18013-5 Annex B).
+///
 /// Immutable after init; the OpenSSL object is freed with the value.
 public final class CertificateRevocationList: @unchecked Sendable {
     package let crl: OpaquePointer
+    /// The exact bytes this CRL was parsed from.
     public let derEncoded: [UInt8]
     /// SHA-256 of `derEncoded`, a cache key.
     public let sha256Fingerprint: [UInt8]
+    /// The name of the CRL's issuer.
     public let issuer: DistinguishedName
+    /// When the CRL was issued (its thisUpdate field).
     public let thisUpdate: Date
     /// nil when the CRL names no next update (then it is never current: RFC 5280 requires one).
     public let nextUpdate: Date?
 
-    /// Parses one DER CRL. Throws `CryptoError(.invalidInput)` on malformed DER, trailing bytes or an unreadable
+    /// Parses one DER CRL.
+    ///
+    /// Throws `CryptoError(.invalidInput)` on malformed DER, trailing bytes or an unreadable
     /// thisUpdate.
     public init(derEncoded: [UInt8]) throws {
         guard !derEncoded.isEmpty else { throw CryptoError(.invalidInput, "empty CRL") }
@@ -48,7 +54,9 @@ public final class CertificateRevocationList: @unchecked Sendable {
         self.nextUpdate = ASN1Time.date(X509_CRL_get0_nextUpdate(parsed))
     }
 
-    /// Every CRL in a file: PEM ("X509 CRL" blocks) or one DER CRL.
+    /// Parses every CRL in a file's bytes: PEM ("X509 CRL" blocks, at most 64) or one DER CRL.
+    ///
+    /// Throws `CryptoError(.invalidInput)` when PEM input has no "X509 CRL" block or a CRL is malformed.
     public static func load(_ bytes: [UInt8]) throws -> [CertificateRevocationList] {
         if bytes.firstRange(of: Array("-----BEGIN".utf8)) != nil {
             let blocks = try PEM.blocks(String(decoding: bytes, as: UTF8.self), labels: ["X509 CRL"], limit: 64)
@@ -60,9 +68,11 @@ public final class CertificateRevocationList: @unchecked Sendable {
 
     deinit { X509_CRL_free(crl) }
 
+    /// The CRL as one PEM "X509 CRL" block.
     public var pemEncoded: String { PEM.encode(label: "X509 CRL", der: derEncoded) }
 
-    /// True when `certificate` (the CRL's issuer) signed it: its name is the CRL's issuer and its key verifies.
+    /// Returns true when `certificate` issued this CRL: its subject is the CRL's issuer and its key verifies the CRL's
+    /// signature.
     public func isIssued(by certificate: Certificate) -> Bool {
         defer { ERR_clear_error() }
         return withExtendedLifetime(certificate) {
@@ -73,8 +83,11 @@ public final class CertificateRevocationList: @unchecked Sendable {
         }
     }
 
-    /// A critical CRL extension this reader does not process (e.g. an issuing distribution point that narrows the
-    /// CRL's scope, or a delta-CRL indicator): such a CRL is no complete answer for the certificates of its issuer.
+    /// The short name of the first critical CRL extension this reader does not process, or nil when there is none.
+    ///
+    /// Examples are an issuing distribution point that narrows the CRL's scope, or a delta-CRL indicator: such a
+    /// CRL is no complete answer for the certificates of its issuer. Only cRLNumber and authorityKeyIdentifier are
+    /// processed.
     public var unsupportedCriticalExtension: String? {
         let handled: Set<Int32> = [NID_crl_number, NID_authority_key_identifier]
         for index in 0..<max(X509_CRL_get_ext_count(crl), 0) {
@@ -87,7 +100,9 @@ public final class CertificateRevocationList: @unchecked Sendable {
         return nil
     }
 
-    /// The revocation date of `certificate` when this CRL lists its serial number (nil when it does not).
+    /// Returns the revocation date of `certificate` when this CRL lists its serial number, nil when it does not.
+    ///
+    /// An unreadable revocation date reads as `Date.distantPast`.
     public func revocationDate(of certificate: Certificate) -> Date? {
         defer { ERR_clear_error() }
         return withExtendedLifetime(certificate) {
@@ -100,20 +115,26 @@ public final class CertificateRevocationList: @unchecked Sendable {
     }
 }
 
-/// Builds and signs a CRL (for test PKIs: the compliance kit revokes document signers with it).
+/// Builds and signs a CRL, for test PKIs (the compliance kit revokes document signers with it).
 public struct CRLBuilder: Sendable {
+    /// The thisUpdate (issue time) to write.
     public var thisUpdate: Date
+    /// The nextUpdate to write; nil omits the field.
     public var nextUpdate: Date?
     /// Serial numbers (big-endian magnitude) and revocation dates.
     public var revoked: [(serialNumber: [UInt8], date: Date)]
 
+    /// Creates a builder for a CRL with these times and revoked entries.
     public init(thisUpdate: Date, nextUpdate: Date?, revoked: [(serialNumber: [UInt8], date: Date)] = []) {
         self.thisUpdate = thisUpdate
         self.nextUpdate = nextUpdate
         self.revoked = revoked
     }
 
-    /// Signs as `issuer` with `issuerKey` (digest as for certificates: the key's curve picks it).
+    /// Builds the CRL and signs it as `issuer` with `issuerKey`.
+    ///
+    /// The digest is chosen as for certificates: the key's curve picks it (`Curve.ecdsaDigest`); Ed25519 signs
+    /// without one. Throws `CryptoError(.internalFailure)` when OpenSSL cannot build or sign the CRL.
     public func sign(issuer: Certificate, issuerKey: PrivateKey) throws -> CertificateRevocationList {
         let digest: OpaquePointer? = issuerKey.curve == .ed25519 ? nil : issuerKey.curve.ecdsaDigest?.md
         guard let crl = X509_CRL_new() else { throw Self.failure("X509_CRL_new") }

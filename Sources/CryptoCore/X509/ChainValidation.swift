@@ -1,34 +1,59 @@
 import COpenSSL
 
-/// Outcome of `TrustStore.validate`.
+/// The outcome of `TrustStore.validate(leaf:intermediates:at:)`.
 public enum ChainValidationResult: Sendable {
     /// The path found by OpenSSL: leaf first, trust anchor last.
     case trusted(chain: [Certificate])
+    /// No path to a trust anchor validated; the associated value says why.
     case failed(ChainValidationFailure)
 
+    /// True when the chain validated.
     public var isTrusted: Bool {
         if case .trusted = self { return true }
         return false
     }
 
+    /// The validated path (leaf first, trust anchor last), or nil when validation failed.
     public var chain: [Certificate]? {
         if case .trusted(let chain) = self { return chain }
         return nil
     }
 
+    /// The reason validation failed, or nil when the chain is trusted.
     public var failure: ChainValidationFailure? {
         if case .failed(let failure) = self { return failure }
         return nil
     }
 }
 
-/// Why path validation failed. OpenSSL stops at the first error it meets, so only one reason is reported.
+/// Why path validation failed.
+///
+/// OpenSSL stops at the first error it meets, so only one reason is reported.
 public struct ChainValidationFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The category of a path validation failure, mapped from OpenSSL's X509_V_ERR_* codes.
     public enum Reason: String, Sendable {
-        case noTrustedAnchor, expired, notYetValid, signatureInvalid, notACA, pathLengthExceeded
-        case unhandledCriticalExtension, invalidCertificate, other
+        /// No path leads to a configured trust anchor (issuer not found, untrusted or unexpected self-signed
+        /// certificate).
+        case noTrustedAnchor
+        /// A certificate's validity period has ended at the validation time.
+        case expired
+        /// A certificate's validity period has not begun at the validation time.
+        case notYetValid
+        /// A certificate's signature does not verify with its issuer's key.
+        case signatureInvalid
+        /// An issuing certificate is not a CA or may not sign certificates (basicConstraints or keyUsage).
+        case notACA
+        /// A basicConstraints path length constraint is exceeded.
+        case pathLengthExceeded
+        /// A certificate has a critical extension OpenSSL does not handle.
+        case unhandledCriticalExtension
+        /// A certificate is malformed: unreadable validity times, issuer key, extensions or signature algorithm.
+        case invalidCertificate
+        /// Any other failure, including internal OpenSSL errors.
+        case other
     }
 
+    /// The category of the failure.
     public let reason: Reason
     /// Position in the chain of the certificate concerned: 0 = leaf.
     public let depth: Int
@@ -37,6 +62,7 @@ public struct ChainValidationFailure: Error, Sendable, Equatable, CustomStringCo
     /// OpenSSL's X509_V_ERR_* code (0 when the failure did not come from X509_verify_cert), for logs.
     public let opensslErrorCode: Int
 
+    /// Creates a failure; `opensslErrorCode` is 0 when the failure did not come from OpenSSL's path validation.
     public init(reason: Reason, depth: Int, message: String, opensslErrorCode: Int = 0) {
         self.reason = reason
         self.depth = depth
@@ -44,6 +70,7 @@ public struct ChainValidationFailure: Error, Sendable, Equatable, CustomStringCo
         self.opensslErrorCode = opensslErrorCode
     }
 
+    /// The reason, depth and message, as "reason at depth N: message".
     public var description: String { "\(reason.rawValue) at depth \(depth): \(message)" }
 
     /// Maps an X509_V_ERR_* code.

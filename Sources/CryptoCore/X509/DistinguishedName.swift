@@ -2,6 +2,7 @@ import COpenSSL
 import COpenSSLShims
 
 /// An X.501 Name (certificate subject or issuer) as read from a certificate.
+///
 /// Equality and hashing are by the DER bytes; for the RFC 5280 name match (case- and
 /// whitespace-insensitive) use `Certificate.isSelfIssued` / `Certificate.issuerMatchesSubject(of:)`.
 public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
@@ -14,6 +15,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         /// The value as UTF-8 (converted from PrintableString, UTF8String, BMPString, …).
         public let value: String
 
+        /// Creates an attribute from its dotted OID, short name and UTF-8 value.
         public init(oid: String, shortName: String, value: String) {
             self.oid = oid
             self.shortName = shortName
@@ -28,11 +30,17 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// RFC 4514-style text: last RDN first, "CN=…, O=…, C=…".
     public let description: String
 
+    /// The first countryName (C, 2.5.4.6) value, if any.
     public var countryName: String? { first("2.5.4.6") }
+    /// The first stateOrProvinceName (ST, 2.5.4.8) value, if any.
     public var stateOrProvinceName: String? { first("2.5.4.8") }
+    /// The first localityName (L, 2.5.4.7) value, if any.
     public var localityName: String? { first("2.5.4.7") }
+    /// The first organizationName (O, 2.5.4.10) value, if any.
     public var organizationName: String? { first("2.5.4.10") }
+    /// The first organizationalUnitName (OU, 2.5.4.11) value, if any.
     public var organizationalUnitName: String? { first("2.5.4.11") }
+    /// The first commonName (CN, 2.5.4.3) value, if any.
     public var commonName: String? { first("2.5.4.3") }
 
     /// Every value of the attribute type `oid` (dotted), in encoding order.
@@ -44,7 +52,9 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         attributes.first { $0.oid == oid }?.value
     }
 
+    /// Names are equal when their DER encodings are identical.
     public static func == (lhs: DistinguishedName, rhs: DistinguishedName) -> Bool { lhs.der == rhs.der }
+    /// Hashes the DER encoding.
     public func hash(into hasher: inout Hasher) { hasher.combine(der) }
 
     /// Reads a borrowed X509_NAME.

@@ -6,7 +6,7 @@ import Foundation
 import COpenSSL
 import COpenSSLShims
 
-/// Trusted roots (IACAs) and fixed-time RFC 5280 path validation with OpenSSL's X509_STORE.
+/// A set of trusted anchors (IACAs) with fixed-time RFC 5280 path validation through OpenSSL's X509_STORE.
 ///
 /// The X509_STORE is built once and only read afterwards; X509_verify_cert takes the store's lock for
 /// lookups, so one TrustStore serves concurrent validations. No purpose/EKU check is configured: mdoc EKUs
@@ -16,7 +16,7 @@ import COpenSSLShims
 public final class TrustStore: @unchecked Sendable {
     /// The anchors, without duplicates, in the order given.
     public let anchors: [Certificate]
-    /// Anchors need not be self-signed (X509_V_FLAG_PARTIAL_CHAIN): e.g. the DS itself as anchor.
+    /// Whether anchors need not be self-signed (X509_V_FLAG_PARTIAL_CHAIN), e.g. the document signer itself as anchor.
     public let allowsNonSelfSignedAnchors: Bool
     /// The docTypes an anchor may anchor and the list it came from, by the SHA-256 of its DER; an anchor without an
     /// entry anchors anything and has no recorded source.
@@ -26,6 +26,14 @@ public final class TrustStore: @unchecked Sendable {
     private let anchorsByPointer: [OpaquePointer: Certificate]
     private let anchorKeyIdentifiers: [[UInt8]?]
 
+    /// Creates a store of `anchors`, dropping duplicates.
+    ///
+    /// - Parameters:
+    ///   - anchors: The trusted certificates, in order of preference.
+    ///   - allowNonSelfSignedAnchors: Whether an anchor that is not self-signed (e.g. an intermediate or the document
+    ///     signer itself) may end a path (X509_V_FLAG_PARTIAL_CHAIN).
+    ///   - provenance: Scope and source of anchors, keyed by the SHA-256 of their DER; anchors without an entry
+    ///     anchor any docType.
     public init(anchors: [Certificate], allowNonSelfSignedAnchors: Bool = false, provenance: [[UInt8]: AnchorProvenance] = [:]) {
         var seen = Set<Certificate>()
         let unique = anchors.filter { seen.insert($0).inserted }
@@ -47,9 +55,11 @@ public final class TrustStore: @unchecked Sendable {
 
     deinit { X509_STORE_free(store) }
 
+    /// True when the store has no anchors.
     public var isEmpty: Bool { anchors.isEmpty }
 
-    /// Path validation of `leaf` (with untrusted `intermediates`) to an anchor, as of `time` (whole seconds).
+    /// Validates a path from `leaf` (with untrusted `intermediates`) to an anchor, as of `time` (whole seconds).
+    ///
     /// OpenSSL checks from the anchor down, so when several certificates fail the deepest one is reported;
     /// it treats a certificate as expired from the second of its notAfter on (RFC 5280 would include that second).
     public func validate(leaf: Certificate, intermediates: [Certificate] = [], at time: Date) -> ChainValidationResult {
@@ -92,7 +102,9 @@ public final class TrustStore: @unchecked Sendable {
         }
     }
 
-    /// The best issuer candidate among the anchors: the leaf itself when it is an anchor that may stand alone,
+    /// Returns the best issuer candidate for `leaf` among the anchors, or nil when none matches.
+    ///
+    /// The candidate is the leaf itself when it is an anchor that may stand alone,
     /// else an anchor whose subject matches the leaf's issuer and whose SKI equals the leaf's AKI when both are
     /// present; among several, the first whose key verifies the leaf's signature.
     public func anchor(for leaf: Certificate) -> Certificate? {
@@ -111,18 +123,22 @@ public final class TrustStore: @unchecked Sendable {
         return candidates.first
     }
 
-    /// Loads anchors from PEM (several certificates per file allowed) or DER files. A directory contributes
-    /// every *.pem, *.crt, *.cer, *.der directly inside it, in name order. Any certificate may be an anchor, root or
-    /// not (operators pin intermediates and document signers). A folder's manifest.json (scopes, sources) is read by
-    /// `TrustFolder` in Mdoc, which passes it here as `provenance`. Throws `CryptoError(.invalidInput)` naming the
-    /// path on a missing, unreadable or invalid file.
+    /// Creates a store from PEM (several certificates per file allowed) or DER files.
+    ///
+    /// A directory contributes every `*.pem`, `*.crt`, `*.cer` and `*.der` file directly inside it, in name order. Any
+    /// certificate may be an anchor, root or not (operators pin intermediates and document signers). A folder's
+    /// manifest.json (scopes, sources) is read by `TrustFolder` in Mdoc, which passes it here as `provenance`. Throws
+    /// `CryptoError(.invalidInput)` naming the path on a missing, unreadable or invalid file.
     public static func load(paths: [String], allowNonSelfSignedAnchors: Bool = true,
                             provenance: [[UInt8]: AnchorProvenance] = [:]) throws -> TrustStore {
         TrustStore(anchors: try loadFiles(paths: paths).flatMap(\.certificates),
                    allowNonSelfSignedAnchors: allowNonSelfSignedAnchors, provenance: provenance)
     }
 
-    /// The certificates of every file `load(paths:)` reads, with the file each came from.
+    /// Returns the certificates of every file `load(paths:allowNonSelfSignedAnchors:provenance:)` reads, with the file
+    /// each came from.
+    ///
+    /// Throws `CryptoError(.invalidInput)` naming the path on a missing, unreadable or invalid file.
     public static func loadFiles(paths: [String]) throws -> [(file: String, certificates: [Certificate])] {
         var files: [(file: String, certificates: [Certificate])] = []
         for path in paths {

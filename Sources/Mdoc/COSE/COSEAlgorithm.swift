@@ -2,16 +2,26 @@ import CryptoCore
 
 /// COSE algorithm identifiers used by mdoc (RFC 9053, RFC 9864 fully specified ids, ISO 18013-5 §9.1.2.4 / §9.1.3.5).
 public enum COSEAlgorithm: Int64, Sendable, CaseIterable {
+    /// ES256: ECDSA with SHA-256.
     case es256 = -7
+    /// ES384: ECDSA with SHA-384.
     case es384 = -35
+    /// ES512: ECDSA with SHA-512.
     case es512 = -36
+    /// EdDSA (polymorphic); verified here with Ed25519 keys only.
     case edDSA = -8
+    /// ESP256: ECDSA with P-256 and SHA-256 (fully specified).
     case esp256 = -9
-    case esp384 = -48
-    case esp512 = -49
-    case ed25519 = -50
+    /// ESP384: ECDSA with P-384 and SHA-384 (fully specified).
+    case esp384 = -51
+    /// ESP512: ECDSA with P-521 and SHA-512 (fully specified).
+    case esp512 = -52
+    /// Ed25519: EdDSA with the Ed25519 curve (fully specified).
+    case ed25519 = -19
+    /// HMAC 256/256: HMAC with SHA-256 and a full-length tag, the only algorithm accepted for `deviceMac`.
     case hmac256 = 5
 
+    /// The algorithm's name as reports write it, e.g. `ES256`.
     public var name: String {
         switch self {
         case .es256: return "ES256"

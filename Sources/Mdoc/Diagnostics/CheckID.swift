@@ -15,12 +15,16 @@ public struct CheckID: Hashable, Sendable, Comparable, CustomStringConvertible, 
         self.codes = codes
     }
 
+    /// The identifier, as written in reports.
     public var description: String { rawValue }
 
+    /// Whether two checks have the same identifier; clauses and codes are not compared.
     public static func == (lhs: CheckID, rhs: CheckID) -> Bool { lhs.rawValue == rhs.rawValue }
 
+    /// Hashes the identifier only.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// Orders checks by identifier.
     public static func < (lhs: CheckID, rhs: CheckID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Decodes the identifier of a report written earlier (its clause and codes are not part of the JSON).
@@ -28,6 +32,7 @@ public struct CheckID: Hashable, Sendable, Comparable, CustomStringConvertible, 
         self.init(try decoder.singleValueContainer().decode(String.self), clause: "", codes: [])
     }
 
+    /// Encodes the identifier as a single string (clause and codes are left out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

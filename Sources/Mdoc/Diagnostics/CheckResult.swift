@@ -1,20 +1,31 @@
 /// Outcome of one verification step.
 public enum CheckStatus: String, Sendable, Codable {
-    case pass, fail, warn, skip
+    /// The check ran and found nothing wrong.
+    case pass
+    /// The check found a problem; the result carries a `code` and the verification is rejected.
+    case fail
+    /// The check found something worth reporting that does not reject the verification.
+    case warn
+    /// The check did not run, e.g. because it needs a request the caller did not give.
+    case skip
 }
 
 /// One line of the report: which check ran, on what, how it ended, and the clause it implements.
 public struct CheckResult: Sendable, Equatable, Codable {
+    /// Which check this is.
     public let id: CheckID
+    /// How the check ended.
     public let status: CheckStatus
+    /// What the check found, in words for humans.
     public let detail: String
     /// The clause this line implements, e.g. "ISO/IEC 18013-5 §9.1.2.4" (usually `id.clause`).
     public let clause: String
     /// Index of the document in `DeviceResponse.documents`, when the check is per document.
     public let document: Int?
-    /// Set when `status == .fail`.
+    /// The rejection code; set when `status == .fail`.
     public let code: ErrorCode?
 
+    /// Creates a result; `clause` defaults to the check's own (`id.clause`).
     public init(id: CheckID, status: CheckStatus, detail: String, clause: String? = nil, document: Int? = nil, code: ErrorCode? = nil) {
         self.id = id
         self.status = status
@@ -27,31 +38,45 @@ public struct CheckResult: Sendable, Equatable, Codable {
 
 /// Collects check results and errors in order. Every step reports pass, fail, warn or skip.
 public struct CheckLog: Sendable {
+    /// Every result recorded, in order.
     public private(set) var checks: [CheckResult] = []
+    /// The rejections recorded, one per failed result, in order.
     public private(set) var errors: [VerificationError] = []
 
+    /// Creates an empty log.
     public init() {}
 
+    /// True when any check failed.
     public var hasFailures: Bool { !errors.isEmpty }
 
+    /// Records that a check passed.
+    ///
+    /// `detail` says what was found; `clause` overrides the check's clause; `document` is the document's index, for
+    /// per-document checks.
     public mutating func pass(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .pass, detail: detail, clause: clause, document: document))
     }
 
+    /// Records a warning, which does not reject the verification.
     public mutating func warn(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .warn, detail: detail, clause: clause, document: document))
     }
 
+    /// Records that a check did not run.
     public mutating func skip(_ id: CheckID, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .skip, detail: detail, clause: clause, document: document))
     }
 
+    /// Records a failure with its code, and the matching rejection in `errors`.
+    ///
+    /// The rejection's message is `detail`, preceded by `document N: ` when `document` is given.
     public mutating func fail(_ id: CheckID, _ code: ErrorCode, _ detail: String, clause: String? = nil, document: Int? = nil) {
         checks.append(CheckResult(id: id, status: .fail, detail: detail, clause: clause, document: document, code: code))
         let prefix = document.map { "document \($0): " } ?? ""
         errors.append(VerificationError(code, prefix + detail))
     }
 
+    /// Appends another log's results and errors after this log's own.
     public mutating func append(contentsOf other: CheckLog) {
         checks.append(contentsOf: other.checks)
         errors.append(contentsOf: other.errors)

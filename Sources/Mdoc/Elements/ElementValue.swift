@@ -3,23 +3,36 @@ import Foundation
 
 /// A disclosed data element value, typed for callers. Only reachable from a verified result.
 public indirect enum ElementValue: Sendable, Equatable {
+    /// A text string (`tstr`).
     case text(String)
+    /// An unsigned integer; a CBOR simple value other than a boolean or null also arrives as one.
     case unsigned(UInt64)
+    /// A negative integer; one whose magnitude reaches 2^63 arrives as `float` instead.
     case negative(Int64)
+    /// A boolean.
     case bool(Bool)
+    /// A byte string (`bstr`), e.g. a portrait.
     case bytes([UInt8])
-    /// `full-date` (tag 1004), `YYYY-MM-DD`.
+    /// A full-date (tag 1004): its `YYYY-MM-DD` text as sent.
     case fullDate(String)
-    /// `tdate` (tag 0), RFC 3339 text as sent plus its parsed instant when it parses.
+    /// A tdate (tag 0): the RFC 3339 text as sent, and its parsed instant when it parses.
     case dateTime(String, Date?)
+    /// A floating-point number.
     case float(Double)
+    /// An array.
     case array([ElementValue])
+    /// A map, its entries in the order received.
     case map([MapEntry])
+    /// A tagged value other than a full-date or tdate: the tag number and the value it wraps.
     case tagged(UInt64, ElementValue)
+    /// CBOR `null` or `undefined`.
     case null
 
+    /// One key and value of a `map`.
     public struct MapEntry: Sendable, Equatable {
+        /// The entry's key.
         public let key: ElementValue
+        /// The entry's value.
         public let value: ElementValue
     }
 

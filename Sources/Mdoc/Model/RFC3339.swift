@@ -8,9 +8,11 @@ public enum RFC3339 {
     public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
         /// Whole seconds since 1970-01-01T00:00:00Z (UTC).
         public let seconds: Int
-        /// 0 ..< 1_000_000_000.
+        /// The fraction of the second, in nanoseconds (`0 ..< 1_000_000_000`).
         public let nanoseconds: Int
 
+        /// Creates a timestamp from seconds since 1970-01-01T00:00:00Z; whole seconds in `nanoseconds` carry into
+        /// `seconds`.
         public init(seconds: Int, nanoseconds: Int = 0) {
             self.seconds = seconds + nanoseconds / 1_000_000_000
             self.nanoseconds = nanoseconds % 1_000_000_000
@@ -23,16 +25,19 @@ public enum RFC3339 {
             self.init(seconds: Int(whole), nanoseconds: Int(micros - whole * 1_000_000) * 1000)
         }
 
-        /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in lower case are accepted too. Up to nine fraction
-        /// digits are kept; further ones are read and dropped.
+        /// Parses RFC 3339 date-time text, or returns nil when `text` is not one.
+        ///
+        /// The form is `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`/`z` in lower case are accepted too. Up to nine
+        /// fraction digits are kept; further ones are read and dropped.
         public init?(parsing text: String) {
             guard let parsed = RFC3339.parse(text) else { return nil }
             self = parsed
         }
 
+        /// The instant as a `Date` (a `Date` cannot hold every nanosecond).
         public var date: Date { Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000) }
 
-        /// UTC, with the fraction's significant digits only (none for whole seconds).
+        /// The timestamp as RFC 3339 text in UTC, with the fraction's significant digits only (none for whole seconds).
         public var description: String {
             let days = Int((Double(seconds) / 86_400).rounded(.down))
             let secondsOfDay = seconds - days * 86_400
@@ -47,6 +52,7 @@ public enum RFC3339 {
             return text + "Z"
         }
 
+        /// Orders timestamps in time.
         public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
             (lhs.seconds, lhs.nanoseconds) < (rhs.seconds, rhs.nanoseconds)
         }
@@ -114,7 +120,8 @@ public enum RFC3339 {
         return (year, month, day)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC; the fraction, to the microsecond, only when there is one).
+    /// Formats `date` as `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC; the fraction, to the microsecond, only when there is
+    /// one).
     public static func format(_ date: Date) -> String {
         Timestamp(date).description
     }

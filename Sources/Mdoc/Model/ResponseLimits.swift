@@ -3,15 +3,16 @@
 /// response built to make the verifier parse, hash or check without end. Each is checked when the structure is
 /// parsed, before any per-element work, and the rejection's message names the ceiling.
 public enum ResponseLimits {
-    /// Documents (and DocumentErrors) in one DeviceResponse.
+    /// The most documents (and DocumentErrors) one DeviceResponse may hold.
     public static let maxDocuments = 16
-    /// Namespaces in a Document's `issuerSigned` or `deviceSigned`, and in an MSO's `valueDigests`.
+    /// The most namespaces a Document's `issuerSigned` or `deviceSigned`, or an MSO's `valueDigests`, may hold.
     public static let maxNameSpaces = 64
-    /// Elements in one Document: IssuerSignedItems over all namespaces, and device-signed elements.
+    /// The most elements one Document may hold: IssuerSignedItems over all namespaces, and device-signed elements.
     public static let maxElementsPerDocument = 2_048
-    /// Digests in one MSO's `valueDigests`, over all namespaces (undisclosed elements and decoys included).
+    /// The most digests one MSO's `valueDigests` may hold, over all namespaces (undisclosed elements and decoys
+    /// included).
     public static let maxDigests = 16_384
-    /// Certificates in one `x5chain`, signer first.
+    /// The most certificates one `x5chain` may hold, signer first.
     public static let maxCertificatesPerChain = 8
 
     /// "… holds 17 documents; the ceiling is 16 (ResponseLimits.maxDocuments)".

@@ -1,20 +1,28 @@
 /// Bounds on what one request may name. A real request names a handful of elements of one or two documents; these
 /// ceilings keep a hostile or buggy caller from storing or signing an arbitrarily large request.
 public struct RequestPolicyLimits: Sendable, Equatable {
+    /// Most documents one request may name (default 8).
     public var maxDocuments = 8
+    /// Most namespaces one document of a request may name (default 16).
     public var maxNameSpacesPerDocument = 16
+    /// Most elements one document of a request may name, over all its namespaces (default 256).
     public var maxElementsPerDocument = 256
     /// Longest docType, namespace or element identifier, in Unicode scalars (as the OpenAPI document's `maxLength`
     /// counts them; at most 1 KiB of UTF-8).
     public var maxIdentifierLength = 256
 
+    /// Creates the default limits.
     public init() {}
 
+    /// The default limits.
     public static let `default` = RequestPolicyLimits()
 }
 
 extension RequestPolicy {
-    /// Throws `input.malformed` naming the first bound the request exceeds, or a part that is empty.
+    /// Checks that the request names something and stays within `limits`.
+    ///
+    /// - Throws: A `VerificationError` with code `input.malformed`, naming the first bound the request exceeds or a
+    ///   part that is empty.
     public func validate(_ limits: RequestPolicyLimits = .default) throws(VerificationError) {
         func refuse(_ why: String) -> VerificationError { VerificationError(.inputMalformed, why) }
         guard !documents.isEmpty else { throw refuse("documents must not be empty") }

@@ -1,42 +1,58 @@
 import CBOR
 
+/// The data elements a reader requests from one document.
+///
 /// `ItemsRequest` (ISO/IEC 18013-5 §8.3.2.1.2.1):
 /// `{"docType": tstr, "nameSpaces": {+ NameSpace => {+ DataElementIdentifier => IntentToRetain}}, ? "requestInfo"}`.
 /// Namespaces and elements keep their order, so an encoding is reproducible byte for byte.
 public struct ItemsRequest: Sendable, Equatable {
+    /// One requested data element.
     public struct Element: Sendable, Equatable {
+        /// The data element identifier, e.g. `family_name`.
         public var identifier: String
+        /// Whether the reader intends to retain the element's value (`IntentToRetain`).
         public var intentToRetain: Bool
 
+        /// Creates a requested element.
         public init(_ identifier: String, intentToRetain: Bool) {
             self.identifier = identifier
             self.intentToRetain = intentToRetain
         }
     }
 
+    /// The requested elements of one namespace.
     public struct NameSpace: Sendable, Equatable {
+        /// The namespace, e.g. `org.iso.18013.5.1`.
         public var name: String
+        /// The requested elements, in encoding order.
         public var elements: [Element]
 
+        /// Creates a namespace entry.
         public init(_ name: String, elements: [Element]) {
             self.name = name
             self.elements = elements
         }
     }
 
+    /// The requested document type, e.g. `org.iso.18013.5.1.mDL`.
     public var docType: String
+    /// The requested namespaces, in encoding order.
     public var nameSpaces: [NameSpace]
-    /// `requestInfo.issuerIdentifiers` (DocRequestInfo, ISO/IEC 18013-5 second edition): the authority key
-    /// identifiers of the document signer chains the reader accepts (`IssuerIdentifiers`); empty sends none.
+    /// The authority key identifiers of the document signer chains the reader accepts, sent as
+    /// `requestInfo.issuerIdentifiers`.
+    ///
+    /// DocRequestInfo, ISO/IEC 18013-5 second edition; see `IssuerIdentifiers`. Empty sends no `requestInfo`.
     public var issuerIdentifiers: [[UInt8]]
 
+    /// Creates a request; namespaces and elements are encoded in the order given.
     public init(docType: String, nameSpaces: [NameSpace], issuerIdentifiers: [[UInt8]] = []) {
         self.docType = docType
         self.nameSpaces = nameSpaces
         self.issuerIdentifiers = issuerIdentifiers
     }
 
-    /// From a request policy entry; namespaces and elements sorted by name (a policy holds dictionaries).
+    /// Creates a request from a request policy entry, with namespaces and elements sorted by name (a policy holds
+    /// dictionaries).
     public init(_ request: RequestPolicy.DocumentRequest, issuerIdentifiers: [[UInt8]] = []) {
         self.docType = request.docType
         self.issuerIdentifiers = issuerIdentifiers
@@ -55,7 +71,7 @@ public struct ItemsRequest: Sendable, Equatable {
         return RequestPolicy.DocumentRequest(docType: docType, nameSpaces: map)
     }
 
-    /// The ItemsRequest map, preferred serialization, in the stored order.
+    /// The ItemsRequest map as CBOR, in preferred serialization and the stored order.
     public var encoded: [UInt8] {
         var pairs: [(CBORValue, CBORValue)] = [
             (.text("docType"), .text(docType)),
@@ -69,11 +85,13 @@ public struct ItemsRequest: Sendable, Equatable {
         return CBOREncoder.encode(.map(pairs))
     }
 
-    /// `ItemsRequestBytes = #6.24(bstr .cbor ItemsRequest)`.
+    /// The request wrapped as a DocRequest carries it: `ItemsRequestBytes = #6.24(bstr .cbor ItemsRequest)`.
     public var taggedBytes: [UInt8] { CBOREncoder.encode(.tagged(24, .bytes(encoded))) }
 
     /// Parses a decoded ItemsRequest map. Of `requestInfo` only `issuerIdentifiers` is read (an array of bstr);
-    /// its other entries and unknown keys are ignored; anything else that does not fit the CDDL is `input.malformed`.
+    /// its other entries and unknown keys are ignored.
+    ///
+    /// - Throws: `input.malformed` when anything else does not fit the CDDL.
     public init(decoding item: CBORItem) throws(VerificationError) {
         func malformed(_ what: String) -> VerificationError { VerificationError(.inputMalformed, "ItemsRequest: \(what)") }
         guard item.map != nil else { throw malformed("not a map") }

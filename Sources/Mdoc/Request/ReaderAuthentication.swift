@@ -2,13 +2,17 @@ import CBOR
 import CryptoCore
 import Foundation
 
-/// mdoc reader authentication (ISO/IEC 18013-5 §9.1.4): a COSE_Sign1 with `x5chain` and a detached payload
-/// over ReaderAuthenticationBytes built from the session transcript and the exact ItemsRequestBytes.
+/// Builds, signs and verifies mdoc reader authentication (ISO/IEC 18013-5 §9.1.4).
+///
+/// ReaderAuth is a COSE_Sign1 with `x5chain` and a detached payload over ReaderAuthenticationBytes built from the
+/// session transcript and the exact ItemsRequestBytes.
 public enum ReaderAuthentication {
     static let clause = "ISO/IEC 18013-5 §9.1.4"
     /// Extended key usage of an mdoc reader certificate (ISO/IEC 18013-5 Annex B).
     public static let readerExtendedKeyUsage = "1.0.18013.5.1.6"
 
+    /// The bytes a per-document `readerAuth` signs.
+    ///
     /// `ReaderAuthenticationBytes = #6.24(bstr .cbor ["ReaderAuthentication", SessionTranscript, ItemsRequestBytes])`,
     /// the transcript untagged, the ItemsRequestBytes exactly as sent (per-document `readerAuth`).
     public static func bytes(transcript: SessionTranscript, itemsRequestBytes: [UInt8]) -> [UInt8] {
@@ -17,6 +21,8 @@ public enum ReaderAuthentication {
         ])))
     }
 
+    /// The bytes a `readerAuthAll` signature signs.
+    ///
     /// `#6.24(bstr .cbor ["ReaderAuthenticationAll", SessionTranscript, [+ ItemsRequestBytes], DeviceRequestInfoBytes / null])`
     /// for `readerAuthAll` (18013-5 second edition, DeviceRequest 1.1). The four-element form follows current
     /// Multipaz and a-sit-plus/vck (docs/formats.md §2.6); Apple has not published which
@@ -30,9 +36,14 @@ public enum ReaderAuthentication {
         ])))
     }
 
-    /// An untagged COSE_Sign1 `[<<{1: alg}>>, {33: x5chain}, null, signature]` over `["Signature1", protected,
+    /// Signs `readerAuthenticationBytes` with `identity` and returns the ReaderAuth COSE_Sign1.
+    ///
+    /// The result is an untagged COSE_Sign1 `[<<{1: alg}>>, {33: x5chain}, null, signature]` over `["Signature1", protected,
     /// h'', readerAuthenticationBytes]` (RFC 9052 §4.4; detached payload as in Annex D, D.4.1.1).
     /// `x5chain` is one bstr for one certificate, else an array (RFC 9360 §2).
+    ///
+    /// - Throws: `input.malformed` when the identity's algorithm is not a signature algorithm, or the key's error
+    ///   when signing fails.
     public static func sign(_ readerAuthenticationBytes: [UInt8], with identity: ReaderIdentity) throws -> [UInt8] {
         let protected = CBOREncoder.encode(.map([(.int(COSEHeaderLabel.algorithm), .int(identity.algorithm.rawValue))]))
         let ders = identity.certificates.map(\.derEncoded)

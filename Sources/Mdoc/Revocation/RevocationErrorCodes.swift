@@ -13,6 +13,8 @@ extension ErrorCode {
     /// untrusted signer, no `status` in the MSO). The detail says which.
     public static let revocationUnknown = ErrorCode("revocation.unknown")
 
+    /// Every code raised by revocation checking: `issuerCertificateRevoked`, `statusRevoked`, `statusSuspended`,
+    /// `statusInvalid` and `revocationUnknown`.
     public static let revocationCodes: [ErrorCode] = [
         .issuerCertificateRevoked, .statusRevoked, .statusSuspended, .statusInvalid, .revocationUnknown,
     ]

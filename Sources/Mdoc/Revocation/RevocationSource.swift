@@ -3,9 +3,12 @@ import Foundation
 
 /// Revocation material and where it came from, for the report ("file crl.pem", "https://… fetched 12 s ago").
 public struct RevocationMaterial<Value: Sendable>: Sendable {
+    /// The material itself.
     public let value: Value
+    /// Where the material came from, in words for the report.
     public let origin: String
 
+    /// Pairs `value` with where it came from.
     public init(_ value: Value, origin: String) {
         self.value = value
         self.origin = origin
@@ -24,17 +27,24 @@ public protocol RevocationSource: Sendable {
 
 /// Why a source has no answer, in words for the report.
 public struct RevocationUnavailable: Error, Sendable, Equatable {
+    /// Why there is no answer, for the report.
     public let reason: String
+    /// Creates the error with its reason.
     public init(_ reason: String) { self.reason = reason }
 }
 
 /// CRLs and status tokens given as files (`--crl`, `--status-list`), or built by the compliance kit. Tokens are parsed
 /// (and their lists inflated) once, here, and matched to the MSO's URI by their `sub` claim.
 public struct StaticRevocationSource: RevocationSource {
+    /// The CRLs given.
     public let crlList: [RevocationMaterial<CertificateRevocationList>]
+    /// The parsed status tokens, keyed by their `sub` claim or by the URI they were fetched from (see the initializers).
     public let tokens: [String: RevocationMaterial<StatusToken>]
 
-    /// Throws for a token that does not parse, naming its origin, or for two tokens with the same `sub`.
+    /// Creates a source from CRLs and raw status tokens, keying each token by its `sub` claim.
+    ///
+    /// - Throws: The parse error of a token that does not parse, its message prefixed with the token's origin, or
+    ///   `input.malformed` for two tokens with the same `sub`.
     public init(crls: [RevocationMaterial<CertificateRevocationList>] = [], tokens: [RevocationMaterial<[UInt8]>] = []) throws(VerificationError) {
         crlList = crls
         var bySubject: [String: RevocationMaterial<StatusToken>] = [:]
@@ -48,8 +58,11 @@ public struct StaticRevocationSource: RevocationSource {
         self.tokens = bySubject
     }
 
-    /// Tokens keyed by the URI each was fetched from (so a token whose `sub` names another URI is still found, and
-    /// the check reports the mismatch).
+    /// Creates a source from CRLs and raw status tokens keyed by the URI each was fetched from.
+    ///
+    /// A token whose `sub` names another URI is still found, and the check reports the mismatch.
+    ///
+    /// - Throws: The parse error of a token that does not parse, its message prefixed with the token's origin.
     public init(crls: [RevocationMaterial<CertificateRevocationList>] = [], fetched: [String: RevocationMaterial<[UInt8]>]) throws(VerificationError) {
         crlList = crls
         var byURI: [String: RevocationMaterial<StatusToken>] = [:]
@@ -65,10 +78,12 @@ public struct StaticRevocationSource: RevocationSource {
         }
     }
 
+    /// The given CRLs whose issuer name is `certificate`'s issuer name.
     public func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>] {
         crlList.filter { $0.value.issuer == certificate.issuer }
     }
 
+    /// The token given for `uri`, or `RevocationUnavailable` when none was.
     public func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable> {
         if let token = tokens[uri] { return .success(token) }
         return .failure(RevocationUnavailable("no status token for \(InputQuote.short(uri)) was given"))

@@ -1,19 +1,30 @@
 import CBOR
 
-/// A Token Status List (draft-ietf-oauth-status-list §4): `bits` per entry (1, 2, 4 or 8), packed from the least
-/// significant bit: status i lives in byte i·bits/8 at bit offset (i mod (8/bits))·bits.
+/// An inflated Token Status List (draft-ietf-oauth-status-list §4).
+///
+/// Each entry takes `bits` bits (1, 2, 4 or 8), packed from the least significant bit: status i lives in byte
+/// i·bits/8 at bit offset (i mod (8/bits))·bits.
 public struct StatusList: Sendable, Equatable {
+    /// Bits per entry: 1, 2, 4 or 8.
     public let bits: Int
     /// The inflated list.
     public let bytes: [UInt8]
 
+    /// Creates a list from its inflated bytes.
+    ///
+    /// - Throws: `status.invalid` when `bits` is not 1, 2, 4 or 8.
     public init(bits: Int, bytes: [UInt8]) throws(VerificationError) {
         guard [1, 2, 4, 8].contains(bits) else { throw VerificationError(.statusInvalid, "status list bits is \(bits); 1, 2, 4 or 8 expected") }
         self.bits = bits
         self.bytes = bytes
     }
 
-    /// `{"bits": uint, "lst": bstr}` with `lst` zlib-compressed; inflating past `limit` bytes is refused.
+    /// Parses and inflates a `status_list` claim.
+    ///
+    /// The claim is `{"bits": uint, "lst": bstr}` with `lst` zlib-compressed; inflating past `limit` bytes is refused.
+    ///
+    /// - Throws: `status.invalid` when the claim has another shape, `bits` is not 1, 2, 4 or 8, `lst` is not zlib
+    ///   data, or it inflates past `limit` bytes.
     public init(decoding item: CBORItem, limit: Int) throws(VerificationError) {
         guard let bits = item["bits"]?.uint, bits <= 8, let compressed = item["lst"]?.bytes else {
             throw VerificationError(.statusInvalid, "status_list is not {\"bits\": uint, \"lst\": bstr}")

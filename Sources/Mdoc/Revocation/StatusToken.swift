@@ -7,6 +7,7 @@ import Foundation
 /// Parsing checks the shape (and inflates the list once); `StatusCheck` decides whether to trust it (signer, `sub`,
 /// `exp`) at each verification.
 public struct StatusToken: Sendable {
+    /// The `typ` (protected header label 16) of a Status List Token.
     public static let statusListType = "application/statuslist+cwt"
     /// Largest inflated status list accepted (a real list is at most a few MB).
     public static let maxListBytes = 16 << 20
@@ -20,22 +21,36 @@ public struct StatusToken: Sendable {
     }
     static let typeLabel: Int64 = 16
 
+    /// The list a token carries.
     public enum Content: Sendable {
+        /// A Status List (claim 65533), addressed by the index in the MSO's `status_list`.
         case statusList(StatusList)
-        /// id → status; an id absent from the list is VALID.
+        /// An Identifier List (claim 65530), id → status; an id absent from the list is VALID.
         case identifierList([[UInt8]: UInt64])
     }
 
     let message: COSEMessage
     /// SHA-256 of the token's bytes, a cache key.
     public let sha256Fingerprint: [UInt8]
+    /// The `sub` (2) claim: the URI the token is for, which the check matches against the MSO's `uri`.
     public let subject: String
+    /// The `exp` (4) claim, if present.
     public let expires: Date?
-    /// Seconds a fetched copy may be reused.
+    /// Seconds a fetched copy may be reused: the `ttl` (65534) claim, if present.
     public let timeToLive: UInt64?
+    /// The protected header's `typ` (label 16), if present.
     public let type: String?
+    /// The status list or identifier list the token carries.
     public let content: Content
 
+    /// Parses a token, inflating its list once; the signature and the signer are not checked here.
+    ///
+    /// - Parameters:
+    ///   - bytes: The token: a COSE_Sign1, optionally inside CWT tag 61.
+    ///   - listLimit: The largest inflated status list accepted, in bytes.
+    /// - Throws: `input.malformed` when the bytes are not a COSE_Sign1 with an attached CWT claims map, a header is
+    ///   misplaced or not understood, `sub` is missing, or there is no well-formed list claim; `status.invalid` for a
+    ///   status list of another shape or over `listLimit`.
     public init(_ bytes: [UInt8], listLimit: Int = maxListBytes) throws(VerificationError) {
         let (message, claims) = try Self.parse(bytes)
         guard let subject = claims[intKey: Claim.subject]?.text else { throw Self.malformed("the token has no text `sub` (2) claim") }
@@ -64,6 +79,8 @@ public struct StatusToken: Sendable {
     }
 
     /// The certificates of `x5chain`, signer first; empty when the token names its key otherwise.
+    ///
+    /// - Throws: `input.malformed` when the `x5chain` is not well-formed.
     public func certificates() throws(VerificationError) -> [Certificate] {
         do {
             return try message.x5chainCertificates() ?? []

@@ -20,6 +20,7 @@ public enum Hex {
         return high == nil ? out : nil
     }
 
+    /// Encodes `bytes` as lowercase hex, two digits per byte, without separators.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -40,6 +41,7 @@ public enum Hex {
     }
 }
 
+/// Base64url (RFC 4648 §5) text ↔ bytes: strict decoding for protocol strings, lenient decoding for files.
 public enum Base64URL {
     /// Decodes base64url or standard base64, padded or not, ignoring ASCII whitespace (line-wrapped files).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
@@ -132,6 +134,8 @@ public enum Base64URL {
 /// Bytes given as text in either form, as the CLI's input files and the inspector's fields take them: hex when the
 /// text is only hex digits (and whitespace), base64 or base64url otherwise. Nil for empty or undecodable text.
 public enum BinaryText {
+    /// Decodes `text` as hex when it is only hex digits and whitespace, else as base64 or base64url; nil when the
+    /// text is empty or undecodable.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         if let hex = Hex.decode(text), !hex.isEmpty { return hex }
         if let bytes = Base64URL.decode(text), !bytes.isEmpty { return bytes }

@@ -4,6 +4,7 @@ import CryptoCore
 /// (OpenID4VP 1.0 Appendix B.2.6). The hash input is the JSON of the required members in lexicographic
 /// order without whitespace (RFC 7638 §3.2): EC `{"crv","kty","x","y"}`, OKP `{"crv","kty","x"}` (RFC 8037 §2).
 public enum JWKThumbprint {
+    /// The RFC 7638 SHA-256 thumbprint of `key`: SHA-256 of `canonicalJSON(_:)`.
     public static func sha256(_ key: PublicKey) -> [UInt8] {
         Digest.hash(.sha256, Array(canonicalJSON(key).utf8))
     }

@@ -1,7 +1,8 @@
 import CBOR
 
 extension SessionTranscript {
-    /// ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API):
+    /// The session transcript for ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API).
+    ///
     /// `[null, null, ["dcapi", SHA-256(cbor([Base64EncryptionInfo, SerializedOrigin]))]]`
     /// (docs/formats.md §2.3). `encryptionInfo` is the exact base64url text the server sent, never
     /// a re-encoding: padded and unpadded spellings give different transcripts.

@@ -1,9 +1,11 @@
 import CBOR
 
 extension SessionTranscript {
-    /// Apple "Verify with Wallet" in-app (iOS 16+):
+    /// The session transcript for Apple "Verify with Wallet" in-app (iOS 16+).
+    ///
     /// `[null, null, ["AppleIdentityPresentment_1.0", nonce, merchantID, teamID, pkRHash]]`
-    /// (docs/formats.md §1.3; equals Apple's sample byte for byte).
+    /// (docs/formats.md §1.3; equals Apple's sample byte for byte). `recipientKeyHash` is `pkRHash`: SHA-256 of
+    /// the recipient public key as its uncompressed point (docs/formats.md §1.4).
     public static func appleInApp(nonce: [UInt8], merchantID: String, teamID: String, recipientKeyHash: [UInt8]) -> SessionTranscript {
         SessionTranscript(built: .array([
             .null, .null,

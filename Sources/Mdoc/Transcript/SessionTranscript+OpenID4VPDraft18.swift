@@ -1,7 +1,8 @@
 import CBOR
 
 extension SessionTranscript {
-    /// ISO/IEC TS 18013-7:2024 Annex B (OpenID4VP draft 18), B.4.4 `OID4VPHandover`:
+    /// The session transcript for ISO/IEC TS 18013-7:2024 Annex B (OpenID4VP draft 18), B.4.4 `OID4VPHandover`.
+    ///
     /// `[null, null, [clientIdHash, responseUriHash, nonce]]` with
     /// `clientIdHash = SHA-256(cbor([client_id, mdocGeneratedNonce]))`,
     /// `responseUriHash = SHA-256(cbor([response_uri, mdocGeneratedNonce]))` and `nonce` the request's nonce

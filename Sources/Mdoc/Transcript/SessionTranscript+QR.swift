@@ -1,13 +1,15 @@
 import CBOR
 
 extension SessionTranscript {
-    /// ISO/IEC 18013-5 §9.1.5.1, device engagement by QR code:
-    /// `[DeviceEngagementBytes, EReaderKeyBytes, null]`.
+    /// The session transcript for ISO/IEC 18013-5 device engagement by QR code.
+    ///
+    /// ISO/IEC 18013-5 §9.1.5.1: `[DeviceEngagementBytes, EReaderKeyBytes, null]`. Both inputs are wrapped in tag
+    /// 24 here.
     ///
     /// - Parameters:
     ///   - deviceEngagement: the DeviceEngagement CBOR exactly as read from the QR code (untagged).
     ///   - eReaderKey: the reader's ephemeral COSE_Key exactly as sent in SessionEstablishment (untagged).
-    /// Both are wrapped in tag 24 here. Throws `input.malformed` when either is not one CBOR map.
+    /// - Throws: `input.malformed` when either is not one CBOR map.
     public static func qrEngagement(deviceEngagement: [UInt8], eReaderKey: [UInt8]) throws(VerificationError) -> SessionTranscript {
         SessionTranscript(built: .array([
             try embeddedMap(deviceEngagement, what: "DeviceEngagement"),

@@ -1,17 +1,25 @@
 import CBOR
 import CryptoCore
 
-/// `SessionTranscript` (ISO/IEC 18013-5 §9.1.5.1): `[DeviceEngagementBytes / null, EReaderKeyBytes / null, Handover]`.
+/// The session transcript that binds a response to one session (ISO/IEC 18013-5 §9.1.5.1).
+///
+/// `SessionTranscript = [DeviceEngagementBytes / null, EReaderKeyBytes / null, Handover]`.
 /// Always built by the verifier from server-side values (or handed in by the caller), never taken from a response.
 public struct SessionTranscript: Sendable, Equatable {
     /// The untagged CBOR array. HPKE `info` and `DeviceAuthentication` use these bytes.
     public let bytes: [UInt8]
 
-    /// `SessionTranscriptBytes = #6.24(bstr .cbor SessionTranscript)`; the deviceMac salt hashes these.
+    /// The transcript wrapped as `SessionTranscriptBytes = #6.24(bstr .cbor SessionTranscript)`; the deviceMac salt
+    /// hashes these.
     public var taggedBytes: [UInt8] { CBOREncoder.encode(.tagged(24, .bytes(bytes))) }
 
-    /// Caller-supplied transcript: the untagged array, or the tag-24-wrapped `SessionTranscriptBytes`.
-    /// The bytes are kept exactly as given.
+    /// Creates a transcript from caller-supplied bytes: the untagged array, or the tag-24-wrapped
+    /// `SessionTranscriptBytes`.
+    ///
+    /// The (untagged) bytes are kept exactly as given.
+    ///
+    /// - Throws: `input.malformed` when the bytes are not CBOR, a tag 24 does not wrap CBOR, or the transcript is
+    ///   not a 3-element array.
     public init(encoded: [UInt8]) throws(VerificationError) {
         let item: CBORItem
         do {
@@ -34,7 +42,7 @@ public struct SessionTranscript: Sendable, Equatable {
         self.bytes = exact
     }
 
-    /// A transcript we built ourselves.
+    /// Creates a transcript built in code (not received) by encoding `value` in preferred serialization.
     public init(built value: CBORValue) {
         self.bytes = CBOREncoder.encode(value)
     }

@@ -6,7 +6,9 @@ import CryptoCore
 /// authority key identifier from the document signer certificate chain and bounds the list at 1,000 identifiers of
 /// at most 64 bytes. This only filters on the wallet side; chain validation still decides.
 public enum IssuerIdentifiers {
+    /// The most identifiers a list may hold (Apple's bound).
     public static let maxCount = 1000
+    /// The longest identifier, in bytes (Apple's bound).
     public static let maxLength = 64
 
     /// The identifiers of every anchor that may anchor `docType`, deduplicated and sorted: a CA anchor's

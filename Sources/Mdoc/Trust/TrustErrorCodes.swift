@@ -11,5 +11,6 @@ extension ErrorCode {
     /// A lower `vicalIssueID` than the one already imported.
     public static let vicalRollback = ErrorCode("vical.rollback")
 
+    /// Every code raised when a VICAL is verified or imported.
     public static let trustCodes: [ErrorCode] = [.vicalMalformed, .vicalSignatureInvalid, .vicalSignerUntrusted, .vicalStale, .vicalRollback]
 }

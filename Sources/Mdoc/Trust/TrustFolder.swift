@@ -7,12 +7,16 @@ import Foundation
 ///
 /// Manifest shape (unknown keys ignored):
 /// `{"provider", "vicalIssueID", "date", "nextUpdate", "entries": [{"certificateSHA256", "docTypes", "sources": [{"source"}]}]}`.
-/// The top-level VICAL fields are written by an import and make every entry's source "VICAL <provider> issue <id>";
+/// The top-level VICAL fields are written by an import and make every entry's source `VICAL <provider> issue <id>`;
 /// an entry's own `sources` (a curated bundle's provenance) name it otherwise.
 public enum TrustFolder {
+    /// The file name of the manifest inside a trust folder.
     public static let manifestName = "manifest.json"
 
     /// The anchors of `paths` (files or folders) with the provenance their folders' manifests give.
+    ///
+    /// - Throws: `CryptoError` naming the file when a certificate file or a manifest is missing, unreadable or
+    ///   invalid.
     public static func trustStore(paths: [String]) throws -> TrustStore {
         var provenance: [[UInt8]: AnchorProvenance] = [:]
         for path in paths where isDirectory(path) {
@@ -32,13 +36,18 @@ public enum TrustFolder {
     }
 
     /// The provenance a folder's `manifest.json` records, by certificate SHA-256; none when it has no manifest.
+    ///
+    /// - Throws: `CryptoError` when the manifest is invalid (see `manifestProvenance(data:name:)`).
     public static func manifestProvenance(directory: String) throws -> [[UInt8]: AnchorProvenance] {
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + manifestName
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
         return try manifestProvenance(data: [UInt8](data), name: path)
     }
 
-    /// The provenance of a manifest's JSON (`name` is for messages).
+    /// The provenance of a manifest's JSON, by certificate SHA-256 (`name` is for messages).
+    ///
+    /// - Throws: `CryptoError` (`invalidInput`) when the JSON is not a manifest, `nextUpdate` is not an RFC 3339
+    ///   date-time, or a `certificateSHA256` is not 64 hex digits.
     public static func manifestProvenance(data: [UInt8], name: String) throws -> [[UInt8]: AnchorProvenance] {
         let manifest: Manifest
         do {

@@ -6,21 +6,31 @@ import Foundation
 /// `{"version", "vicalProvider", "date", ? "vicalIssueID", ? "nextUpdate", "certificateInfos": [* CertificateInfo]}`.
 /// Unknown keys are ignored (real lists carry some, e.g. AAMVA's "Extensions"); entries are deduplicated by SPKI.
 public struct VICAL: Sendable {
+    /// One `CertificateInfo` of the list: an IACA certificate and the docTypes it may anchor.
     public struct Entry: Sendable {
+        /// The IACA certificate.
         public let certificate: Certificate
         /// The docTypes this IACA may anchor.
         public let docTypes: [String]
+        /// The `issuingAuthority` the entry gives, if any.
         public let issuingAuthority: String?
+        /// The `issuingCountry` the entry gives, if any.
         public let issuingCountry: String?
+        /// The `stateOrProvinceName` the entry gives, if any.
         public let stateOrProvinceName: String?
         /// SHA-256 of the certificate's SubjectPublicKeyInfo.
         public var spkiSHA256: [UInt8] { certificate.subjectPublicKeyInfoSHA256 }
     }
 
+    /// The list's `version`.
     public let version: String
+    /// The `vicalProvider`: who publishes the list.
     public let provider: String
+    /// The list's issue `date`.
     public let date: RFC3339.Timestamp
+    /// The `vicalIssueID`, if present; `VICALVerification` refuses one lower than the previously imported one.
     public let issueID: UInt64?
+    /// The `nextUpdate`, if present: past it, the list is stale.
     public let nextUpdate: RFC3339.Timestamp?
     /// Deduplicated by SPKI, first occurrence kept, docTypes merged.
     public let entries: [Entry]

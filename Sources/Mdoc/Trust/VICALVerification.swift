@@ -7,10 +7,14 @@ import Foundation
 /// EKU 1.0.18013.5.1.8 and chains to a pinned root — never to a root the VICAL carries itself — and a signature over
 /// the payload as received. Then freshness (`nextUpdate`) and rollback (`vicalIssueID`).
 public struct VICALVerification: Sendable {
+    /// The extended key usage a VICAL signer certificate must carry.
     public static let signerEKU = "1.0.18013.5.1.8"
+    /// The specification clause VICAL verification implements.
     public static let clause = "ISO/IEC 18013-5 Annex C (VICAL)"
 
+    /// Whether the list's `nextUpdate` has passed at the verification time.
     public enum Freshness: Sendable, Equatable {
+        /// `nextUpdate` has not passed.
         case fresh
         /// No `nextUpdate` in the list.
         case undated
@@ -18,17 +22,26 @@ public struct VICALVerification: Sendable {
         case stale(since: RFC3339.Timestamp)
     }
 
+    /// The verified list.
     public let vical: VICAL
+    /// The certificate that signed the list, first in its `x5chain`.
     public let signer: Certificate
     /// The pinned root the signer chains to.
     public let root: Certificate
+    /// The list's freshness at the verification time.
     public let freshness: Freshness
 
+    /// Verifies a VICAL's signer, signature, issue ID and freshness, and parses its payload.
+    ///
     /// - Parameters:
+    ///   - bytes: the VICAL as published: a COSE_Sign1, tagged or not.
     ///   - roots: the VICAL roots the operator pinned (PEM files or fingerprints resolved to certificates).
     ///   - time: the verification time.
     ///   - previousIssueID: the `vicalIssueID` already imported from this provider; a lower one is a rollback.
     ///   - profile: `.strict` refuses a stale list (`vical.stale`); `.default` accepts it and reports `freshness`.
+    /// - Throws: `vical.malformed` (not a COSE_Sign1, detached payload, no usable x5chain, a payload not of the
+    ///   Annex C shape), `vical.signer_untrusted` (no signer EKU, no pinned root, no path to one),
+    ///   `vical.signature_invalid`, `vical.rollback`, or under `.strict` `vical.stale`.
     public init(_ bytes: [UInt8], roots: [Certificate], at time: Date, previousIssueID: UInt64? = nil,
                 profile: CertificateProfile = .default) throws(VerificationError) {
         let message = try Self.message(bytes)
@@ -67,6 +80,8 @@ public struct VICALVerification: Sendable {
     }
 
     /// The certificates a VICAL carries in its x5chain, signer first (to resolve a pinned root given by fingerprint).
+    ///
+    /// - Throws: `vical.malformed` when the bytes are not a COSE_Sign1 with a well-formed x5chain.
     public static func carriedCertificates(_ bytes: [UInt8]) throws(VerificationError) -> [Certificate] {
         try x5chain(try message(bytes))
     }

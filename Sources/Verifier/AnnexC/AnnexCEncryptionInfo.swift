@@ -5,18 +5,24 @@ import Mdoc
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]` (ISO/IEC TS 18013-7 Annex C,
 /// docs/formats.md §2.1; the encoding follows Apple's sample request).
 public struct AnnexCEncryptionInfo: Sendable {
+    /// The protocol identifier `dcapi`, the first element of EncryptionInfo and of EncryptedResponse.
     public static let protocolIdentifier = "dcapi"
 
+    /// The request's nonce, bound into the session transcript (32 random bytes in requests this library creates).
     public let nonce: [UInt8]
     /// P-256: the HPKE KEM of Annex C is DHKEM(P-256, HKDF-SHA256).
     public let recipientPublicKey: PublicKey
 
+    /// Creates an EncryptionInfo; Annex C needs a P-256 `recipientPublicKey`, which this initializer does not check.
     public init(nonce: [UInt8], recipientPublicKey: PublicKey) {
         self.nonce = nonce
         self.recipientPublicKey = recipientPublicKey
     }
 
-    /// CBOR: the map keys in the order of Apple's sample; the COSE_Key as `{1: 2, -1: 1, -2: x, -3: y}` (no alg, no kid).
+    /// The EncryptionInfo encoded as CBOR.
+    ///
+    /// The map keys come in the order of Apple's sample; the COSE_Key as `{1: 2, -1: 1, -2: x, -3: y}` (no alg, no
+    /// kid).
     public var encoded: [UInt8] {
         CBOREncoder.encode(.array([
             .text(Self.protocolIdentifier),

@@ -12,18 +12,26 @@ public struct AnnexCFlow: RequestFlow {
         static let origin = "origin"
     }
 
+    /// The verifier that checks the answers.
     public let verifier: AnnexCVerifier
     let reader: ReaderIdentity?
     let issuerIdentifiersInRequests: Bool
 
+    /// The Annex C format, `annex-c`.
     public var format: VerificationReport.Format { .annexC }
 
+    /// Creates the flow from the relying party's configuration, reader identity and issuer-identifier setting.
     public init(_ environment: FlowEnvironment) {
         verifier = AnnexCVerifier(configuration: environment.configuration)
         reader = environment.readerIdentity
         issuerIdentifiersInRequests = environment.issuerIdentifiersInRequests
     }
 
+    /// Creates an Annex C request for `policy` from the page at `origin`: the kept state and the `data` field for the
+    /// page.
+    ///
+    /// Throws `input.malformed` when `origin` is missing or not a serialized web origin, the policy names no element,
+    /// or the request cannot be signed.
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let origin = try WebOrigin.required(origin, format: format)
         let identifiers = issuerIdentifiersInRequests
@@ -38,6 +46,9 @@ public struct AnnexCFlow: RequestFlow {
         [StateKey.privateKey: privateKey.pkcs8PEM(), StateKey.encryptionInfo: encryptionInfo, StateKey.origin: origin]
     }
 
+    /// Verifies the DigitalCredential `data` the page posted against the kept `state`, as of `time`.
+    ///
+    /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         guard let pem = state[StateKey.privateKey], let encryptionInfo = state[StateKey.encryptionInfo],
               let origin = state[StateKey.origin], let key = try? PrivateKey(pemEncoded: pem)

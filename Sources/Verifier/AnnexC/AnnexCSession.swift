@@ -14,6 +14,7 @@ public struct AnnexCSession: Sendable {
     /// What was asked for; nil skips the request-policy check.
     public let request: RequestPolicy?
 
+    /// Creates a session from the values kept for one request.
     public init(privateKey: PrivateKey, encryptionInfo: String, origin: String, request: RequestPolicy?) {
         self.privateKey = privateKey
         self.encryptionInfo = encryptionInfo

@@ -5,12 +5,14 @@ import Mdoc
 /// `navigator.credentials.get({digital: {requests: [{protocol: "org-iso-mdoc", data}]}})`, and what the
 /// server keeps to verify the answer.
 public struct AnnexCWebRequest: Sendable {
+    /// The Digital Credentials API protocol identifier of Annex C requests, `org-iso-mdoc`.
     public static let protocolIdentifier = "org-iso-mdoc"
 
-    /// base64url (no padding) of the DeviceRequest CBOR.
+    /// The DeviceRequest CBOR, base64url without padding.
     public let deviceRequest: String
-    /// base64url (no padding) of the EncryptionInfo CBOR; equal to `session.encryptionInfo`.
+    /// The EncryptionInfo CBOR, base64url without padding; equal to `session.encryptionInfo`.
     public let encryptionInfo: String
+    /// What the server keeps to verify the answer; store it server-side and use it once.
     public let session: AnnexCSession
 
     /// The `data` member: `{"deviceRequest": …, "encryptionInfo": …}`.

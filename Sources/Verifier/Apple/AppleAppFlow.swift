@@ -11,18 +11,27 @@ public struct AppleAppFlow: RequestFlow {
     static let nonceKey = "nonce"
     static let nonceLength = 32
 
+    /// The verifier that checks the answers.
     public let verifier: AppleAppVerifier
     let merchantID: String
     let teamID: String
 
+    /// The Apple in-app format, `apple-app`.
     public var format: VerificationReport.Format { .appleApp }
 
+    /// Creates the flow from the relying party's configuration, decryption keys, merchant ID and team ID.
+    ///
+    /// Throws `envelope.unsupported` when a decryption key is not P-256, `envelope.test_key` when one is Apple's
+    /// published test key while test mode is off.
     public init(_ environment: FlowEnvironment) throws(VerificationError) {
         verifier = try AppleAppVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
         merchantID = environment.merchantID
         teamID = environment.teamID
     }
 
+    /// Creates an Apple in-app request for `policy`: a fresh nonce and the issuer identifiers per requested docType.
+    ///
+    /// `origin` is not used. This flow does not throw.
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let nonce = SecureRandom.bytes(Self.nonceLength)
         let offers = IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore)
@@ -38,6 +47,10 @@ public struct AppleAppFlow: RequestFlow {
         [nonceKey: Base64URL.encode(nonce)]
     }
 
+    /// Verifies base64 (or base64url) of `PKIdentityDocument.encryptedData` against the nonce in `state`, as of `time`.
+    ///
+    /// A kept state without a nonce or an undecodable response gives a rejected report; a nil `policy` skips the
+    /// request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         let assurance: VerificationReport.Assurance = verifier.configuration.testMode ? .test : .production
         guard let nonceText = state[Self.nonceKey], let nonce = Base64URL.decode(nonceText) else {

@@ -10,14 +10,21 @@ public struct RecipientKeyRing: Sendable {
         0x41, 0xf1, 0x7e, 0x19, 0xb3, 0x02, 0x1d, 0x07, 0x56, 0x0b, 0x4a, 0x71, 0xfc, 0x61, 0x81, 0x8c,
     ]
 
+    /// A decryption key with its pkRHash.
     public struct Entry: Sendable {
+        /// The P-256 private key.
         public let key: PrivateKey
+        /// SHA-256 of the key's 65-byte uncompressed public point.
         public let pkRHash: [UInt8]
     }
 
+    /// The keys, in the order given.
     public let entries: [Entry]
 
-    /// Refuses keys that are not P-256 and, unless `allowTestKey`, Apple's published test key.
+    /// Creates a key ring from `keys`.
+    ///
+    /// Throws `envelope.unsupported` for a key that is not P-256 and, unless `allowTestKey`, `envelope.test_key` for
+    /// Apple's published test key.
     public init(keys: [PrivateKey], allowTestKey: Bool) throws(VerificationError) {
         var entries: [Entry] = []
         for key in keys {
@@ -33,6 +40,7 @@ public struct RecipientKeyRing: Sendable {
         self.entries = entries
     }
 
+    /// The pkRHash of `key`: SHA-256 of its 65-byte uncompressed point.
     public static func pkRHash(of key: PublicKey) -> [UInt8] {
         Digest.hash(.sha256, key.uncompressedPoint)
     }

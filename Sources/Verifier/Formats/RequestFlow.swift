@@ -6,6 +6,7 @@ import Mdoc
 /// verifies the wallet's answer to it. The server's routes and the compliance kit read formats only through
 /// this protocol and `FormatRegistry`, so a new format is its adapter, its flow and one registry line.
 public protocol RequestFlow: Sendable {
+    /// The format this flow requests and verifies.
     var format: VerificationReport.Format { get }
 
     /// Creates a request for `policy`: the state the relying party keeps (secret: never sent to the client, never
@@ -14,6 +15,9 @@ public protocol RequestFlow: Sendable {
     func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest
 
     /// Verifies the wallet's answer as the client posted it (text), against the kept state, as of `time`.
+    ///
+    /// Every failure, an unusable kept state included, is in the returned report. A nil `policy` skips the
+    /// request-policy check.
     func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport
 }
 
@@ -24,6 +28,7 @@ public struct PreparedRequest: Sendable {
     /// Handed to the client, in order (e.g. `nonce` for Apple, `data` for Annex C).
     public var publicFields: [(String, JSONValue)]
 
+    /// Creates a prepared request from the kept `state` and the client's `publicFields`.
     public init(state: [String: String], publicFields: [(String, JSONValue)]) {
         self.state = state
         self.publicFields = publicFields
@@ -32,11 +37,13 @@ public struct PreparedRequest: Sendable {
 
 /// What a relying party configured once, shared by every format's flow.
 public struct FlowEnvironment: Sendable {
+    /// The verifier configuration every flow's verifier uses.
     public var configuration: VerifierConfiguration
     /// Apple in-app decryption keys (P-256), matched to responses by pkRHash.
     public var recipientKeys: [PrivateKey]
-    /// Apple in-app merchant and team identifiers, bound into the session transcript.
+    /// The Apple in-app merchant identifier, bound into the session transcript.
     public var merchantID: String
+    /// The Apple in-app team identifier, bound into the session transcript.
     public var teamID: String
     /// Signs web requests (Annex C ReaderAuth) when set.
     public var readerIdentity: ReaderIdentity?
@@ -46,6 +53,8 @@ public struct FlowEnvironment: Sendable {
     /// OpenID4VP requests ask for an encrypted (`dc_api.jwt`, the default) or a plain (`dc_api`) response.
     public var openID4VPResponseMode: OpenID4VPSession.ResponseMode
 
+    /// Creates an environment; every setting but `configuration` defaults to empty or off, and OpenID4VP
+    /// requests ask for encrypted (`dc_api.jwt`) responses.
     public init(configuration: VerifierConfiguration, recipientKeys: [PrivateKey] = [], merchantID: String = "", teamID: String = "",
                 readerIdentity: ReaderIdentity? = nil, issuerIdentifiersInRequests: Bool = false,
                 openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) {

@@ -18,18 +18,26 @@ public struct OpenID4VPFlow: RequestFlow {
         static let queryIDs = "queryIDs"
     }
 
+    /// The verifier that checks the answers.
     public let verifier: OpenID4VPVerifier
     let reader: ReaderIdentity?
     let responseMode: OpenID4VPSession.ResponseMode
 
+    /// The OpenID4VP format, `openid4vp`.
     public var format: VerificationReport.Format { .openID4VP }
 
+    /// Creates the flow from the relying party's configuration, reader identity and OpenID4VP response mode.
     public init(_ environment: FlowEnvironment) {
         verifier = OpenID4VPVerifier(configuration: environment.configuration)
         reader = environment.readerIdentity
         responseMode = environment.openID4VPResponseMode
     }
 
+    /// Creates an OpenID4VP request for `policy` from the page at `origin`: the kept state and the `protocol` and
+    /// `data` fields for the page.
+    ///
+    /// Throws `input.malformed` when `origin` is missing or not a serialized web origin, the policy names no element,
+    /// or the request cannot be signed with the reader identity.
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let origin = try WebOrigin.required(origin, format: format)
         let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader)
@@ -70,6 +78,9 @@ public struct OpenID4VPFlow: RequestFlow {
         return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids, request: request)
     }
 
+    /// Verifies the DC API result the page posted against the kept `state`, as of `time`.
+    ///
+    /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         guard let session = Self.session(state, request: policy) else {
             return .rejected(format: format, assurance: verifier.configuration.testMode ? .test : .production,

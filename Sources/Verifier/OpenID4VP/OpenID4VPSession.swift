@@ -5,6 +5,7 @@ import Mdoc
 /// and nonce the transcript binds, the response mode asked for, the encryption key and the `enc` values offered,
 /// and the credential query ids. Keep it server-side and use it once.
 public struct OpenID4VPSession: Sendable {
+    /// The response mode a request asks for: encrypted or plain.
     public enum ResponseMode: String, Sendable, CaseIterable {
         /// Encrypted: `data.response` is a compact JWE to our key (HAIP's choice; the default).
         case dcAPIJWT = "dc_api.jwt"
@@ -15,7 +16,9 @@ public struct OpenID4VPSession: Sendable {
     /// The handover the transcript is built with: OpenID4VP 1.0 (`openid4vp-v1-*`), or the draft-24 form for
     /// requests made with the legacy `openid4vp` protocol identifier.
     public enum Handover: String, Sendable, CaseIterable {
+        /// OpenID4VP 1.0.
         case v1 = "1.0"
+        /// OpenID4VP draft 24, for the legacy `openid4vp` protocol identifier.
         case draft24 = "draft-24"
     }
 
@@ -23,22 +26,27 @@ public struct OpenID4VPSession: Sendable {
     public let origin: String
     /// The `nonce` request parameter as sent.
     public let nonce: String
+    /// The response mode the request asked for; an answer in the other mode is refused.
     public let responseMode: ResponseMode
-    /// The response encryption key and its JWK as published (`dc_api.jwt` only).
+    /// The response encryption private key (`dc_api.jwt` only).
     public let encryptionKey: PrivateKey?
+    /// The public JWK of `encryptionKey` as published (`dc_api.jwt` only).
     public let jwk: EncryptionJWK?
     /// The `enc` values offered in `encrypted_response_enc_values_supported`.
     public let encryptionValues: [String]
     /// The DCQL credential query ids asked for; a `vp_token` key outside them is refused. Empty: any id.
     public let queryIDs: [String]
+    /// The handover the session transcript is built with.
     public let handover: Handover
     /// Draft 24 only: the `client_id` hashed into the transcript (`web-origin:` + origin for unsigned requests).
     public let clientID: String?
     /// What was asked for; nil skips the request-policy check.
     public let request: RequestPolicy?
 
+    /// The `enc` values offered by default: A128GCM and A256GCM.
     public static let defaultEncryptionValues = ["A128GCM", "A256GCM"]
 
+    /// Creates a session from the values kept for one request.
     public init(origin: String, nonce: String, responseMode: ResponseMode = .dcAPIJWT, encryptionKey: PrivateKey?, jwk: EncryptionJWK?,
                 encryptionValues: [String] = defaultEncryptionValues, queryIDs: [String] = [], handover: Handover = .v1,
                 clientID: String? = nil, request: RequestPolicy?) {

@@ -11,6 +11,7 @@ import Mdoc
 /// `expected_origins`. Both carry a `dcql_query` with one `mso_mdoc` credential query per requested docType and, for
 /// `dc_api.jwt`, a fresh P-256 encryption JWK with `kid`.
 public struct OpenID4VPWebRequest: Sendable {
+    /// The client identifier prefix of signed requests (OpenID4VP 1.0 §5.9.3).
     public enum ClientIDPrefix: String, Sendable, CaseIterable {
         /// `x509_hash:` + base64url(SHA-256(leaf DER)) (HAIP's choice; the default).
         case x509Hash = "x509_hash"
@@ -18,14 +19,19 @@ public struct OpenID4VPWebRequest: Sendable {
         case x509SanDNS = "x509_san_dns"
     }
 
+    /// The DC API protocol identifier: `openid4vp-v1-unsigned`, or `openid4vp-v1-signed` with a reader identity.
     public let protocolIdentifier: String
     /// The DC API request's `data`.
     public let data: JSONValue
+    /// What the server keeps to verify the answer; store it server-side and use it once.
     public let session: OpenID4VPSession
 
     /// The COSE algorithms listed in `vp_formats_supported.mso_mdoc` (ES256/384/512 and the fully-specified ESP256).
     static let algorithmValues: [Int] = [-7, -35, -36, -9]
 
+    /// Creates a request for `request` from the page at `origin`: a fresh nonce, a DCQL query and, for `dc_api.jwt`,
+    /// a fresh P-256 encryption key; signed with `reader` when given, with a client identifier of `clientIDPrefix`.
+    ///
     /// Throws `input.malformed` for an origin that is not a serialized web origin, an empty request, or a reader
     /// certificate without the dNSName `x509_san_dns` needs.
     public static func create(origin: String, request: RequestPolicy, responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,

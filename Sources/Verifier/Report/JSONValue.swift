@@ -3,15 +3,23 @@ import Foundation
 
 /// A minimal JSON tree with insertion-ordered objects, so reports serialize with a stable key order.
 public indirect enum JSONValue: Sendable, Equatable {
+    /// JSON `null`.
     case null
+    /// A JSON boolean.
     case bool(Bool)
+    /// A JSON number, kept as its text.
     case number(String)
+    /// A JSON string.
     case string(String)
+    /// A JSON array.
     case array([JSONValue])
+    /// A JSON object whose members keep their insertion order.
     case object([(String, JSONValue)])
 
+    /// A number from any integer.
     public static func int<T: BinaryInteger>(_ value: T) -> JSONValue { .number(String(value)) }
 
+    /// Structural equality; object members compare in order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -24,11 +32,12 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The value as JSON text; `pretty` puts each member on its own line, indented two spaces per level.
     public func serialized(pretty: Bool = false) -> String {
         String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
     }
 
-    /// UTF-8 JSON, written byte by byte into one buffer (reports are serialized on every request).
+    /// The value as UTF-8 JSON bytes, written byte by byte into one buffer (reports are serialized on every request).
     public func serializedBytes(pretty: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(4096)

@@ -9,6 +9,8 @@ public enum RevocationFiles {
     /// Largest file read (a status list token is at most a few MB compressed).
     public static let maxFileBytes = 32 << 20
 
+    /// A revocation source from CRL files and status list or identifier list token files.
+    ///
     /// Throws `VerificationError(.inputMalformed)` naming the file that cannot be read or parsed.
     public static func source(crls crlPaths: [String], statusLists tokenPaths: [String]) throws(VerificationError) -> StaticRevocationSource {
         var crls: [RevocationMaterial<CertificateRevocationList>] = []

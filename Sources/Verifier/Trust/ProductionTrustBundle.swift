@@ -7,6 +7,8 @@ import Mdoc
 /// `ProductionTrustBundle+Embedded.swift` is generated from the folder; a test keeps the two equal.
 public enum ProductionTrustBundle {
     /// The bundle's anchors, scoped by its manifest; any certificate in it may anchor (see `TrustFolder`).
+    ///
+    /// Throws when an embedded certificate or the embedded manifest cannot be parsed.
     public static func trustStore() throws -> TrustStore {
         var anchors: [Certificate] = []
         for pem in embeddedPEM {

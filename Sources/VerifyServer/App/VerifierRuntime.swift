@@ -4,17 +4,21 @@ import Mdoc
 import RevocationFetch
 import Verifier
 
-/// What the configuration's files yield: the decryption keys, the trust store and every format's request flow
-/// (from `FormatRegistry`) built on them.
-/// Loading reports one message per unreadable key, non-P-256 key, Apple test key outside test mode, and an
-/// unreadable or empty trust store.
+/// What the configuration's files yield: the decryption keys, the trust store and every format's request flow.
+///
+/// The flows come from `FormatRegistry`, built on the keys and trust store. Loading reports one message per unreadable
+/// key, non-P-256 key, Apple test key outside test mode, and an unreadable or empty trust store.
 public struct VerifierRuntime: Sendable {
+    /// The configuration the runtime was loaded from.
     public let configuration: ServerConfiguration
+    /// The trust anchors: the configured trust files (or the embedded production bundle) plus the IACAs of every
+    /// configured VICAL.
     public let trustStore: TrustStore
     /// The formats this server offers, by format, from `FormatRegistry`.
     public let flows: [VerificationReport.Format: any RequestFlow]
-    /// Signs web requests when configured.
+    /// The Annex C reader identity that signs web requests, when configured.
     public let readerIdentity: ReaderIdentity?
+    /// The number of decryption keys loaded.
     public let keyCount: Int
     /// The VICALs whose IACAs are in `trustStore`, as verified at start.
     let vicals: [TrustLoader.LoadedVICAL]
@@ -25,8 +29,15 @@ public struct VerifierRuntime: Sendable {
     /// Fetches status lists (and, opt-in, CRLs) behind the files; outlives reloads.
     public let fetcher: RevocationFetcher?
 
-    /// `earlierProblems` (from reading the configuration) come first in the thrown list.
-    /// `fetcher`: the server's list fetcher (kept across reloads); nil verifies with the files only.
+    /// Loads the keys, trust files, VICALs, reader identity and revocation files the configuration names.
+    ///
+    /// Throws `ConfigurationProblems` listing every problem, `earlierProblems` (from reading the configuration)
+    /// first, then `configuration.problems`, then those met loading files.
+    ///
+    /// - Parameters:
+    ///   - configuration: The server configuration.
+    ///   - earlierProblems: Problems already found, e.g. by `ConfigurationLoader.read(file:environment:)`.
+    ///   - fetcher: The server's revocation list fetcher (kept across reloads); nil verifies with the files only.
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [],
                             fetcher: RevocationFetcher? = nil) throws(ConfigurationProblems) -> VerifierRuntime {
         var problems = earlierProblems + configuration.problems

@@ -4,10 +4,12 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// A configured `verify-server`: the Hummingbird application plus its store, purger and metrics. A `Service`, so
-/// it runs in a `ServiceGroup`; graceful shutdown stops accepting connections, lets in-flight requests finish,
-/// then stops the purger and closes the store.
+/// A configured `verify-server`: the Hummingbird application plus its store, purger and metrics.
+///
+/// A `Service`, so it runs in a `ServiceGroup`; graceful shutdown stops accepting connections, lets in-flight requests
+/// finish, then stops the purger and closes the store.
 public struct VerifyServerApp: Service {
+    /// The configuration the server was built with.
     public let configuration: ServerConfiguration
     /// The runtime in use now (it changes when the trust is reloaded).
     public var runtime: VerifierRuntime { runtimes.current }
@@ -16,13 +18,24 @@ public struct VerifyServerApp: Service {
     private let logger: Logger
     /// The store as the handlers use it (metered).
     public let store: any RequestStore
+    /// The server's metrics, as `/metrics` serves them.
     public let metrics: ServerMetrics
     private let application: Application<RouterResponder<BasicRequestContext>>
     private let listening: ListeningPort
     private let purger: ExpiredRequestPurger
 
-    /// Builds the server. `store`: a store the caller opened and runs (tests); nil opens `configuration.store`
-    /// and runs its services with the server. `clock`: expiry time (tests move it).
+    /// Loads the runtime from `configuration` and builds the server.
+    ///
+    /// Throws `ConfigurationProblems` when the configuration or its files have problems, or the store's error when
+    /// `configuration.store` cannot be opened.
+    ///
+    /// - Parameters:
+    ///   - configuration: The server configuration.
+    ///   - store: A store the caller opened and runs (tests); nil opens `configuration.store` and runs its services
+    ///     with the server.
+    ///   - clock: The clock for request expiry (tests move it).
+    ///   - hooks: Test-only hooks into request handling.
+    ///   - logger: The logger for the server and its services.
     public static func make(configuration: ServerConfiguration, store: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             logger: Logger) async throws -> VerifyServerApp {
@@ -30,6 +43,9 @@ public struct VerifyServerApp: Service {
     }
 
     /// Builds the server on an already loaded runtime.
+    ///
+    /// The parameters are those of `make(configuration:store:clock:hooks:logger:)`. Throws the store's error when
+    /// `runtime.configuration.store` cannot be opened.
     public static func make(runtime: VerifierRuntime, store callerStore: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             logger: Logger) async throws -> VerifyServerApp {
@@ -87,30 +103,39 @@ public struct VerifyServerApp: Service {
                                application: application, listening: listening, purger: purger)
     }
 
-    /// Loads the keys, trust files and VICALs again (what SIGHUP does); on a problem the previous trust stays in use
-    /// and `/readyz` reports the error. Returns whether the new trust is in use.
+    /// Loads the keys, trust files and VICALs again (what SIGHUP does); returns whether the new trust is in use.
+    ///
+    /// On a problem the previous trust stays in use and `/readyz` reports the error.
     @discardableResult
     public func reloadTrust() -> Bool {
         runtimes.reload(logger: logger)
     }
 
-    /// Looks at the trust files once (what the periodic check does) and reloads when they changed; returns whether it did.
+    /// Looks at the trust files once (what the periodic check does) and reloads when they changed; returns whether it
+    /// did.
     @discardableResult
     public func checkTrustFiles() -> Bool {
         watcher.checkOnce()
     }
 
     /// Deletes requests that expired more than one `requestTTL` ago (what the periodic purge does); returns how many.
+    ///
+    /// Throws the store's error when it fails or does not answer within `storeTimeout`.
     public func purgeExpiredRequests() async throws -> Int {
         try await purger.purgeOnce()
     }
 
+    /// Runs the server until its service group shuts it down.
+    ///
+    /// Throws when it cannot start, e.g. when the store's schema cannot be prepared or the address cannot be bound.
     public func run() async throws {
         defer { listening.finish() }
         try await application.run()
     }
 
-    /// The bound port (useful with port 0), once the server listens; throws if it stopped before listening.
+    /// Waits until the server listens and returns the bound port (useful with port 0).
+    ///
+    /// Throws if the server stopped before listening.
     public func port() async throws -> Int {
         try await listening.wait()
     }

@@ -1,13 +1,19 @@
 import Foundation
 import Yams
 
-/// Reads the configuration: defaults, then the config file (JSON, or YAML for .yaml/.yml), then `VERIFY_SERVER_*`
+/// Reads the server configuration from its defaults, a config file and the environment.
+///
+/// Later sources win: defaults, then the config file (JSON, or YAML for .yaml/.yml), then `VERIFY_SERVER_*`
 /// environment variables. Collects every problem instead of stopping at the first.
 public enum ConfigurationLoader {
     /// The environment variable naming the config file when `--config` is not given.
     public static let fileVariable = "VERIFY_SERVER_CONFIG"
 
-    /// The configuration with every problem found, including those `ServerConfiguration.problems` lists.
+    /// Reads the configuration and checks it.
+    ///
+    /// `file` is the config file's path; nil falls back to the `VERIFY_SERVER_CONFIG` variable of `environment`,
+    /// and no file at all is allowed. Throws `ConfigurationProblems` with every problem found, including those
+    /// `ServerConfiguration.problems` lists.
     public static func load(file: String?, environment: [String: String]) throws(ConfigurationProblems) -> ServerConfiguration {
         let (configuration, problems) = read(file: file, environment: environment)
         let all = problems + configuration.problems
@@ -15,8 +21,10 @@ public enum ConfigurationLoader {
         return configuration
     }
 
-    /// The configuration as read, and the problems met reading it (unreadable file, unknown key, bad value);
-    /// `VerifierRuntime.load` adds the checks that need the key and certificate files.
+    /// Returns the configuration as read, and the problems met reading it (unreadable file, unknown key, bad value).
+    ///
+    /// `ServerConfiguration.problems` lists the other checks that need no files, and
+    /// `VerifierRuntime.load(_:earlierProblems:fetcher:)` adds those that need the key and certificate files.
     public static func read(file: String?, environment: [String: String]) -> (ServerConfiguration, [String]) {
         var configuration = ServerConfiguration()
         var problems: [String] = []

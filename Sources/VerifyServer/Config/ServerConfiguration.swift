@@ -3,76 +3,107 @@ import Logging
 import Mdoc
 import Verifier
 
-/// Everything `verify-server` is configured with. Built by `ConfigurationLoader` from a JSON or YAML file and
-/// `VERIFY_SERVER_*` environment variables; tests build it directly.
+/// Everything `verify-server` is configured with.
+///
+/// Built by `ConfigurationLoader` from a JSON or YAML file and `VERIFY_SERVER_*` environment variables; tests build
+/// it directly. A config-file key's environment variable is `VERIFY_SERVER_` plus the key in upper snake case;
+/// docs/verify-server.example.yaml is an annotated example.
 public struct ServerConfiguration: Sendable {
+    /// The address to listen on; "127.0.0.1" by default.
     public var host = "127.0.0.1"
+    /// The TCP port to listen on; 8080 by default, 0 picks a free port (see `VerifyServerApp.port()`).
     public var port = 8080
-    /// Apple merchant and team IDs, bound into the Apple session transcript.
+    /// The Apple merchant ID, bound into the Apple session transcript; required.
     public var merchantID = ""
+    /// The Apple developer team ID, bound into the Apple session transcript; required.
     public var teamID = ""
     /// PEM files of the P-256 decryption keys; a response's pkRHash picks one.
     public var decryptionKeyPaths: [String] = []
     /// Trust anchor files or folders (with their manifest.json scopes); empty uses the production bundle embedded
     /// in the binary.
     public var trustStorePaths: [String] = []
-    /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file). Verified at
-    /// start; the server refuses to start on a bad signature or an untrusted signer.
+    /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file).
+    ///
+    /// Verified at start; the server refuses to start on a bad signature or an untrusted signer.
     public var vicals: [VICALSource] = []
-    /// How often the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check off.
+    /// How often, in seconds, the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check
+    /// off.
     public var trustWatchInterval: TimeInterval = 60
-    /// Accept Apple's published test key; every report and `/readyz` then say `test`. Off by default.
+    /// Whether to accept Apple's published test key.
+    ///
+    /// Every report and `/readyz` then say `test`. Off by default; the in-memory store, `verificationTime` and the
+    /// inspector need it.
     public var testMode = false
-    /// How long a created request can be verified.
+    /// How long a created request can be verified, in seconds (default 300).
     public var requestTTL: TimeInterval = 300
-    /// Tolerance for MSO validity comparisons.
+    /// The tolerance for MSO validity comparisons, in seconds (default 60).
     public var clockSkew: TimeInterval = 60
-    /// Largest accepted request body in bytes.
+    /// The largest accepted request body in bytes (default 1 MiB, at least 1024); a larger one gets 413.
     public var bodyLimit = 1 << 20
-    /// Longest wait for a request's whole body once its headers arrived; then 408.
+    /// The longest wait, in seconds, for a request's whole body once its headers arrived (default 10); then 408.
     public var bodyTimeout: TimeInterval = 10
-    /// A connection that sends nothing for this long is closed (slow headers, idle keep-alive).
+    /// How long, in seconds, a connection may send nothing before it is closed (default 30; slow headers, idle
+    /// keep-alive).
     public var idleTimeout: TimeInterval = 30
-    /// Most simultaneous connections from one client IP address; further ones are closed at once.
+    /// The most simultaneous connections from one client IP address (default 256); further ones are closed at once.
     public var maxConnectionsPerIP = 256
+    /// Where pending requests are kept: `StoreLocation.default` (an SQLite file) unless configured.
     public var store: StoreLocation = .default
+    /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
     public var profile: CertificateProfile = .default
-    /// Longest wait for one request-store operation; then 503 (or, at start, a refusal to start).
+    /// The longest wait, in seconds, for one request-store operation (default 5); then 503 (or, at start, a refusal to
+    /// start).
     public var storeTimeout: TimeInterval = 5
-    /// How often expired requests are deleted.
+    /// How often, in seconds, expired requests are deleted (default 60).
     public var purgeInterval: TimeInterval = 60
+    /// The minimum level of log messages; `info` by default.
     public var logLevel: Logger.Level = .info
-    /// Annex C reader authentication (optional; Apple Wallet requires signed requests): the PEM private key and the
-    /// PEM certificate file(s), leaf first. With both set, every annex-c DeviceRequest carries readerAuthAll.
+    /// The PEM private key for Annex C reader authentication; set together with `readerCertificatePaths`, or neither.
+    ///
+    /// Reader authentication is optional, but Apple Wallet requires signed requests. With both set, every annex-c
+    /// DeviceRequest carries readerAuthAll.
     public var readerKeyPath: String?
+    /// The PEM certificate file(s) of the reader authentication chain, leaf first; set together with `readerKeyPath`.
     public var readerCertificatePaths: [String] = []
-    /// Annex C requests list the trust store's issuer identifiers per docType (ItemsRequest `requestInfo`), so the
-    /// wallet offers only documents the verifier can anchor. Off by default (apple-app requests always return them).
+    /// Whether Annex C requests list the trust store's issuer identifiers per docType (ItemsRequest `requestInfo`).
+    ///
+    /// The wallet then offers only documents the verifier can anchor. Off by default (apple-app requests always return
+    /// them).
     public var requestIssuerIdentifiers = false
-    /// OpenID4VP requests ask for an encrypted response (`dc_api.jwt`, the default) or a plain one (`dc_api`).
+    /// The response mode OpenID4VP requests ask for: encrypted (`dc_api.jwt`, the default) or plain (`dc_api`).
     public var openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
-    /// What an undetermined revocation status does: off, soft (a warning check; the default) or hard (rejected with
-    /// `revocation.unknown`). A known revoked or suspended status always rejects.
+    /// What an undetermined revocation status does: off, soft (a warning check; the default) or hard.
+    ///
+    /// Hard rejects with `revocation.unknown`. A known revoked or suspended status always rejects.
     public var revocation: RevocationPolicy = .soft
-    /// CRL files (PEM or DER) for document signers, and status list / identifier list token files (matched by `sub`).
+    /// CRL files (PEM or DER) for document signers.
     public var crlPaths: [String] = []
+    /// Status list and identifier list token files, matched to an MSO's `status` by their `sub`.
     public var statusListPaths: [String] = []
-    /// Fetch the status list or identifier list an MSO's `status` names (http/https, cached per its `exp`/`ttl`,
-    /// refreshed in the background). On by default; files given in `statusLists` win.
+    /// Whether to fetch the status list or identifier list an MSO's `status` names.
+    ///
+    /// Lists are fetched over http/https, cached per their `exp`/`ttl` and refreshed in the background. On by
+    /// default; files given in `statusLists` win.
     public var revocationFetch = true
-    /// Also fetch CRLs from the certificates' CRL distribution points (opt-in).
+    /// Whether to also fetch CRLs from the certificates' CRL distribution points (opt-in).
     public var crlDistributionPoints = false
-    /// Time for one list fetch, redirects included.
+    /// The time allowed for one list fetch, redirects included, in seconds (more than 0, at most 60).
     public var revocationFetchTimeout: TimeInterval = 5
-    /// Serves the inspector page at `/inspect` and its endpoint `POST /v1/inspect`, which verifies a pasted response
-    /// without creating or consuming a request and returns its decoded CBOR. A development tool: it needs test mode.
+    /// Whether to serve the inspector page at `/inspect` and its endpoint `POST /v1/inspect`.
+    ///
+    /// The endpoint verifies a pasted response without creating or consuming a request and returns its decoded
+    /// CBOR. A development tool: it needs test mode.
     public var inspector = false
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
 
+    /// Creates a configuration with every default; `merchantID`, `teamID` and `decryptionKeyPaths` must still be set.
     public init() {}
 
-    /// Apple's sample merchant values and test key, for tests and the load tool (test mode, in-memory store).
+    /// A configuration for tests and the load tool: test mode, port 0, no revocation fetching, an in-memory store by
+    /// default.
+    ///
+    /// Callers pass Apple's sample merchant values and test key paths.
     public static func testing(keyPaths: [String], trustStorePaths: [String], merchantID: String, teamID: String,
                                verificationTime: Date? = nil, store: StoreLocation = .memory) -> ServerConfiguration {
         var configuration = ServerConfiguration()
@@ -89,7 +120,8 @@ public struct ServerConfiguration: Sendable {
         return configuration
     }
 
-    /// Problems that need no file access; `ServerRuntime` adds the key and trust store ones.
+    /// The configuration problems that need no file access; `VerifierRuntime.load(_:earlierProblems:fetcher:)` adds the
+    /// key and trust store ones.
     public var problems: [String] {
         var problems: [String] = []
         if host.isEmpty { problems.append("host is empty") }
@@ -123,9 +155,12 @@ public struct ServerConfiguration: Sendable {
 
 /// A VICAL file and the root (PEM) pinned to verify it.
 public struct VICALSource: Sendable, Equatable {
+    /// The path of the VICAL file.
     public var file: String
+    /// The path of the PEM file holding the root certificate(s) the VICAL's signer must chain to.
     public var root: String
 
+    /// Creates a source from the VICAL's path and its pinned root's path.
     public init(file: String, root: String) {
         self.file = file
         self.root = root
@@ -134,9 +169,12 @@ public struct VICALSource: Sendable, Equatable {
 
 /// The reasons the server refuses to start, one message per problem.
 public struct ConfigurationProblems: Error, CustomStringConvertible, Sendable {
+    /// One message per problem.
     public let problems: [String]
 
+    /// Creates an error from its problem messages.
     public init(_ problems: [String]) { self.problems = problems }
 
+    /// Every problem on its own line, each prefixed with "configuration: ".
     public var description: String { problems.map { "configuration: \($0)" }.joined(separator: "\n") }
 }

@@ -1,19 +1,32 @@
 import Hummingbird
 
-/// Every route the server answers. The router is built from this list and the OpenAPI test compares it with
-/// `openapi.yaml`, so the two cannot drift apart.
+/// Every route the server answers.
+///
+/// The router is built from this list and the OpenAPI test compares it with docs/openapi.yaml, so the two cannot
+/// drift apart. The inspector routes answer 404 unless `ServerConfiguration.inspector` is on.
 public enum Endpoint: String, CaseIterable, Sendable {
+    /// `POST /v1/requests`: creates a single-use request and answers 201 with its ID, the format's public request
+    /// fields and its expiry.
     case createRequest
+    /// `POST /v1/verify`: consumes a request and verifies the wallet's response to it; answers 200 with a verified
+    /// report, 422 with a rejected one.
     case verify
+    /// `GET /healthz`: liveness; always `{"status": "ok"}`.
     case healthz
+    /// `GET /readyz`: readiness (store reachable, keys loaded, trust store not empty) and what the server has loaded.
     case readyz
+    /// `GET /metrics`: the Prometheus text exposition of `ServerMetrics`.
     case metrics
-    /// The inspector (when `inspector: true`; 404 otherwise): its endpoint, page, script and style sheet.
+    /// `POST /v1/inspect`: the inspector's endpoint, which verifies a pasted response and returns its decoded CBOR.
     case inspect
+    /// `GET /inspect`: the inspector page.
     case inspectorPage
+    /// `GET /inspect/inspector.js`: the inspector page's script.
     case inspectorScript
+    /// `GET /inspect/inspector.css`: the inspector page's style sheet.
     case inspectorStyle
 
+    /// The route's HTTP method: "POST" or "GET".
     public var method: String {
         switch self {
         case .createRequest, .verify, .inspect: return "POST"
@@ -21,6 +34,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         }
     }
 
+    /// The route's path, e.g. "/v1/verify".
     public var path: String {
         switch self {
         case .createRequest: return "/v1/requests"

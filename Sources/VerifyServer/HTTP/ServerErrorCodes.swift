@@ -3,15 +3,24 @@ import Verifier
 
 // Codes only the server raises: the single-use request behind a nonce, and its store.
 extension ErrorCode {
-    /// No such request (never created, or purged after expiry). HTTP 404.
+    /// No such request (never created, or purged after expiry).
+    ///
+    /// Answered with HTTP 404.
     public static let nonceUnknown = ErrorCode("nonce.unknown")
-    /// The request was already used by an earlier verify call. HTTP 409.
+    /// The request was already used by an earlier verify call.
+    ///
+    /// Answered with HTTP 409.
     public static let nonceReplayed = ErrorCode("nonce.replayed")
-    /// The request expired before its first verify call. HTTP 410.
+    /// The request expired before its first verify call.
+    ///
+    /// Answered with HTTP 410.
     public static let nonceExpired = ErrorCode("nonce.expired")
-    /// The request store did not answer in time; the request was not consumed by this call. HTTP 503.
+    /// The request store did not answer in time; the request was not consumed by this call.
+    ///
+    /// Answered with HTTP 503.
     public static let storeUnavailable = ErrorCode("store.unavailable")
 
+    /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired` and `storeUnavailable`.
     public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable]
 
     /// Every code the server can answer with.

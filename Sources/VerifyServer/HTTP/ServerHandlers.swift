@@ -9,12 +9,15 @@ import Verifier
 public struct ServerHooks: Sendable {
     /// Runs after a request was consumed and before its response is verified (e.g. to hold a request in flight).
     public var beforeVerification: (@Sendable () async -> Void)?
-    /// How a store operation waits for its `storeTimeout` to pass (default: sleep for it). Tests pass a deadline
-    /// that has already passed, so a stalled store times out at once instead of after wall-clock time.
+    /// How a store operation waits for its `storeTimeout` to pass (default: sleep for it).
+    ///
+    /// Tests pass a deadline that has already passed, so a stalled store times out at once instead of after wall-clock
+    /// time.
     public var storeDeadline: @Sendable (Duration) async throws -> Void
     /// How reading a request body waits for its `bodyTimeout` to pass (default: sleep for it).
     public var bodyDeadline: @Sendable (Duration) async throws -> Void
 
+    /// Creates hooks; by default nothing runs before verification and both deadlines sleep for their duration.
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
                 storeDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 bodyDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {

@@ -4,9 +4,12 @@ import Mdoc
 import Verifier
 import Prometheus
 
-/// The server's metrics, recorded through swift-metrics into one Prometheus registry per server, exposed as text
-/// on `/metrics`. Labels carry formats, outcomes, error codes, stages and store operations: never identifiers.
+/// The server's metrics, recorded through swift-metrics into one Prometheus registry per server.
+///
+/// They are exposed as text on `/metrics`. Labels carry formats, outcomes, error codes, stages and store operations:
+/// never identifiers.
 public final class ServerMetrics: Sendable {
+    /// The Prometheus registry every metric of this server is recorded in.
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
 
@@ -17,6 +20,7 @@ public final class ServerMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
     ]
 
+    /// Creates the metrics on `registry` (a new one by default), with duration buckets from 25 µs to 2.5 s.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -24,7 +28,7 @@ public final class ServerMetrics: Sendable {
         self.factory = factory
     }
 
-    /// Prometheus text exposition format.
+    /// Returns every metric in the Prometheus text exposition format, as `/metrics` serves it.
     public func exposition() -> [UInt8] { registry.emitToBuffer() }
 
     func requestCreated(format: VerificationReport.Format) {

@@ -11,13 +11,18 @@ public final class InMemoryRequestStore: RequestStore {
 
     private let entries = Mutex<[String: Entry]>([:])
 
+    /// Creates an empty store.
     public init() {}
 
+    /// "memory".
     public var kind: String { "memory" }
+    /// None: the store needs no background service.
     public var services: [any Service] { [] }
 
+    /// Does nothing: there is no schema.
     public func prepare() async throws {}
 
+    /// Stores a new pending request; throws `RequestStoreError` when its ID is already taken.
     public func insert(_ request: StoredRequest) async throws {
         try entries.withLock { entries in
             guard entries[request.id] == nil else { throw RequestStoreError("duplicate request id") }
@@ -25,6 +30,7 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    /// Counts an attempt on request `id` and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         entries.withLock { entries in
             guard var entry = entries[id] else { return .unknown }
@@ -34,10 +40,12 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         entries.withLock { $0[id]?.request }
     }
 
+    /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         entries.withLock { entries in
             let expired = entries.filter { $0.value.request.expiresAt < cutoff }.map(\.key)
@@ -46,6 +54,7 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    /// Always succeeds.
     public func ping() async throws {}
 }
 

@@ -2,16 +2,28 @@ import Foundation
 import PostgresNIO
 
 /// A PostgreSQL server from a `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
+///
+/// `postgresql://` is accepted too, and a `max_connections` query item sets the pool size.
 public struct PostgresLocation: Sendable {
+    /// The server's host name or address.
     public var host: String
+    /// The server's port; 5432 when the URL names none.
     public var port: Int
+    /// The user name, percent-decoded.
     public var username: String
+    /// The password, percent-decoded; nil when the URL has none.
     public var password: String?
+    /// The database name; nil when the URL has no path.
     public var database: String?
+    /// The TLS mode: "disable" (the default), "prefer" or "require".
     public var sslMode: String
+    /// The most connections the pool opens (`max_connections`); 20 by default.
     public var maximumConnections: Int
 
-    /// Parses the URL; the error message never repeats the password.
+    /// Parses a `postgres://` or `postgresql://` URL.
+    ///
+    /// Throws `RequestStoreError` for another scheme, a missing host or user name, an unknown `sslmode` or a
+    /// `max_connections` that is not a positive integer; the error message never repeats the password.
     public init(url text: String) throws(RequestStoreError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
               scheme == "postgres" || scheme == "postgresql"

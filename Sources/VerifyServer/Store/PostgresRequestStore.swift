@@ -4,13 +4,17 @@ import Logging
 import PostgresNIO
 import ServiceLifecycle
 
-/// The shared store for several server instances behind a load balancer. Consumption is one
+/// A request store in PostgreSQL, shared by several server instances behind a load balancer.
+///
+/// Consumption is one
 /// `UPDATE … RETURNING` statement; PostgreSQL's row lock serializes concurrent attempts, and each attempt
 /// re-reads the latest row version, so exactly one of them sees `attempts = 1`.
 public final class PostgresRequestStore: RequestStore {
+    /// The PostgresNIO connection pool; it runs as one of `services`.
     public let client: PostgresClient
     private let logger: Logger
 
+    /// Creates the store for `location`; nothing connects until the pool's service runs.
     public init(location: PostgresLocation, logger: Logger) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
@@ -20,11 +24,15 @@ public final class PostgresRequestStore: RequestStore {
         self.logger = logger
     }
 
+    /// "postgres".
     public var kind: String { "postgres" }
 
     /// The connection pool; runs until graceful shutdown, after the HTTP server has drained.
     public var services: [any Service] { [client] }
 
+    /// Creates the `verify_requests` table and its expiry index if they do not exist.
+    ///
+    /// Instances starting together serialize on a PostgreSQL advisory lock.
     public func prepare() async throws {
         // Instances starting together serialize on an advisory lock; CREATE … IF NOT EXISTS alone can race.
         try await client.withTransaction(logger: logger) { connection in
@@ -46,6 +54,7 @@ public final class PostgresRequestStore: RequestStore {
         }
     }
 
+    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID) or is unreachable.
     public func insert(_ request: StoredRequest) async throws {
         let policy = try StoredRequestColumns.encode(policy: request.policy)
         let state = try StoredRequestColumns.encode(state: request.state)
@@ -55,6 +64,7 @@ public final class PostgresRequestStore: RequestStore {
             """, logger: logger)
     }
 
+    /// Counts an attempt on request `id` in one `UPDATE … RETURNING` statement and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         let rows = try await client.query("""
             UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, \(now))
@@ -72,6 +82,7 @@ public final class PostgresRequestStore: RequestStore {
         return outcome
     }
 
+    /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         let rows = try await client.query(
             "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = \(id)", logger: logger)
@@ -84,6 +95,7 @@ public final class PostgresRequestStore: RequestStore {
         return found
     }
 
+    /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         let rows = try await client.query("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id", logger: logger)
         var count = 0
@@ -91,6 +103,7 @@ public final class PostgresRequestStore: RequestStore {
         return count
     }
 
+    /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
         let rows = try await client.query("SELECT 1", logger: logger)
         for try await _ in rows {}

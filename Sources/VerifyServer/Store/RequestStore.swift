@@ -9,8 +9,11 @@ import ServiceLifecycle
 public protocol RequestStore: Sendable {
     /// A short description for logs and `/readyz` (never includes credentials).
     var kind: String { get }
-    /// Creates the schema if needed. Called once before the server accepts connections.
+    /// Creates the schema if needed.
+    ///
+    /// Called once before the server accepts connections.
     func prepare() async throws
+    /// Stores a new pending request; throws when it cannot be stored (e.g. a duplicate ID or an unreachable store).
     func insert(_ request: StoredRequest) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
     func consume(id: String, now: Date) async throws -> ConsumeOutcome
@@ -24,8 +27,14 @@ public protocol RequestStore: Sendable {
     var services: [any Service] { get }
 }
 
+/// A failure of a request store, or an unusable store URL.
+///
+/// Messages never contain the store's password.
 public struct RequestStoreError: Error, CustomStringConvertible, Sendable {
+    /// A human-readable explanation, for logs and configuration problems.
     public let message: String
+    /// Creates an error with `message`.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

@@ -5,13 +5,15 @@ import NIOPosix
 import ServiceLifecycle
 import SQLiteNIO
 
-/// The embedded default: one SQLite file, created on first start, surviving restarts. For one server process;
-/// several instances must share PostgreSQL instead.
+/// The embedded default request store: one SQLite file, created on first start, surviving restarts.
+///
+/// For one server process; several instances must share PostgreSQL instead.
 ///
 /// All statements run on one dedicated thread, so they execute one at a time; consumption is still a single
 /// `UPDATE … RETURNING` statement, atomic on its own. WAL journal with `synchronous=FULL`: a consumed request
 /// stays consumed across a crash or power loss.
 public final class SQLiteRequestStore: RequestStore {
+    /// The database file's path, or ":memory:" for a private in-memory database.
     public let path: String
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
@@ -23,6 +25,8 @@ public final class SQLiteRequestStore: RequestStore {
     }
 
     /// Opens (creating if needed) the database file at `path`; ":memory:" opens a private in-memory database.
+    ///
+    /// Missing parent directories are created. Throws `RequestStoreError` when the database cannot be opened.
     public static func open(path: String, logger: Logger) async throws -> SQLiteRequestStore {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
@@ -44,10 +48,14 @@ public final class SQLiteRequestStore: RequestStore {
         }
     }
 
+    /// "sqlite".
     public var kind: String { "sqlite" }
 
+    /// A service that closes the database when the service group shuts down.
     public var services: [any Service] { [SQLiteCloser(store: self)] }
 
+    /// Sets WAL journaling (for files), `synchronous=FULL` and a busy timeout, and creates the `verify_requests` table
+    /// and its expiry index if needed.
     public func prepare() async throws {
         if path != ":memory:" {
             _ = try await connection.query("PRAGMA journal_mode=WAL")
@@ -69,6 +77,7 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
     }
 
+    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID).
     public func insert(_ request: StoredRequest) async throws {
         _ = try await connection.query(
             "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -77,6 +86,7 @@ public final class SQLiteRequestStore: RequestStore {
              .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))])
     }
 
+    /// Counts an attempt on request `id` in one `UPDATE … RETURNING` statement and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         let rows = try await connection.query("""
             UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
@@ -91,18 +101,21 @@ public final class SQLiteRequestStore: RequestStore {
                                            request: try Self.request(id: id, row: row))
     }
 
+    /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         let rows = try await connection.query(
             "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)])
         return try rows.first.map { try Self.request(id: id, row: $0) }
     }
 
+    /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         let rows = try await connection.query(
             "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])
         return rows.count
     }
 
+    /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
         _ = try await connection.query("SELECT 1")
     }

@@ -1,15 +1,23 @@
 import Foundation
 import Logging
 
-/// Where the request store lives, from the configured store URL:
+/// Where the request store lives, from the configured store URL.
+///
 /// `sqlite:PATH` / `sqlite:///ABSOLUTE/PATH` (embedded, the default), `postgres://…` (shared), `memory:` (tests only).
 public enum StoreLocation: Sendable, Equatable {
+    /// An SQLite database file at `path` (the embedded store).
     case sqlite(path: String)
+    /// A PostgreSQL database at the `postgres://` URL `url`, which may hold a password.
     case postgres(url: String)
+    /// A store in process memory, for tests only.
     case memory
 
+    /// The default: the SQLite file `verify-server.sqlite` in the working directory.
     public static let `default` = StoreLocation.sqlite(path: "verify-server.sqlite")
 
+    /// Parses a store URL: `sqlite:PATH`, `sqlite:///ABSOLUTE/PATH`, `postgres://…` (or `postgresql://…`) or `memory:`.
+    ///
+    /// Throws `RequestStoreError` for any other scheme, an SQLite URL without a path, or an invalid PostgreSQL URL.
     public init(url: String) throws(RequestStoreError) {
         if url == "memory:" {
             self = .memory
@@ -36,6 +44,8 @@ public enum StoreLocation: Sendable, Equatable {
     }
 
     /// Opens the store (a PostgreSQL pool connects lazily, once its service runs).
+    ///
+    /// Throws `RequestStoreError` when the SQLite database cannot be opened or the PostgreSQL URL is invalid.
     public func open(logger: Logger) async throws -> any RequestStore {
         switch self {
         case .sqlite(let path): return try await SQLiteRequestStore.open(path: path, logger: logger)

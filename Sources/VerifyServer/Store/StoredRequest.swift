@@ -2,17 +2,25 @@ import Foundation
 import Mdoc
 import Verifier
 
-/// One pending request as the store keeps it: what was asked for, the format's secret state (the Apple nonce,
-/// or the Annex C private key, encryptionInfo and origin) and when it expires.
+/// One pending request as the store keeps it.
+///
+/// It holds what was asked for, the format's secret state (the Apple nonce, or the Annex C private key,
+/// encryptionInfo and origin) and when it expires.
 public struct StoredRequest: Sendable, Equatable {
+    /// The request ID the client passes back to `POST /v1/verify` (see `newID()`).
     public var id: String
+    /// The response format the request is for.
     public var format: VerificationReport.Format
+    /// What was asked for: per docType, the namespaces, elements and intent to retain.
     public var policy: RequestPolicy
     /// Format-specific values the verifier needs later; never sent to the client, never logged.
     public var state: [String: String]
+    /// When the request was created.
     public var createdAt: Date
+    /// When the request expires: a first verify attempt at or after this instant gets `nonce.expired`.
     public var expiresAt: Date
 
+    /// Creates a stored request from its fields.
     public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date) {
         self.id = id
         self.format = format

@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Caches what depends only on certificate bytes: parsed certificates (OpenSSL's d2i_X509 costs ~250 µs),
 /// their public keys, Annex B profile findings, successful chain validations, and signatures of revocation
@@ -21,7 +21,7 @@ package final class CertificateCache: Sendable {
         var verifiedSignatures: Set<[UInt8]> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let capacity: Int
 
     package init(capacity: Int = 1024) {
@@ -31,9 +31,9 @@ package final class CertificateCache: Sendable {
     /// The parsed certificate for these DER bytes, from the cache when seen before.
     package func certificate(der: ArraySlice<UInt8>) throws -> Certificate {
         let key = Digest.hash(.sha256, der)
-        if let cached = state.withLock({ $0.certificates[key] }) { return cached }
+        if let cached = state.withLockedValue({ $0.certificates[key] }) { return cached }
         let certificate = try Certificate(derEncoded: der)
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.certificates.count >= capacity { state.certificates.removeAll(keepingCapacity: true) }
             state.certificates[key] = certificate
         }
@@ -43,9 +43,9 @@ package final class CertificateCache: Sendable {
     /// The certificate's public key, extracted and validated once.
     package func publicKey(of certificate: Certificate) throws -> PublicKey {
         let key = certificate.sha256Fingerprint
-        if let cached = state.withLock({ $0.publicKeys[key] }) { return cached }
+        if let cached = state.withLockedValue({ $0.publicKeys[key] }) { return cached }
         let publicKey = try certificate.publicKey()
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.publicKeys.count >= capacity { state.publicKeys.removeAll(keepingCapacity: true) }
             state.publicKeys[key] = publicKey
         }
@@ -56,9 +56,9 @@ package final class CertificateCache: Sendable {
     func profileDeviations(documentSigner: Certificate, root: Certificate?,
                            compute: () -> [AnnexBDeviation]) -> [AnnexBDeviation] {
         let key = documentSigner.sha256Fingerprint + (root?.sha256Fingerprint ?? [])
-        if let cached = state.withLock({ $0.profiles[key] }) { return cached }
+        if let cached = state.withLockedValue({ $0.profiles[key] }) { return cached }
         let deviations = compute()
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.profiles.count >= capacity { state.profiles.removeAll(keepingCapacity: true) }
             state.profiles[key] = deviations
         }
@@ -69,9 +69,9 @@ package final class CertificateCache: Sendable {
     /// `verify` runs only until it has once returned true. Revocation material is shared by every document of an
     /// issuer, so its signature is checked once, not at every verification.
     package func signatureVerifies(key: [UInt8], _ verify: () -> Bool) -> Bool {
-        if state.withLock({ $0.verifiedSignatures.contains(key) }) { return true }
+        if state.withLockedValue({ $0.verifiedSignatures.contains(key) }) { return true }
         guard verify() else { return false }
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.verifiedSignatures.count >= capacity { state.verifiedSignatures.removeAll(keepingCapacity: true) }
             state.verifiedSignatures.insert(key)
         }
@@ -96,7 +96,7 @@ package final class CertificateCache: Sendable {
                           store: () -> TrustStore) -> ChainValidationResult {
         var key = scope + leaf.sha256Fingerprint
         for certificate in intermediates { key += certificate.sha256Fingerprint }
-        if let entry = state.withLock({ $0.chains[key] }), entry.window.contains(time) {
+        if let entry = state.withLockedValue({ $0.chains[key] }), entry.window.contains(time) {
             return .trusted(chain: entry.chain)
         }
         let result = store().validate(leaf: leaf, intermediates: intermediates, at: time)
@@ -104,7 +104,7 @@ package final class CertificateCache: Sendable {
             let from = chain.map(\.notBefore).max() ?? time
             let until = chain.map(\.notAfter).min() ?? time
             if from <= until {
-                state.withLock { state in
+                state.withLockedValue { state in
                     if state.chains.count >= capacity { state.chains.removeAll(keepingCapacity: true) }
                     state.chains[key] = ChainEntry(chain: chain, window: from ... until)
                 }

@@ -1,8 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// An in-process HTTP server on 127.0.0.1 that publishes the kit's status list tokens and CRLs, for tests of
 /// fetching verifiers: it counts requests per path and can answer slowly, with an error status, with a redirect,
@@ -24,30 +24,30 @@ public final class RevocationListServer: Sendable {
         var requests: [String: Int] = [:]
     }
 
-    private let state = Mutex(State())
-    private let channel: Mutex<(any Channel)?>
+    private let state = NIOLockedValueBox(State())
+    private let channel: NIOLockedValueBox<(any Channel)?>
     /// The loopback port the server listens on.
     public let port: Int
 
     private init(channel: any Channel, port: Int) {
-        self.channel = Mutex(channel)
+        self.channel = NIOLockedValueBox(channel)
         self.port = port
     }
 
     /// Starts listening on an ephemeral loopback port.
     public static func start() async throws -> RevocationListServer {
-        let box = Mutex<RevocationListServer?>(nil)
+        let box = NIOLockedValueBox<RevocationListServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(Handler(server: { box.withLock { $0 } }))
+                    try channel.pipeline.syncOperations.addHandler(Handler(server: { box.withLockedValue { $0 } }))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let server = RevocationListServer(channel: channel, port: channel.localAddress?.port ?? 0)
-        box.withLock { $0 = server }
+        box.withLockedValue { $0 = server }
         return server
     }
 
@@ -56,7 +56,7 @@ public final class RevocationListServer: Sendable {
 
     /// Sets how `path` answers from now on (a path with no answer gets 404).
     public func publish(_ answer: Answer, at path: String) {
-        state.withLock { $0.answers[path] = answer }
+        state.withLockedValue { $0.answers[path] = answer }
     }
 
     /// Publishes the simulated response's status list tokens (each at its URI's path on this server) and its CRL.
@@ -70,17 +70,17 @@ public final class RevocationListServer: Sendable {
 
     /// Every answer waits this long first (a slow list server).
     public func setDelay(_ delay: Duration) {
-        state.withLock { $0.delay = delay }
+        state.withLockedValue { $0.delay = delay }
     }
 
     /// Requests received for `path` so far.
     public func requests(_ path: String) -> Int {
-        state.withLock { $0.requests[path] ?? 0 }
+        state.withLockedValue { $0.requests[path] ?? 0 }
     }
 
     /// Stops listening (a list server that is down); open connections are closed.
     public func stop() async {
-        let open = channel.withLock { current -> (any Channel)? in
+        let open = channel.withLockedValue { current -> (any Channel)? in
             defer { current = nil }
             return current
         }
@@ -88,7 +88,7 @@ public final class RevocationListServer: Sendable {
     }
 
     fileprivate func answer(for path: String) -> (Answer, Duration) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.requests[path, default: 0] += 1
             return (state.answers[path] ?? .status(404), state.delay)
         }

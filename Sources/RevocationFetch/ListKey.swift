@@ -1,4 +1,5 @@
-import Synchronization
+import NIOConcurrencyHelpers
+
 
 /// One list the fetcher keeps: a status list or identifier list token, or a CRL, by the URI it is fetched from.
 public struct ListKey: Hashable, Sendable, CustomStringConvertible {
@@ -30,12 +31,12 @@ public struct ListKey: Hashable, Sendable, CustomStringConvertible {
 final class RevocationWants: Sendable {
     @TaskLocal static var current: RevocationWants?
 
-    private let wanted = Mutex<[ListKey: Int]>([:])
+    private let wanted = NIOLockedValueBox<[ListKey: Int]>([:])
 
-    var seen: [ListKey: Int] { wanted.withLock { $0 } }
+    var seen: [ListKey: Int] { wanted.withLockedValue { $0 } }
 
     func want(_ key: ListKey, generation: Int) {
-        wanted.withLock { $0[key] = min($0[key] ?? generation, generation) }
+        wanted.withLockedValue { $0[key] = min($0[key] ?? generation, generation) }
     }
 }
 

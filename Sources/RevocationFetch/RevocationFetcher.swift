@@ -4,7 +4,7 @@ import CryptoCore
 import Foundation
 import Logging
 import Mdoc
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Fetches status list tokens and CRLs over HTTP(S) and keeps them for the synchronous checks.
 ///
@@ -21,9 +21,9 @@ public final class RevocationFetcher: Sendable {
     let now: @Sendable () -> Date
     let metrics: FetchMetrics
     let logger: Logger
-    private let cache = Mutex<[ListKey: CachedList]>([:])
-    private let inflight = Mutex<[ListKey: Task<Void, Never>]>([:])
-    private let client = Mutex<ClientState>(.none)
+    private let cache = NIOLockedValueBox<[ListKey: CachedList]>([:])
+    private let inflight = NIOLockedValueBox<[ListKey: Task<Void, Never>]>([:])
+    private let client = NIOLockedValueBox<ClientState>(.none)
 
     private enum ClientState {
         case none, running(HTTPClient), closed
@@ -79,9 +79,9 @@ public final class RevocationFetcher: Sendable {
 
     /// Fetches `key` unless an attempt completed after generation `seen` (then its result is already cached).
     func fetch(_ key: ListKey, unlessNewerThan seen: Int) async {
-        let task: Task<Void, Never>? = inflight.withLock { inflight in
+        let task: Task<Void, Never>? = inflight.withLockedValue { inflight in
             if let running = inflight[key] { return running }
-            if let generation = cache.withLock({ $0[key]?.generation }), generation > seen { return nil }
+            if let generation = cache.withLockedValue({ $0[key]?.generation }), generation > seen { return nil }
             let task = Task { await self.perform(key) }
             inflight[key] = task
             return task
@@ -90,7 +90,7 @@ public final class RevocationFetcher: Sendable {
     }
 
     private func perform(_ key: ListKey) async {
-        defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
+        defer { _ = inflight.withLockedValue { $0.removeValue(forKey: key) } }
         let started = now()
         let outcome: Result<CachedList.Value, ListDownload.Failure>
         if let client = httpClient() {
@@ -110,7 +110,7 @@ public final class RevocationFetcher: Sendable {
         case .success: logger.debug("revocation list fetched", metadata: ["list": "\(key)"])
         case .failure(let failure): logger.warning("revocation list fetch failed", metadata: ["list": "\(key)", "reason": "\(failure)"])
         }
-        cache.withLock { cache in
+        cache.withLockedValue { cache in
             var entry = cache[key] ?? CachedList(lastUsed: started)
             entry.lastAttempt = fetchedAt
             entry.generation += 1
@@ -155,7 +155,7 @@ public final class RevocationFetcher: Sendable {
     }
 
     private func httpClient() -> HTTPClient? {
-        client.withLock { state in
+        client.withLockedValue { state in
             switch state {
             case .running(let client): return client
             case .closed: return nil
@@ -175,7 +175,7 @@ public final class RevocationFetcher: Sendable {
 
     /// Closes the HTTP client; later fetches fail (as unknown status).
     public func shutdown() async {
-        let running: HTTPClient? = client.withLock { state in
+        let running: HTTPClient? = client.withLockedValue { state in
             defer { state = .closed }
             if case .running(let client) = state { return client }
             return nil
@@ -189,7 +189,7 @@ public final class RevocationFetcher: Sendable {
     /// lifetime and not tried within the failure backoff.
     func lookup(_ key: ListKey) -> Result<(CachedList.Value, String), RevocationUnavailable> {
         let time = now()
-        let (entry, generation): (CachedList?, Int) = cache.withLock { cache in
+        let (entry, generation): (CachedList?, Int) = cache.withLockedValue { cache in
             cache[key]?.lastUsed = time
             return (cache[key], cache[key]?.generation ?? 0)
         }
@@ -230,7 +230,7 @@ public final class RevocationFetcher: Sendable {
     @discardableResult
     public func refreshDue() async -> Int {
         let time = now()
-        let due: [ListKey] = cache.withLock { cache in
+        let due: [ListKey] = cache.withLockedValue { cache in
             cache = cache.filter { time.timeIntervalSince($0.value.lastUsed) < settings.idleLimit.seconds }
             return cache.filter { $0.value.isDue(at: time, settings: settings) }.map(\.key)
         }
@@ -267,7 +267,7 @@ public final class RevocationFetcher: Sendable {
     /// The cached lists, by URI.
     public func lists() -> [ListState] {
         let time = now()
-        return cache.withLock { cache in
+        return cache.withLockedValue { cache in
             cache.map { key, entry in
                 let state = entry.lastError != nil ? "unreachable" : entry.isFresh(at: time) ? "fresh" : "stale"
                 return ListState(key: key, state: state, fetchedAt: entry.fetchedAt, freshUntil: entry.freshUntil, error: entry.lastError)
@@ -276,7 +276,7 @@ public final class RevocationFetcher: Sendable {
     }
 
     private func oldestAges(at time: Date) -> [ListKey.Kind: TimeInterval] {
-        cache.withLock { cache in
+        cache.withLockedValue { cache in
             var ages: [ListKey.Kind: TimeInterval] = [:]
             for (key, entry) in cache {
                 guard let fetchedAt = entry.fetchedAt else { continue }

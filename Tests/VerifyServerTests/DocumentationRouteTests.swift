@@ -8,7 +8,7 @@ import Testing
 import Verifier
 
 /// The route of the DocC article "Verifying in your own server", compiled and driven through Hummingbird's test
-/// client: a kept request verifies once (200 with the report), and its replay finds nothing (409).
+/// client on a live loopback server: a kept request verifies once (200 with the report), and its replay finds nothing (409).
 @Suite("Documentation examples: a Hummingbird route")
 struct DocumentationRouteTests {
     struct Kept: Sendable {
@@ -68,7 +68,10 @@ struct DocumentationRouteTests {
         }
 
         let posted = #"{"requestID":"r1","response":"\#(Data(response.bytes).base64EncodedString())"}"#
-        try await Application(router: router).test(.router) { client in
+        // A live server on loopback (port 0: any free port); the in-memory router client of HummingbirdTesting
+        // leaves NIOEmbedded channels behind, which LeakSanitizer reports at exit.
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await application.test(.live) { client in
             try await client.execute(uri: "/verify", method: .post, headers: [.contentType: "application/json"],
                                      body: ByteBuffer(string: posted)) { answer in
                 #expect(answer.status == .ok)

@@ -1,5 +1,5 @@
 import CBOR
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Hands the decrypted DeviceResponses of the verifications run inside `collect` to the caller, whatever their
 /// outcome. Only `verify-server`'s inspector uses it (a development tool, enabled only in test mode): it shows
@@ -7,7 +7,7 @@ import Synchronization
 package final class PipelineInspection: Sendable {
     @TaskLocal static var current: PipelineInspection?
 
-    private let opened = Mutex<[ArraySlice<UInt8>]>([])
+    private let opened = NIOLockedValueBox<[ArraySlice<UInt8>]>([])
 
     package init() {}
 
@@ -17,9 +17,9 @@ package final class PipelineInspection: Sendable {
     }
 
     /// The DeviceResponses' bytes, in the order they were opened.
-    package var deviceResponses: [ArraySlice<UInt8>] { opened.withLock { $0 } }
+    package var deviceResponses: [ArraySlice<UInt8>] { opened.withLockedValue { $0 } }
 
     func record(_ responses: [CBORItem]) {
-        opened.withLock { $0 += responses.map(\.raw) }
+        opened.withLockedValue { $0 += responses.map(\.raw) }
     }
 }

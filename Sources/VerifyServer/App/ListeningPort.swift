@@ -1,4 +1,5 @@
-import Synchronization
+import NIOConcurrencyHelpers
+
 
 /// The port the server bound, for callers waiting for it to listen.
 final class ListeningPort: Sendable {
@@ -12,10 +13,10 @@ final class ListeningPort: Sendable {
         var description: String { "the server stopped before it listened" }
     }
 
-    private let state = Mutex(State.waiting([]))
+    private let state = NIOLockedValueBox(State.waiting([]))
 
     func set(_ port: Int) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Int, any Error>] in
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Int, any Error>] in
             guard case .waiting(let waiters) = state else { return [] }
             state = .listening(port)
             return waiters
@@ -24,7 +25,7 @@ final class ListeningPort: Sendable {
     }
 
     func finish() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Int, any Error>] in
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Int, any Error>] in
             guard case .waiting(let waiters) = state else { return [] }
             state = .finished
             return waiters
@@ -34,7 +35,7 @@ final class ListeningPort: Sendable {
 
     func wait() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
-            let immediate: Result<Int, any Error>? = state.withLock { state in
+            let immediate: Result<Int, any Error>? = state.withLockedValue { state in
                 switch state {
                 case .waiting(let waiters):
                     state = .waiting(waiters + [continuation])

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
 
 /// The runtime the handlers use, swapped whole when the trust (files and VICALs) and keys are reloaded: a request
@@ -12,15 +12,15 @@ final class RuntimeBox: Sendable {
         var lastReloadError: String?
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     init(_ runtime: VerifierRuntime) {
-        state = Mutex(State(runtime: runtime, lastReloadError: nil))
+        state = NIOLockedValueBox(State(runtime: runtime, lastReloadError: nil))
     }
 
-    var current: VerifierRuntime { state.withLock { $0.runtime } }
+    var current: VerifierRuntime { state.withLockedValue { $0.runtime } }
     /// Why the last reload failed (the old runtime stayed), nil after a successful one.
-    var lastReloadError: String? { state.withLock { $0.lastReloadError } }
+    var lastReloadError: String? { state.withLockedValue { $0.lastReloadError } }
 
     /// Loads the configuration's keys, trust files and VICALs again; on any problem keeps the current runtime.
     @discardableResult
@@ -28,12 +28,12 @@ final class RuntimeBox: Sendable {
         let configuration = current.configuration
         do {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher)
-            state.withLock { $0 = State(runtime: runtime, lastReloadError: nil) }
+            state.withLockedValue { $0 = State(runtime: runtime, lastReloadError: nil) }
             logger.info("trust reloaded", metadata: ["anchors": "\(runtime.trustStore.anchors.count)", "vicals": "\(runtime.vicals.count)"])
             return true
         } catch {
             let reason = error.problems.joined(separator: "; ")
-            state.withLock { $0.lastReloadError = reason }
+            state.withLockedValue { $0.lastReloadError = reason }
             logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(reason)"])
             return false
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
-import Synchronization
 
 /// Reloads the trust when its files change: every `interval` it compares the names, sizes and modification times of
 /// the trust folders' files, the VICAL files and their roots, and the CRL and status list files with what it saw last.
@@ -9,13 +9,13 @@ final class TrustFileWatcher: Service, Sendable {
     let box: RuntimeBox
     let interval: Duration
     let logger: Logger
-    private let seen: Mutex<[String]>
+    private let seen: NIOLockedValueBox<[String]>
 
     init(box: RuntimeBox, interval: Duration, logger: Logger) {
         self.box = box
         self.interval = interval
         self.logger = logger
-        seen = Mutex(Self.snapshot(box.current.configuration))
+        seen = NIOLockedValueBox(Self.snapshot(box.current.configuration))
     }
 
     func run() async throws {
@@ -33,7 +33,7 @@ final class TrustFileWatcher: Service, Sendable {
     @discardableResult
     func checkOnce() -> Bool {
         let now = Self.snapshot(box.current.configuration)
-        let changed = seen.withLock { seen in
+        let changed = seen.withLockedValue { seen in
             defer { seen = now }
             return seen != now
         }

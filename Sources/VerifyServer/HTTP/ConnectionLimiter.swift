@@ -1,11 +1,11 @@
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 
 /// Counts open connections per client IP address and closes a connection beyond `limit` as soon as it is set up, so
 /// one client cannot hold every socket (e.g. trickling bodies on many connections).
 final class ConnectionLimiter: Sendable {
     let limit: Int
-    private let open = Mutex<[String: Int]>([:])
+    private let open = NIOLockedValueBox<[String: Int]>([:])
 
     init(limit: Int) {
         self.limit = limit
@@ -13,7 +13,7 @@ final class ConnectionLimiter: Sendable {
 
     /// Registers a connection from `address`; false when that address already holds `limit` connections.
     func admit(_ address: String) -> Bool {
-        open.withLock { open in
+        open.withLockedValue { open in
             let count = open[address, default: 0]
             guard count < limit else { return false }
             open[address] = count + 1
@@ -22,7 +22,7 @@ final class ConnectionLimiter: Sendable {
     }
 
     func release(_ address: String) {
-        open.withLock { open in
+        open.withLockedValue { open in
             let count = open[address, default: 1] - 1
             open[address] = count > 0 ? count : nil
         }
@@ -30,7 +30,7 @@ final class ConnectionLimiter: Sendable {
 
     /// The connections currently open from `address`.
     func count(_ address: String) -> Int {
-        open.withLock { $0[address, default: 0] }
+        open.withLockedValue { $0[address, default: 0] }
     }
 
     /// A handler for one connection's pipeline.

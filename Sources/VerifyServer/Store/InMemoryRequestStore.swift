@@ -1,6 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
 import ServiceLifecycle
-import Synchronization
 
 /// A store in process memory, for tests only: the configuration refuses it outside test mode.
 public final class InMemoryRequestStore: RequestStore {
@@ -9,7 +9,7 @@ public final class InMemoryRequestStore: RequestStore {
         var attempts: Int
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
 
     /// Creates an empty store.
     public init() {}
@@ -24,7 +24,7 @@ public final class InMemoryRequestStore: RequestStore {
 
     /// Stores a new pending request; throws `RequestStoreError` when its ID is already taken.
     public func insert(_ request: StoredRequest) async throws {
-        try entries.withLock { entries in
+        try entries.withLockedValue { entries in
             guard entries[request.id] == nil else { throw RequestStoreError("duplicate request id") }
             entries[request.id] = Entry(request: request, attempts: 0)
         }
@@ -32,7 +32,7 @@ public final class InMemoryRequestStore: RequestStore {
 
     /// Counts an attempt on request `id` and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard var entry = entries[id] else { return .unknown }
             entry.attempts += 1
             entries[id] = entry
@@ -42,12 +42,12 @@ public final class InMemoryRequestStore: RequestStore {
 
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
-        entries.withLock { $0[id]?.request }
+        entries.withLockedValue { $0[id]?.request }
     }
 
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             let expired = entries.filter { $0.value.request.expiresAt < cutoff }.map(\.key)
             for id in expired { entries[id] = nil }
             return expired.count

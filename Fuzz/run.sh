@@ -29,9 +29,11 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <("$replay" list | cut -f1)
 
 # swiftc keeps only the last -sanitize= flag, so fuzzer and address go in one; -DFUZZING swaps the replay main
-# for libFuzzer's entry points.
+# for libFuzzer's entry points. The C code (the CBOR walker, the OpenSSL and X.509 shims) also runs under
+# UndefinedBehaviorSanitizer, which stops at the first finding; swiftc offers no UBSan for Swift code on Linux
+# (Swift traps on overflow and out-of-bounds access itself).
 flags=(-c "$configuration" --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-       -Xcc -fsanitize=address -Xswiftc -DFUZZING)
+       -Xcc -fsanitize=address,undefined -Xcc -fno-sanitize-recover=undefined -Xcc -fno-sanitize=vptr -Xswiftc -DFUZZING)
 swift build "${flags[@]}" --product fuzz-verifier 2>&1 | grep -E "error|warning: unre|Compiling fuzz|Build complete" || true
 fuzzer="$(swift build "${flags[@]}" --show-bin-path)/fuzz-verifier"
 [ -x "$fuzzer" ] || { echo "the fuzz build failed" >&2; exit 1; }
@@ -66,7 +68,7 @@ for target in "${targets[@]}"; do
     if [ $status -ne 0 ]; then
         failed+=("$target")
         echo "!! $target failed (exit $status):"
-        grep -E -A40 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|Fatal error|fuzz invariant" "$work/$target/log" | head -n 80 || true
+        grep -E -A40 "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error:|Fatal error|fuzz invariant" "$work/$target/log" | head -n 80 || true
         if ! ls "$work/$target/artifacts"/* >/dev/null 2>&1; then
             echo "-- no reproducer was written (the target broke before its first input: replay it on an empty file)"
         fi

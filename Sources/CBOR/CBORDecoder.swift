@@ -31,8 +31,9 @@ public enum CBORDecoder {
             max_total_items: clamped(limits.maxTotalItems)
         )
         let result: Result<CBORItem, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
-            // Small inputs fit the stack scratch buffer; the walker mallocs if it needs more.
-            withUnsafeTemporaryAllocation(of: cbor_walk_event.self, capacity: 48) { scratch in
+            // Small inputs (an IssuerSignedItem, a COSE header) fit the stack scratch buffer; the walker mallocs if it
+            // needs more. 42 events of 24 bytes stay within the 1 KiB Swift places on the stack without a check.
+            withUnsafeTemporaryAllocation(of: cbor_walk_event.self, capacity: 42) { scratch in
                 var events = cbor_walk_events(events: scratch.baseAddress, count: 0, capacity: scratch.count, owned: 0)
                 defer { cbor_walk_events_release(&events) }
                 var errorOffset = 0

@@ -38,19 +38,19 @@ enum MapKeys {
     /// Throws `.duplicateMapKey` at the first key equal to an earlier one.
     static func checkUnique(_ entries: [CBORMapEntry]) throws(CBORDecodingError) {
         guard entries.count > 1 else { return }
-        let identities = entries.map { Identity($0.key) }
         if entries.count <= 8 {
-            // Small maps (the common case): pairwise comparison beats building a set.
-            for i in 1..<identities.count {
-                for j in 0..<i where identities[j] == identities[i] {
+            // Small maps (the common case): pairwise comparison, building neither an array nor a set.
+            for i in 1..<entries.count {
+                let key = Identity(entries[i].key)
+                for j in 0..<i where Identity(entries[j].key) == key {
                     throw CBORDecodingError(.duplicateMapKey, offset: entries[i].key.raw.startIndex)
                 }
             }
             return
         }
-        var seen = Set<Identity>(minimumCapacity: identities.count)
-        for (index, identity) in identities.enumerated() where !seen.insert(identity).inserted {
-            throw CBORDecodingError(.duplicateMapKey, offset: entries[index].key.raw.startIndex)
+        var seen = Set<Identity>(minimumCapacity: entries.count)
+        for entry in entries where !seen.insert(Identity(entry.key)).inserted {
+            throw CBORDecodingError(.duplicateMapKey, offset: entry.key.raw.startIndex)
         }
     }
 }

@@ -56,6 +56,22 @@ public enum Digest {
         data.withUnsafeBytes { hash(algorithm, $0) }
     }
 
+    /// Whether the digest of `data` with `algorithm` equals `expected`, compared in constant time.
+    ///
+    /// The digest is computed into a stack buffer, so checking many values (an MSO's value digests) allocates nothing.
+    public static func matches(_ algorithm: DigestAlgorithm, _ data: some CryptoBytes, _ expected: some CryptoBytes) -> Bool {
+        let count = algorithm.outputByteCount
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
+            data.withCryptoBytes { data in
+                var length: UInt32 = 0
+                guard EVP_Digest(data.nonNullBase, data.count, out.baseAddress, &length, algorithm.md, nil) == 1,
+                      Int(length) == count
+                else { fatalError("EVP_Digest failed for \(algorithm.rawValue)") }
+            }
+            return constantTimeEquals(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[..<count]), expected)
+        }
+    }
+
     /// Returns the digest of the bytes of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> [UInt8] {
         data.withUnsafeBytes { hash(algorithm, $0) }

@@ -17,6 +17,13 @@ struct DigestTests {
         let padded: [UInt8] = [0xFF] + abc + [0xFF]
         #expect(Digest.hash(algorithm, padded[1..<4]) == hex(expected))
         #expect(abc.withUnsafeBytes { Digest.hash(algorithm, $0) } == hex(expected))
+        // The allocation-free comparison agrees, and refuses a changed byte or a truncated digest.
+        let digest = hex(expected)
+        #expect(Digest.matches(algorithm, abc, digest))
+        #expect(Digest.matches(algorithm, padded[1..<4], digest))
+        #expect(!Digest.matches(algorithm, abc, [digest[0] ^ 1] + digest.dropFirst()))
+        #expect(!Digest.matches(algorithm, abc, Array(digest.dropLast())))
+        #expect(!Digest.matches(algorithm, Array("abd".utf8), digest))
     }
 
     @Test("SHA-256 of empty input")

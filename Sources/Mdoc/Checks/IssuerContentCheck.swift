@@ -12,9 +12,11 @@ extension DocumentVerification {
         guard let signer = facts.documentSigner else { return }
         var country: String?
         var jurisdiction: String?
-        for (nameSpace, item) in issuerItems where nameSpace == Self.mdlNameSpace {
-            if item.elementIdentifier == "issuing_country" { country = item.elementValue.text ?? "" }
-            if item.elementIdentifier == "issuing_jurisdiction" { jurisdiction = item.elementValue.text ?? "" }
+        for nameSpace in document.issuerNameSpaces where nameSpace.name == Self.mdlNameSpace {
+            for item in nameSpace.items {
+                if item.elementIdentifier == "issuing_country" { country = item.elementValue.text ?? "" }
+                if item.elementIdentifier == "issuing_jurisdiction" { jurisdiction = item.elementValue.text ?? "" }
+            }
         }
         guard country != nil || jurisdiction != nil else {
             skip(id, "neither issuing_country nor issuing_jurisdiction disclosed")

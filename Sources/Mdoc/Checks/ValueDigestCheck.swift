@@ -14,8 +14,8 @@ extension DocumentVerification {
         var matched = 0
         var problems: [(ErrorCode, String)] = []
         for nameSpace in document.issuerNameSpaces {
-            var seenIDs: Set<UInt64> = []
-            var seenElements: Set<String> = []
+            var seenIDs = Set<UInt64>(minimumCapacity: nameSpace.items.count)
+            var seenElements = Set<String>(minimumCapacity: nameSpace.items.count)
             let digests = mso.valueDigests[nameSpace.name]
             for item in nameSpace.items {
                 var label: String { "\(nameSpace.name)/\(item.elementIdentifier)" }  // built only for a problem
@@ -31,8 +31,7 @@ extension DocumentVerification {
                     problems.append((.digestMissing, "\(label): no digest \(item.digestID) in the MSO"))
                     continue
                 }
-                let actual = Digest.hash(algorithm, item.taggedBytes)
-                if constantTimeEquals(actual, expected) {
+                if Digest.matches(algorithm, item.taggedBytes, expected) {
                     matched += 1
                 } else {
                     problems.append((.digestMismatch, "\(label): digest does not match the MSO"))

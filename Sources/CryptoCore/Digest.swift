@@ -41,13 +41,8 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
 public enum Digest {
     /// Returns the digest of `data` with `algorithm`.
     public static func hash(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
-        let count = algorithm.outputByteCount
-        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            var length: UInt32 = 0
-            guard EVP_Digest(data.nonNullBase, data.count, out.baseAddress, &length, algorithm.md, nil) == 1,
-                  Int(length) == count
-            else { fatalError("EVP_Digest failed for \(algorithm.rawValue)") }
-            initialized = count
+        [UInt8](unsafeUninitializedCapacity: algorithm.outputByteCount) { out, initialized in
+            initialized = compute(algorithm, data, into: out)
         }
     }
 
@@ -60,16 +55,25 @@ public enum Digest {
     ///
     /// The digest is computed into a stack buffer, so checking many values (an MSO's value digests) allocates nothing.
     public static func matches(_ algorithm: DigestAlgorithm, _ data: some CryptoBytes, _ expected: some CryptoBytes) -> Bool {
-        let count = algorithm.outputByteCount
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out in
-            data.withCryptoBytes { data in
-                var length: UInt32 = 0
-                guard EVP_Digest(data.nonNullBase, data.count, out.baseAddress, &length, algorithm.md, nil) == 1,
-                      Int(length) == count
-                else { fatalError("EVP_Digest failed for \(algorithm.rawValue)") }
-            }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputByteCount) { out in
+            let count = data.withCryptoBytes { compute(algorithm, $0, into: out) }
             return constantTimeEquals(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[..<count]), expected)
         }
+    }
+
+    /// The longest digest (SHA-512).
+    private static let maxOutputByteCount = 64
+
+    /// Writes the digest of `data` to the start of `out` (at least `algorithm.outputByteCount` bytes) and returns its
+    /// length. EVP_Digest fails only on an allocation failure inside OpenSSL, after which nothing is safe to continue.
+    private static func compute(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer,
+                                into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let count = algorithm.outputByteCount
+        precondition(out.count >= count, "digest buffer too small")
+        var length: UInt32 = 0
+        guard EVP_Digest(data.nonNullBase, data.count, out.baseAddress, &length, algorithm.md, nil) == 1, Int(length) == count
+        else { fatalError("EVP_Digest failed for \(algorithm.rawValue)") }
+        return count
     }
 
     /// Returns the digest of the bytes of `data` with `algorithm`.

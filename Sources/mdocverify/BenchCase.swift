@@ -17,22 +17,13 @@ struct BenchCase {
 
     static func make(_ name: Name, trustStore: TrustStore? = nil) throws -> BenchCase {
         let response = try PerformanceCase.make(name, trustStore: trustStore)
-        let floor: FloorRecipe
-        switch name {
-        case .apple:
-            floor = FloorRecipe(issuerCurve: .p256, issuerDigest: .sha256, issuerMessageBytes: 1300, deviceMessageBytes: 200,
-                                ciphertextBytes: response.encryptedData.count, valueDigests: 22, valueDigestBytes: 120)
-        case .large:
-            floor = FloorRecipe(issuerCurve: .p384, issuerDigest: .sha384, issuerMessageBytes: 3000, deviceMessageBytes: 200,
-                                ciphertextBytes: response.encryptedData.count, valueDigests: response.elementCount,
-                                valueDigestBytes: 120)
-        }
+        // Approximate sizes of the signed MSO (Sig_structure) each case carries; the rest comes from the response.
+        let issuerMessageBytes = name == .apple ? 1300 : 3000
+        let issuerDigest = COSEAlgorithm.signing(with: response.issuerCurve)?.signatureParameters?.digest ?? .sha256
+        let floor = FloorRecipe(issuerCurve: response.issuerCurve, issuerDigest: issuerDigest, issuerMessageBytes: issuerMessageBytes,
+                                deviceMessageBytes: 200, ciphertextBytes: response.encryptedData.count,
+                                valueDigests: response.elementCount, valueDigestBytes: 120)
         return BenchCase(response: response, floor: floor)
-    }
-
-    /// Apple's sample, trusting its test IACA plus `trustStore`'s anchors, as a server would hold them.
-    static func apple(trustStore: TrustStore?) throws -> BenchCase {
-        try make(.apple, trustStore: trustStore)
     }
 
     func verify() -> VerificationReport {

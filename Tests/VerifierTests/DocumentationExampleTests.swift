@@ -49,15 +49,10 @@ struct DocumentationExampleTests {
         var store = ["request-1": prepared.state]                         // the relying party's own store
 
         // The wallet answers the nonce the app received in publicFields.
-        guard case .string(let nonceText)? = prepared.publicFields.first(where: { $0.0 == "nonce" })?.1 else {
-            Issue.record("no nonce in the public fields")
-            return
-        }
-        let nonce = try #require(Base64URL.decode(nonceText))
         var options = SimulationOptions(time: time)
         options.elements = [ElementID(NameSpace.mDL, "age_over_21")]
-        let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: nonce,
-                                      merchantID: "merchant.com.example", teamID: "ABCDE12345")
+        let request = try AppleAppRequest(prepared: prepared, merchantKey: merchantKey.publicKey,
+                                          merchantID: "merchant.com.example", teamID: "ABCDE12345")
         let response = try MdocSimulator(pki: pki).simulate(.appleApp(request), options: options)
         let posted = Data(response.bytes).base64EncodedString()
 

@@ -42,16 +42,11 @@ struct DocumentationRouteTests {
         ])
         let prepared = try #require(flows[.appleApp]).prepare(policy: policy, origin: nil)
         await store.keep("r1", Kept(format: .appleApp, state: prepared.state, policy: policy))
-        guard case .string(let nonceText)? = prepared.publicFields.first(where: { $0.0 == "nonce" })?.1,
-              let nonce = Base64URL.decode(nonceText) else {
-            Issue.record("no nonce in the public fields")
-            return
-        }
         var options = SimulationOptions(time: time)
         options.elements = [ElementID(NameSpace.mDL, "age_over_21")]
-        let response = try MdocSimulator(pki: pki).simulate(
-            .appleApp(AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: nonce,
-                                      merchantID: "merchant.com.example", teamID: "ABCDE12345")), options: options)
+        let walletRequest = try AppleAppRequest(prepared: prepared, merchantKey: merchantKey.publicKey,
+                                                merchantID: "merchant.com.example", teamID: "ABCDE12345")
+        let response = try MdocSimulator(pki: pki).simulate(.appleApp(walletRequest), options: options)
 
         let router = Router()
         router.post("/verify") { request, context -> Response in

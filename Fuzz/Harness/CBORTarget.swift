@@ -25,7 +25,7 @@ extension FuzzTargets {
     private static func checkRanges(_ item: CBORItem, budget: Int) {
         var children: [CBORItem] = []
         switch item.value {
-        case .array(let items): children = items
+        case .array(let items): children = Array(items)
         case .map(let entries): children = entries.flatMap { [$0.key, $0.value] }
         case .tagged(let tag, let inner):
             children = [inner]

@@ -76,13 +76,16 @@ public enum CBORDecoder {
     }
 }
 
-/// Builds the item tree from walker events. The walker has already checked structure, so
+/// Builds the node table from walker events. The walker has already checked structure, so
 /// recursion depth is bounded by `CBORLimits.maxDepth`; the checks here only guard against
 /// an inconsistent event list and never trust it for memory safety.
 struct TreeBuilder {
     let input: ArraySlice<UInt8>
     let events: UnsafeBufferPointer<cbor_walk_event>
     private var next = 0
+    private var nodes: [CBORNode] = []
+    private var children: [Int32] = []
+    private var joined: [[UInt8]] = []
 
     init(input: ArraySlice<UInt8>, events: UnsafeBufferPointer<cbor_walk_event>) {
         self.input = input
@@ -90,11 +93,15 @@ struct TreeBuilder {
     }
 
     mutating func build() throws(CBORDecodingError) -> CBORItem {
-        let item = try item()
-        guard next == events.count, item.raw.endIndex == input.endIndex else {
+        // Rows and child slots are Int32: the walker's item limit keeps far below that, but never trust it here.
+        guard events.count < Int(Int32.max) / 2 else { throw inconsistent() }
+        nodes.reserveCapacity(events.count)
+        children.reserveCapacity(events.count)
+        let root = try item()
+        guard next == events.count, nodes[root].end == input.endIndex else {
             throw inconsistent()
         }
-        return item
+        return CBORItem(tree: CBORTree(input: input, nodes: nodes, children: children, joined: joined), row: root)
     }
 
     private func inconsistent() -> CBORDecodingError {
@@ -121,84 +128,71 @@ struct TreeBuilder {
         return start..<(start + Int(event.value))
     }
 
-    private mutating func item() throws(CBORDecodingError) -> CBORItem {
+    /// Appends the next item (and everything inside it) and returns its row.
+    private mutating func item() throws(CBORDecodingError) -> Int {
         let event = try nextEvent()
         let (start, contentStart) = try position(of: event)
-        let value: CBORItem.Value
+        let row = nodes.count
+        nodes.append(CBORNode(value: event.value, start: start, end: contentStart, firstChild: 0, childCount: 0,
+                              kind: event.kind, headLength: event.head_length))
         var end = contentStart
 
         switch Int(event.kind) {
-        case CBOR_WALK_UINT:
-            value = .unsigned(event.value)
-        case CBOR_WALK_NEGINT:
-            value = .negative(event.value)
+        case CBOR_WALK_UINT, CBOR_WALK_NEGINT, CBOR_WALK_SIMPLE, CBOR_WALK_FALSE, CBOR_WALK_TRUE, CBOR_WALK_NULL,
+             CBOR_WALK_UNDEFINED, CBOR_WALK_FLOAT:
+            break
         case CBOR_WALK_BYTES:
-            let range = try content(of: event, from: contentStart)
-            value = .bytes(input[range])
-            end = range.upperBound
+            end = try content(of: event, from: contentStart).upperBound
         case CBOR_WALK_TEXT:
             let range = try content(of: event, from: contentStart)
-            value = .text(try UTF8Validation.string(input[range]))
+            if let bad = UTF8Validation.firstInvalidIndex(input[range]) {
+                throw CBORDecodingError(.invalidUTF8, offset: bad)
+            }
             end = range.upperBound
         case CBOR_WALK_ARRAY:
-            (value, end) = try definiteArray(count: event.value, contentStart: contentStart)
+            end = try definiteContainer(row: row, slots: event.value, contentStart: contentStart)
         case CBOR_WALK_MAP:
-            (value, end) = try definiteMap(count: event.value, contentStart: contentStart)
+            guard event.value <= UInt64(input.count) else { throw inconsistent() }
+            end = try definiteContainer(row: row, slots: 2 * event.value, contentStart: contentStart)
+            try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input)
         case CBOR_WALK_TAG:
-            let tagged = try item()
-            value = .tagged(event.value, tagged)
-            end = tagged.raw.endIndex
-        case CBOR_WALK_SIMPLE:
-            value = .simple(UInt8(truncatingIfNeeded: event.value))
-        case CBOR_WALK_FALSE:
-            value = .bool(false)
-        case CBOR_WALK_TRUE:
-            value = .bool(true)
-        case CBOR_WALK_NULL:
-            value = .null
-        case CBOR_WALK_UNDEFINED:
-            value = .undefined
-        case CBOR_WALK_FLOAT:
-            value = .float(Double(bitPattern: event.value))
+            end = nodes[try item()].end
         case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF:
-            value = try indefiniteString(isText: Int(event.kind) == CBOR_WALK_TEXT_INDEF, end: &end)
-        case CBOR_WALK_ARRAY_INDEF:
-            value = try indefiniteContainer(isMap: false, end: &end)
-        case CBOR_WALK_MAP_INDEF:
-            value = try indefiniteContainer(isMap: true, end: &end)
+            nodes[row].firstChild = Int32(joined.count)
+            joined.append(try indefiniteString(isText: Int(event.kind) == CBOR_WALK_TEXT_INDEF, end: &end))
+        case CBOR_WALK_ARRAY_INDEF, CBOR_WALK_MAP_INDEF:
+            let isMap = Int(event.kind) == CBOR_WALK_MAP_INDEF
+            try indefiniteContainer(row: row, isMap: isMap, end: &end)
+            nodes[row].kind = UInt8(isMap ? CBOR_WALK_MAP : CBOR_WALK_ARRAY)
+            if isMap { try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input) }
         default:
             throw inconsistent()
         }
         guard end <= input.endIndex else { throw inconsistent() }
-        return CBORItem(value: value, raw: input[start..<end])
+        nodes[row].end = end
+        return row
     }
 
-    /// A definite-length array; the declared count is checked against the input before anything is reserved.
-    private mutating func definiteArray(count: UInt64, contentStart: Int) throws(CBORDecodingError) -> (CBORItem.Value, Int) {
-        guard count <= UInt64(input.count) else { throw inconsistent() }
-        var items: [CBORItem] = []
-        items.reserveCapacity(Int(count))
-        for _ in 0..<Int(count) {
-            items.append(try item())
+    /// A definite-length array or map: a block of `slots` child rows, reserved once the declared count is checked
+    /// against the input. Returns the end of the last child.
+    private mutating func definiteContainer(row: Int, slots: UInt64, contentStart: Int) throws(CBORDecodingError) -> Int {
+        guard slots <= UInt64(input.count) else { throw inconsistent() }
+        let first = children.count
+        let count = Int(slots)
+        nodes[row].firstChild = Int32(first)
+        nodes[row].childCount = Int32(count)
+        children.append(contentsOf: repeatElement(0, count: count))
+        var end = contentStart
+        for slot in first..<(first + count) {
+            let child = try item()
+            children[slot] = Int32(child)
+            end = nodes[child].end
         }
-        return (.array(items), items.last?.raw.endIndex ?? contentStart)
-    }
-
-    /// A definite-length map with unique keys; the declared count is checked against the input first.
-    private mutating func definiteMap(count: UInt64, contentStart: Int) throws(CBORDecodingError) -> (CBORItem.Value, Int) {
-        guard count <= UInt64(input.count) else { throw inconsistent() }
-        var entries: [CBORMapEntry] = []
-        entries.reserveCapacity(Int(count))
-        for _ in 0..<Int(count) {
-            let key = try item()
-            entries.append(CBORMapEntry(key: key, value: try item()))
-        }
-        try MapKeys.checkUnique(entries)
-        return (.map(entries), entries.last?.value.raw.endIndex ?? contentStart)
+        return end
     }
 
     /// The chunks of an indefinite-length byte or text string, joined; `end` moves past the `break`.
-    private mutating func indefiniteString(isText: Bool, end: inout Int) throws(CBORDecodingError) -> CBORItem.Value {
+    private mutating func indefiniteString(isText: Bool, end: inout Int) throws(CBORDecodingError) -> [UInt8] {
         var joined: [UInt8] = []
         while let chunk = try nextUnlessBreak(&end) {
             let (_, chunkContent) = try position(of: chunk)
@@ -209,25 +203,20 @@ struct TreeBuilder {
             }
             joined.append(contentsOf: input[range])
         }
-        return isText ? .text(String(decoding: joined, as: UTF8.self)) : .bytes(joined[...])
+        return joined
     }
 
-    /// An indefinite-length array or map (unique keys) up to its `break`; `end` moves past it.
-    private mutating func indefiniteContainer(isMap: Bool, end: inout Int) throws(CBORDecodingError) -> CBORItem.Value {
-        guard isMap else {
-            var items: [CBORItem] = []
-            while try !atBreak(&end) {
-                items.append(try item())
-            }
-            return .array(items)
-        }
-        var entries: [CBORMapEntry] = []
+    /// An indefinite-length array or map up to its `break`; `end` moves past it. Its children are gathered first
+    /// (their own blocks are appended while they are built) and then stored as one block.
+    private mutating func indefiniteContainer(row: Int, isMap: Bool, end: inout Int) throws(CBORDecodingError) {
+        var rows: [Int32] = []
         while try !atBreak(&end) {
-            let key = try item()
-            entries.append(CBORMapEntry(key: key, value: try item()))
+            rows.append(Int32(try item()))
+            if isMap { rows.append(Int32(try item())) }
         }
-        try MapKeys.checkUnique(entries)
-        return .map(entries)
+        nodes[row].firstChild = Int32(children.count)
+        nodes[row].childCount = Int32(rows.count)
+        children.append(contentsOf: rows)
     }
 
     /// True (and consumes it, setting `end` past it) if the next event is a `break`.

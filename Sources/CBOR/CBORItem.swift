@@ -1,4 +1,9 @@
+import CCBORWalker
+
 /// A decoded item plus the exact bytes it occupied in the input.
+///
+/// An item is a view into the decoded input (a row of its node table): copying one is cheap, and its `raw` bytes,
+/// strings and containers are read from the received bytes when asked for.
 public struct CBORItem: Sendable {
     /// The decoded content of an item, by CBOR major type (RFC 8949 §3).
     public enum Value: Sendable {
@@ -12,12 +17,11 @@ public struct CBORItem: Sendable {
         /// A text string (major type 3), validated as UTF-8; indefinite-length chunks are joined.
         case text(String)
         /// An array (major type 4), in received order.
-        case array([CBORItem])
+        case array(CBORArray)
         /// A map (major type 5), with its entries in received order.
-        case map([CBORMapEntry])
-        // Only this case needs a box; the others stay inline (no per-item heap allocation).
+        case map(CBORMap)
         /// A tag number and the item it wraps (major type 6).
-        indirect case tagged(UInt64, CBORItem)
+        case tagged(UInt64, CBORItem)
         /// Simple values other than false/true/null/undefined.
         case simple(UInt8)
         /// The simple value false or true.
@@ -30,20 +34,49 @@ public struct CBORItem: Sendable {
         case float(Double)
     }
 
-    /// The decoded content.
-    public let value: Value
-    /// The exact received bytes of this item (head + content), as a slice of the input buffer.
-    /// Its indices are byte offsets in the original input.
-    public let raw: ArraySlice<UInt8>
+    let tree: CBORTree
+    let row: Int
 
     /// Items come only from the decoder, so `raw` is always received bytes.
-    init(value: Value, raw: ArraySlice<UInt8>) {
-        self.value = value
-        self.raw = raw
+    init(tree: CBORTree, row: Int) {
+        self.tree = tree
+        self.row = row
+    }
+
+    var node: CBORNode { tree.nodes[row] }
+
+    /// The decoded content.
+    public var value: Value {
+        let node = self.node
+        switch Int(node.kind) {
+        case CBOR_WALK_UINT: return .unsigned(node.value)
+        case CBOR_WALK_NEGINT: return .negative(node.value)
+        case CBOR_WALK_BYTES, CBOR_WALK_BYTES_INDEF: return .bytes(tree.content(of: node))
+        case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return .text(String(decoding: tree.content(of: node), as: UTF8.self))
+        case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, first: Int(node.firstChild), count: Int(node.childCount)))
+        case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, first: Int(node.firstChild), count: Int(node.childCount) / 2))
+        case CBOR_WALK_TAG: return .tagged(node.value, CBORItem(tree: tree, row: row + 1))
+        case CBOR_WALK_FALSE: return .bool(false)
+        case CBOR_WALK_TRUE: return .bool(true)
+        case CBOR_WALK_NULL: return .null
+        case CBOR_WALK_UNDEFINED: return .undefined
+        case CBOR_WALK_FLOAT: return .float(Double(bitPattern: node.value))
+        default: return .simple(UInt8(truncatingIfNeeded: node.value))
+        }
+    }
+
+    /// The exact received bytes of this item (head + content), as a slice of the input buffer.
+    /// Its indices are byte offsets in the original input.
+    public var raw: ArraySlice<UInt8> {
+        let node = self.node
+        return tree.input[node.start..<node.end]
     }
 
     /// The byte offsets this item occupies in the original input (the indices of `raw`).
-    public var byteRange: Range<Int> { raw.indices }
+    public var byteRange: Range<Int> {
+        let node = self.node
+        return node.start..<node.end
+    }
 }
 
 /// One key/value pair of a decoded map.
@@ -52,10 +85,45 @@ public struct CBORMapEntry: Sendable {
     public let key: CBORItem
     /// The entry's value.
     public let value: CBORItem
+}
 
-    init(key: CBORItem, value: CBORItem) {
-        self.key = key
-        self.value = value
+/// The elements of a decoded array, in received order (a view into the decoded input).
+public struct CBORArray: RandomAccessCollection, Sendable {
+    let tree: CBORTree
+    let first: Int
+    /// The number of elements.
+    public let count: Int
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+    /// The element count.
+    public var endIndex: Int { count }
+
+    /// The element at `position` (0 ..< count).
+    public subscript(position: Int) -> CBORItem {
+        precondition(position >= 0 && position < count, "CBORArray index out of range")
+        return CBORItem(tree: tree, row: Int(tree.children[first + position]))
+    }
+}
+
+/// The entries of a decoded map, in received order (a view into the decoded input).
+public struct CBORMap: RandomAccessCollection, Sendable {
+    let tree: CBORTree
+    let first: Int
+    /// The number of entries (key/value pairs).
+    public let count: Int
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+    /// The entry count.
+    public var endIndex: Int { count }
+
+    /// The entry at `position` (0 ..< count).
+    public subscript(position: Int) -> CBORMapEntry {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        let slot = first + 2 * position
+        return CBORMapEntry(key: CBORItem(tree: tree, row: Int(tree.children[slot])),
+                            value: CBORItem(tree: tree, row: Int(tree.children[slot + 1])))
     }
 }
 
@@ -64,74 +132,89 @@ public struct CBORMapEntry: Sendable {
 extension CBORItem {
     /// The value if this item is an unsigned integer, otherwise nil.
     public var uint: UInt64? {
-        if case .unsigned(let v) = value { return v }
-        return nil
+        let node = self.node
+        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
     }
 
     /// An unsigned or negative integer that fits Int64.
     public var int: Int64? {
-        switch value {
-        case .unsigned(let v): return v <= UInt64(Int64.max) ? Int64(v) : nil
-        case .negative(let n): return n <= UInt64(Int64.max) ? -1 - Int64(n) : nil
+        let node = self.node
+        switch Int(node.kind) {
+        case CBOR_WALK_UINT: return node.value <= UInt64(Int64.max) ? Int64(node.value) : nil
+        case CBOR_WALK_NEGINT: return node.value <= UInt64(Int64.max) ? -1 - Int64(node.value) : nil
         default: return nil
         }
     }
 
     /// The string if this item is a text string, otherwise nil.
     public var text: String? {
-        if case .text(let s) = value { return s }
-        return nil
+        let node = self.node
+        switch Int(node.kind) {
+        case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return String(decoding: tree.content(of: node), as: UTF8.self)
+        default: return nil
+        }
     }
 
     /// The content if this item is a byte string, otherwise nil.
     public var bytes: ArraySlice<UInt8>? {
-        if case .bytes(let b) = value { return b }
-        return nil
+        let node = self.node
+        switch Int(node.kind) {
+        case CBOR_WALK_BYTES, CBOR_WALK_BYTES_INDEF: return tree.content(of: node)
+        default: return nil
+        }
     }
 
     /// The value if this item is a boolean, otherwise nil.
     public var bool: Bool? {
-        if case .bool(let b) = value { return b }
-        return nil
+        switch Int(node.kind) {
+        case CBOR_WALK_FALSE: false
+        case CBOR_WALK_TRUE: true
+        default: nil
+        }
     }
 
     /// Whether this item is `null`.
-    public var isNull: Bool {
-        if case .null = value { return true }
-        return false
-    }
+    public var isNull: Bool { Int(node.kind) == CBOR_WALK_NULL }
 
     /// The elements if this item is an array, otherwise nil.
-    public var array: [CBORItem]? {
-        if case .array(let items) = value { return items }
-        return nil
+    public var array: CBORArray? {
+        let node = self.node
+        guard Int(node.kind) == CBOR_WALK_ARRAY else { return nil }
+        return CBORArray(tree: tree, first: Int(node.firstChild), count: Int(node.childCount))
     }
 
     /// The entries, in received order, if this item is a map, otherwise nil.
-    public var map: [CBORMapEntry]? {
-        if case .map(let entries) = value { return entries }
-        return nil
+    public var map: CBORMap? {
+        let node = self.node
+        guard Int(node.kind) == CBOR_WALK_MAP else { return nil }
+        return CBORMap(tree: tree, first: Int(node.firstChild), count: Int(node.childCount) / 2)
     }
+
+    /// Whether this item is a map.
+    public var isMap: Bool { Int(node.kind) == CBOR_WALK_MAP }
 
     /// The tag number and wrapped item if this item is tagged, otherwise nil.
     public var tag: (tag: UInt64, item: CBORItem)? {
-        if case .tagged(let tag, let item) = value { return (tag, item) }
-        return nil
+        let node = self.node
+        guard Int(node.kind) == CBOR_WALK_TAG else { return nil }
+        return (node.value, CBORItem(tree: tree, row: row + 1))
     }
 
     /// The value, widened to `Double`, if this item is a half, single or double precision float, otherwise nil.
     public var float: Double? {
-        if case .float(let d) = value { return d }
-        return nil
+        let node = self.node
+        return Int(node.kind) == CBOR_WALK_FLOAT ? Double(bitPattern: node.value) : nil
     }
 
-    /// The value of the first entry whose key is the text string `key`.
+    /// The value of the first entry whose key is the text string `key` (keys are compared as UTF-8 bytes).
     public subscript(key: String) -> CBORItem? {
-        guard case .map(let entries) = value else { return nil }
+        let node = self.node
+        guard Int(node.kind) == CBOR_WALK_MAP else { return nil }
         var key = key
         return key.withUTF8 { wanted in
-            for entry in entries {
-                if case .text(var k) = entry.key.value, k.withUTF8({ $0.elementsEqual(wanted) }) { return entry.value }
+            let first = Int(node.firstChild)
+            for slot in stride(from: first, to: first + Int(node.childCount), by: 2) where tree.isText(Int(tree.children[slot]), wanted) {
+                return CBORItem(tree: tree, row: Int(tree.children[slot + 1]))
             }
             return nil
         }
@@ -139,10 +222,18 @@ extension CBORItem {
 
     /// The value of the first entry whose key is the integer `key` (COSE labels).
     public subscript(intKey key: Int64) -> CBORItem? {
-        guard case .map(let entries) = value else { return nil }
-        for entry in entries where entry.key.int == key {
-            return entry.value
+        guard let entries = map else { return nil }
+        for index in entries.indices {
+            let slot = entries.first + 2 * index
+            if CBORItem(tree: tree, row: Int(tree.children[slot])).int == key {
+                return CBORItem(tree: tree, row: Int(tree.children[slot + 1]))
+            }
         }
         return nil
     }
+}
+
+extension CBORMap {
+    /// A map without entries (for example an absent COSE protected header).
+    public static let empty = CBORMap(tree: CBORTree(input: [], nodes: [], children: [], joined: []), first: 0, count: 0)
 }

@@ -17,7 +17,7 @@ extension CBORItem {
     /// item's offset) if this item is not tag 24 around a byte string, or a decoding error
     /// with offsets in the original buffer.
     public func decodeEmbedded(limits: CBORLimits = .default) throws -> EmbeddedCBOR {
-        guard case .tagged(24, let content) = value, case .bytes(let inner) = content.value else {
+        guard let (tag, content) = tag, tag == 24, let inner = content.bytes else {
             throw CBORDecodingError(.notEmbeddedCBOR, offset: raw.startIndex)
         }
         let item = try CBORDecoder.decode(inner, limits: limits)

@@ -1,56 +1,58 @@
+import CCBORWalker
+
 /// Duplicate-key detection for decoded maps. Keys are compared by CBOR value, not by their
 /// received bytes: `01` and `18 01` are the same key, as are a definite and an indefinite
 /// text string with the same characters.
 enum MapKeys {
-    /// A key's value in a hashable form. Text is compared by its UTF-8 bytes (not by Swift's
+    /// A key's value in a comparable form. Text and bytes are compared by their content bytes (not by Swift's
     /// canonical-equivalence `==`); uncommon key types by their deterministic re-encoding.
     enum Identity: Hashable {
         case unsigned(UInt64)
         case negative(UInt64)
-        case text(UTF8Key)
+        case text(ArraySlice<UInt8>)
         case bytes(ArraySlice<UInt8>)
         case other([UInt8])
+    }
 
-        init(_ key: CBORItem) {
-            switch key.value {
-            case .unsigned(let v): self = .unsigned(v)
-            case .negative(let n): self = .negative(n)
-            case .text(let s): self = .text(UTF8Key(string: s))
-            case .bytes(let b): self = .bytes(b)
-            default: self = .other(CBOREncoder.encode(key.toValue(), sortMapKeys: true))
+    /// Throws `.duplicateMapKey` at the first key equal to an earlier one, for the map at `row` (its keys are the
+    /// even slots of its block in `children`).
+    static func checkUnique(map row: Int, nodes: [CBORNode], children: [Int32], joined: [[UInt8]],
+                            input: ArraySlice<UInt8>) throws(CBORDecodingError) {
+        let first = Int(nodes[row].firstChild)
+        let pairs = Int(nodes[row].childCount) / 2
+        guard pairs > 1 else { return }
+        // Exotic keys (arrays, maps, tags, floats, simple values) are compared by re-encoding, which needs a tree.
+        var tree: CBORTree?
+        func identity(_ pair: Int) -> Identity {
+            let key = Int(children[first + 2 * pair])
+            let node = nodes[key]
+            switch Int(node.kind) {
+            case CBOR_WALK_UINT: return .unsigned(node.value)
+            case CBOR_WALK_NEGINT: return .negative(node.value)
+            case CBOR_WALK_TEXT: return .text(input[(node.start + Int(node.headLength))..<node.end])
+            case CBOR_WALK_TEXT_INDEF: return .text(joined[Int(node.firstChild)][...])
+            case CBOR_WALK_BYTES: return .bytes(input[(node.start + Int(node.headLength))..<node.end])
+            case CBOR_WALK_BYTES_INDEF: return .bytes(joined[Int(node.firstChild)][...])
+            default:
+                let snapshot = tree ?? CBORTree(input: input, nodes: nodes, children: children, joined: joined)
+                tree = snapshot
+                return .other(CBOREncoder.encode(CBORItem(tree: snapshot, row: key).toValue(), sortMapKeys: true))
             }
         }
-    }
-
-    struct UTF8Key: Hashable {
-        var string: String
-
-        static func == (a: UTF8Key, b: UTF8Key) -> Bool {
-            a.string.utf8.count == b.string.utf8.count && a.string.utf8.elementsEqual(b.string.utf8)
+        func duplicate(_ pair: Int) -> CBORDecodingError {
+            CBORDecodingError(.duplicateMapKey, offset: nodes[Int(children[first + 2 * pair])].start)
         }
-
-        func hash(into hasher: inout Hasher) {
-            var string = string
-            string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    /// Throws `.duplicateMapKey` at the first key equal to an earlier one.
-    static func checkUnique(_ entries: [CBORMapEntry]) throws(CBORDecodingError) {
-        guard entries.count > 1 else { return }
-        if entries.count <= 8 {
+        if pairs <= 8 {
             // Small maps (the common case): pairwise comparison, building neither an array nor a set.
-            for i in 1..<entries.count {
-                let key = Identity(entries[i].key)
-                for j in 0..<i where Identity(entries[j].key) == key {
-                    throw CBORDecodingError(.duplicateMapKey, offset: entries[i].key.raw.startIndex)
-                }
+            for i in 1..<pairs {
+                let key = identity(i)
+                for j in 0..<i where identity(j) == key { throw duplicate(i) }
             }
             return
         }
-        var seen = Set<Identity>(minimumCapacity: entries.count)
-        for entry in entries where !seen.insert(Identity(entry.key)).inserted {
-            throw CBORDecodingError(.duplicateMapKey, offset: entry.key.raw.startIndex)
+        var seen = Set<Identity>(minimumCapacity: pairs)
+        for pair in 0..<pairs where !seen.insert(identity(pair)).inserted {
+            throw duplicate(pair)
         }
     }
 }

@@ -76,7 +76,7 @@ struct FuzzTests {
     private func rangesAreConsistent(_ item: CBORItem, embeddingBudget: Int) -> Bool {
         var children: [CBORItem] = []
         switch item.value {
-        case .array(let items): children = items
+        case .array(let items): children = Array(items)
         case .map(let entries): children = entries.flatMap { [$0.key, $0.value] }
         case .tagged(let tag, let content):
             children = [content]

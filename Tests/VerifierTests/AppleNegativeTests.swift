@@ -119,7 +119,7 @@ struct AppleNegativeTests {
     func digestDuplicate() throws {
         let bytes = try CBORSurgery.rebuild(AppleSampleVector.plaintext,
                                             at: CBORSurgery.document + [.key("issuerSigned"), .key("nameSpaces"), .key("org.iso.18013.5.1")]) { items in
-            let array = items.array ?? []
+            let array = items.array.map(Array.init) ?? []
             return .array(array.map(\.asValue) + [array[0].asValue])
         }
         #expect(Self.codes(try F.verifyModified(bytes)) == [.digestDuplicate])

@@ -11,8 +11,8 @@ package enum COSETag {
 package struct COSEMessage: Sendable {
     /// Content of the protected-header byte string exactly as received (used verbatim in the ToBeSigned/ToBeMaced).
     package let protectedBytes: ArraySlice<UInt8>
-    package let protectedHeader: [CBORMapEntry]
-    package let unprotectedHeader: [CBORMapEntry]
+    package let protectedHeader: CBORMap
+    package let unprotectedHeader: CBORMap
     package let payload: ArraySlice<UInt8>?
     /// Signature (COSE_Sign1) or tag (COSE_Mac0).
     package let authenticator: ArraySlice<UInt8>
@@ -30,7 +30,7 @@ package struct COSEMessage: Sendable {
         }
         guard let protected = parts[0].bytes else { throw COSEParseError("protected header is not a byte string") }
         if protected.isEmpty {
-            protectedHeader = []
+            protectedHeader = .empty
         } else {
             guard let decoded = try? CBORDecoder.decode(protected), let map = decoded.map else {
                 throw COSEParseError("protected header is not an encoded map")

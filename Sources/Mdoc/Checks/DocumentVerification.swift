@@ -44,24 +44,33 @@ package struct DocumentVerification {
         self.facts = DocumentFacts(requestPolicy: context.request)
     }
 
-    /// Runs every check of `DocumentCheck.order`.
+    /// Runs every check of `DocumentCheck.order`. Consecutive checks of one stage share one span and one clock
+    /// reading, and the tracer is looked up once per document: a span per check cost more than the checks.
     package mutating func run() {
         let clock = ContinuousClock()
+        let tracer = InstrumentationSystem.tracer
+        var open: (stage: StageTimings.Stage, start: ContinuousClock.Instant, span: any Span)?
+        func close(_ now: ContinuousClock.Instant, into timings: inout StageTimings) {
+            guard let current = open else { return }
+            timings[current.stage] += now - current.start
+            current.span.end()
+            open = nil
+        }
         for check in DocumentCheck.order {
             if let missing = check.needs.first(where: { !facts.has($0) }) {
                 skip(check.id, DocumentCheck.skipDetail(missing))
                 continue
             }
-            guard let stage = check.stage else {
-                check.body(&self)
-                continue
+            if open?.stage != check.stage {
+                let now = clock.now
+                close(now, into: &timings)
+                if let stage = check.stage {
+                    open = (stage, now, tracer.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel))
+                }
             }
-            let span = startSpan(stage.spanName)
-            let start = clock.now
             check.body(&self)
-            timings[stage] += clock.now - start
-            span.end()
         }
+        close(clock.now, into: &timings)
     }
 
     // MARK: - Recording

@@ -60,7 +60,7 @@ package indirect enum ElementType: Sendable {
         }
     }
 
-    private static func mapMismatch(_ entries: [CBORMapEntry], required: [String: ElementType],
+    private static func mapMismatch(_ entries: CBORMap, required: [String: ElementType],
                                     optional: [String: ElementType]) -> String? {
         for key in required.keys.sorted() where !entries.contains(where: { $0.key.text == key }) {
             return "a map without \(key)"

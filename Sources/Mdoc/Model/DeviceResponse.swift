@@ -27,7 +27,7 @@ package struct DeviceResponse: Sendable {
                 throw VerificationError(.responseMalformed, ResponseLimits.over(
                     "DeviceResponse `documents`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
             }
-            documents = array
+            documents = Array(array)
         }
         var documentErrors: [(String, Int64)] = []
         if let node = item["documentErrors"] {

@@ -1,0 +1,67 @@
+import CCBORWalker
+
+/// One decoded input: the received bytes and every item as a row of a flat node table. Items are views into it
+/// (`CBORItem` is the tree and a row number), so copying an item costs one reference count instead of a copy of
+/// a value tree, and decoding allocates three arrays instead of one per container and per long text.
+final class CBORTree: Sendable {
+    /// The input, with its original indices.
+    let input: ArraySlice<UInt8>
+    /// The items in pre-order: a container's or a tag's content follows its head.
+    let nodes: [CBORNode]
+    /// The child rows of every container, one contiguous block per container (a map's keys and values alternate).
+    let children: [Int32]
+    /// The concatenated chunks of indefinite-length strings (`CBORNode.firstChild` is the row here).
+    let joined: [[UInt8]]
+
+    init(input: ArraySlice<UInt8>, nodes: [CBORNode], children: [Int32], joined: [[UInt8]]) {
+        self.input = input
+        self.nodes = nodes
+        self.children = children
+        self.joined = joined
+    }
+
+    /// The content of a byte or text string node: a slice of the input, or the joined chunks (indices from 0).
+    func content(of node: CBORNode) -> ArraySlice<UInt8> {
+        switch Int(node.kind) {
+        case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF: joined[Int(node.firstChild)][...]
+        default: input[(node.start + Int(node.headLength))..<node.end]
+        }
+    }
+
+    /// Whether row `row` is a text string whose UTF-8 bytes are `utf8`, compared without making a String.
+    func isText(_ row: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let node = nodes[row]
+        switch Int(node.kind) {
+        case CBOR_WALK_TEXT:
+            let start = node.start + Int(node.headLength)
+            guard node.end - start == utf8.count else { return false }
+            return input.withUnsafeBufferPointer { buffer in
+                let base = start - input.startIndex
+                return UnsafeBufferPointer(rebasing: buffer[base..<(base + utf8.count)]).elementsEqual(utf8)
+            }
+        case CBOR_WALK_TEXT_INDEF:
+            return joined[Int(node.firstChild)].withUnsafeBufferPointer { $0.elementsEqual(utf8) }
+        default:
+            return false
+        }
+    }
+}
+
+/// One item of a `CBORTree`.
+struct CBORNode: Sendable {
+    /// By kind: the integer, n of a negative integer, a string's length, a container's count, the tag number,
+    /// the simple value, or the bits of a float widened to Double.
+    var value: UInt64
+    /// Input index of the item's head.
+    var start: Int
+    /// Input index one past the item's last byte.
+    var end: Int
+    /// Containers: the first row of their block in `children`. Indefinite strings: the row in `joined`.
+    var firstChild: Int32
+    /// Containers: the number of child rows (a map's is twice its pair count).
+    var childCount: Int32
+    /// The walker's event kind (`CBOR_WALK_*`); indefinite arrays and maps are stored as definite ones.
+    var kind: UInt8
+    /// Bytes of the head (1, 2, 3, 5 or 9).
+    var headLength: UInt8
+}

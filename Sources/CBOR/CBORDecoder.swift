@@ -22,6 +22,48 @@ public enum CBORDecoder {
     }
 
     static func decodeTyped(_ bytes: ArraySlice<UInt8>, limits: CBORLimits) throws(CBORDecodingError) -> CBORItem {
+        var builder = TreeBuilder()
+        let root = try walk(bytes, limits: limits, into: &builder)
+        return CBORItem(tree: builder.tree(input: bytes), row: root)
+    }
+
+    /// Decodes the item embedded in each of `items` (`#6.24(bstr .cbor X)`) into one shared node table, in order;
+    /// throws what `decodeEmbedded` throws for the first element that fails. Used where a response holds many small
+    /// embedded items (IssuerSignedItemBytes): one table instead of one per element.
+    static func decodeEachEmbedded(_ items: CBORArray, limits: CBORLimits) throws(CBORDecodingError) -> [EmbeddedCBOR] {
+        let base = items.tree.input
+        var builder = TreeBuilder()
+        var roots: [(tagged: ArraySlice<UInt8>, inner: ArraySlice<UInt8>, row: Int)] = []
+        roots.reserveCapacity(items.count)
+        var separate: [Int: EmbeddedCBOR] = [:]
+        for (index, item) in items.enumerated() {
+            guard let (tag, content) = item.tag, tag == 24, let inner = content.bytes else {
+                throw CBORDecodingError(.notEmbeddedCBOR, offset: item.byteRange.lowerBound)
+            }
+            guard inner.startIndex >= base.startIndex, inner.endIndex <= base.endIndex, Int(content.node.kind) == CBOR_WALK_BYTES else {
+                // An indefinite-length byte string's content is a joined copy, not part of the shared input.
+                separate[index] = EmbeddedCBOR(tagged: item.raw, inner: inner, item: try decodeTyped(inner, limits: limits))
+                continue
+            }
+            roots.append((item.raw, inner, try walk(inner, limits: limits, into: &builder)))
+        }
+        let tree = builder.tree(input: base)
+        var results: [EmbeddedCBOR] = []
+        results.reserveCapacity(items.count)
+        var next = roots.makeIterator()
+        for index in 0..<items.count {
+            if let decoded = separate[index] {
+                results.append(decoded)
+            } else if let root = next.next() {
+                results.append(EmbeddedCBOR(tagged: root.tagged, inner: root.inner, item: CBORItem(tree: tree, row: root.row)))
+            }
+        }
+        return results
+    }
+
+    /// Walks `bytes` (exactly one item) and appends its nodes to `builder`; returns the item's row.
+    private static func walk(_ bytes: ArraySlice<UInt8>, limits: CBORLimits,
+                             into builder: inout TreeBuilder) throws(CBORDecodingError) -> Int {
         guard bytes.count <= limits.maxInputBytes else {
             throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0), limit: limits.maxInputBytes)
         }
@@ -30,7 +72,7 @@ public enum CBORDecoder {
             max_items_per_container: clamped(limits.maxItemsPerContainer),
             max_total_items: clamped(limits.maxTotalItems)
         )
-        let result: Result<CBORItem, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
+        let result: Result<Int, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
             // Small inputs (an IssuerSignedItem, a COSE header) fit the stack scratch buffer; the walker mallocs if it
             // needs more. 42 events of 24 bytes stay within the 1 KiB Swift places on the stack without a check.
             withUnsafeTemporaryAllocation(of: cbor_walk_event.self, capacity: 42) { scratch in
@@ -42,11 +84,8 @@ public enum CBORDecoder {
                     return .failure(CBORDecodingError(walkErrorKind(status), offset: bytes.startIndex + errorOffset,
                                                       limit: walkLimit(status, limits)))
                 }
-                var builder = TreeBuilder(
-                    input: bytes,
-                    events: UnsafeBufferPointer(start: events.events, count: events.count)
-                )
-                return Result { () throws(CBORDecodingError) in try builder.build() }
+                let list = UnsafeBufferPointer(start: events.events, count: events.count)
+                return Result { () throws(CBORDecodingError) in try builder.append(input: bytes, events: list) }
             }
         }
         return try result.get()
@@ -80,28 +119,37 @@ public enum CBORDecoder {
 /// recursion depth is bounded by `CBORLimits.maxDepth`; the checks here only guard against
 /// an inconsistent event list and never trust it for memory safety.
 struct TreeBuilder {
-    let input: ArraySlice<UInt8>
-    let events: UnsafeBufferPointer<cbor_walk_event>
+    // The walk being appended: its input and events.
+    private var input: ArraySlice<UInt8> = []
+    private var events = UnsafeBufferPointer<cbor_walk_event>(start: nil, count: 0)
     private var next = 0
+    // The table, shared by every walk appended to this builder.
     private var nodes: [CBORNode] = []
     private var children: [Int32] = []
     private var joined: [[UInt8]] = []
 
-    init(input: ArraySlice<UInt8>, events: UnsafeBufferPointer<cbor_walk_event>) {
+    /// Appends the items of one walk over `input` (exactly one item); returns its row.
+    mutating func append(input: ArraySlice<UInt8>, events: UnsafeBufferPointer<cbor_walk_event>) throws(CBORDecodingError) -> Int {
         self.input = input
         self.events = events
-    }
-
-    mutating func build() throws(CBORDecodingError) -> CBORItem {
+        next = 0
         // Rows and child slots are Int32: the walker's item limit keeps far below that, but never trust it here.
-        guard events.count < Int(Int32.max) / 2 else { throw inconsistent() }
-        nodes.reserveCapacity(events.count)
-        children.reserveCapacity(events.count)
+        guard events.count < Int(Int32.max) / 2 - nodes.count else { throw inconsistent() }
+        // The event count bounds both; several walks into one table grow it geometrically.
+        if nodes.capacity < nodes.count + events.count { nodes.reserveCapacity(max(nodes.count + events.count, 2 * nodes.capacity)) }
+        if children.capacity < children.count + events.count {
+            children.reserveCapacity(max(children.count + events.count, 2 * children.capacity))
+        }
         let root = try item()
         guard next == events.count, nodes[root].end == input.endIndex else {
             throw inconsistent()
         }
-        return CBORItem(tree: CBORTree(input: input, nodes: nodes, children: children, joined: joined), row: root)
+        return root
+    }
+
+    /// The finished table over `input`, which holds the input of every walk appended.
+    func tree(input: ArraySlice<UInt8>) -> CBORTree {
+        CBORTree(input: input, nodes: nodes, children: children, joined: joined)
     }
 
     private func inconsistent() -> CBORDecodingError {

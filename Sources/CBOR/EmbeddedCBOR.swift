@@ -24,3 +24,12 @@ extension CBORItem {
         return EmbeddedCBOR(tagged: raw, inner: inner, item: item)
     }
 }
+
+extension CBORArray {
+    /// Decodes the item embedded in every element (each `#6.24(bstr .cbor X)`), in order, into one shared node table.
+    ///
+    /// Throws what `CBORItem.decodeEmbedded(limits:)` throws for the first element that fails.
+    public func decodeEachEmbedded(limits: CBORLimits = .default) throws -> [EmbeddedCBOR] {
+        try CBORDecoder.decodeEachEmbedded(self, limits: limits)
+    }
+}

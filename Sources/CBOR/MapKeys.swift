@@ -43,10 +43,24 @@ enum MapKeys {
             CBORDecodingError(.duplicateMapKey, offset: nodes[Int(children[first + 2 * pair])].start)
         }
         if pairs <= 8 {
-            // Small maps (the common case): pairwise comparison, building neither an array nor a set.
+            // Small maps (the common case): pairwise comparison, building neither an array nor a set. Integer and
+            // definite text keys (nearly all keys) compare in place; others by identity.
+            func sameKey(_ a: Int, _ b: Int) -> Bool {
+                let x = nodes[Int(children[first + 2 * a])], y = nodes[Int(children[first + 2 * b])]
+                switch (Int(x.kind), Int(y.kind)) {
+                case (CBOR_WALK_UINT, CBOR_WALK_UINT), (CBOR_WALK_NEGINT, CBOR_WALK_NEGINT):
+                    return x.value == y.value
+                case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
+                    guard x.end - x.start - Int(x.headLength) == y.end - y.start - Int(y.headLength) else { return false }
+                    return input[(x.start + Int(x.headLength))..<x.end].elementsEqual(input[(y.start + Int(y.headLength))..<y.end])
+                case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
+                    return false
+                default:
+                    return identity(a) == identity(b)
+                }
+            }
             for i in 1..<pairs {
-                let key = identity(i)
-                for j in 0..<i where identity(j) == key { throw duplicate(i) }
+                for j in 0..<i where sameKey(i, j) { throw duplicate(i) }
             }
             return
         }

@@ -36,12 +36,25 @@ package struct DocumentVerification {
     package var log = CheckLog()
     package var timings = StageTimings()
     package var facts: DocumentFacts
+    /// Every returned element, issuer-signed first, with its value and provenance (listed once per document: the
+    /// type, policy and assembly steps all read it).
+    let returnedElements: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)]
 
     package init(index: Int, document: MdocDocument, context: MdocVerificationContext) {
         self.index = index
         self.document = document
         self.context = context
         self.facts = DocumentFacts(requestPolicy: context.request)
+        var returned: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)] = []
+        returned.reserveCapacity(document.issuerNameSpaces.reduce(0) { $0 + $1.items.count }
+                                 + document.deviceNameSpaces.reduce(0) { $0 + $1.elements.count })
+        for nameSpace in document.issuerNameSpaces {
+            for item in nameSpace.items { returned.append((nameSpace.name, item.elementIdentifier, item.elementValue, false)) }
+        }
+        for nameSpace in document.deviceNameSpaces {
+            for element in nameSpace.elements { returned.append((nameSpace.name, element.identifier, element.value, true)) }
+        }
+        self.returnedElements = returned
     }
 
     /// Runs every check of `DocumentCheck.order`. Consecutive checks of one stage share one span and one clock

@@ -58,10 +58,4 @@ extension DocumentVerification {
             }
         }
     }
-
-    /// Every returned element, issuer-signed first, with its value and provenance.
-    var returnedElements: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)] {
-        issuerItems.map { ($0.nameSpace, $0.item.elementIdentifier, $0.item.elementValue, false) }
-            + document.deviceNameSpaces.flatMap { ns in ns.elements.map { (ns.name, $0.identifier, $0.value, true) } }
-    }
 }

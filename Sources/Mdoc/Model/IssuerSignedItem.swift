@@ -9,13 +9,25 @@ package struct IssuerSignedItem: Sendable {
     /// The whole tag-24 item exactly as received: the value digest is computed over these bytes (§9.1.2.5).
     package let taggedBytes: ArraySlice<UInt8>
 
-    package init(_ item: CBORItem) throws(VerificationError) {
-        let embedded: EmbeddedCBOR
+    /// The items of one namespace, decoded into one shared table.
+    package static func all(_ array: CBORArray) throws(VerificationError) -> [IssuerSignedItem] {
+        let embedded: [EmbeddedCBOR]
         do {
-            embedded = try item.decodeEmbedded()
+            embedded = try array.decodeEachEmbedded()
         } catch {
-            throw VerificationError(.responseMalformed, "IssuerSignedItemBytes is not #6.24(bstr .cbor IssuerSignedItem): \(error)")
+            throw notEmbedded(error)
         }
+        var items: [IssuerSignedItem] = []
+        items.reserveCapacity(embedded.count)
+        for element in embedded { items.append(try IssuerSignedItem(element)) }
+        return items
+    }
+
+    private static func notEmbedded(_ error: any Error) -> VerificationError {
+        VerificationError(.responseMalformed, "IssuerSignedItemBytes is not #6.24(bstr .cbor IssuerSignedItem): \(error)")
+    }
+
+    private init(_ embedded: EmbeddedCBOR) throws(VerificationError) {
         let inner = embedded.item
         guard inner.map != nil,
               let digestID = inner["digestID"]?.uint,

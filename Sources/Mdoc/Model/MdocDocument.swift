@@ -60,10 +60,7 @@ package struct MdocDocument: Sendable {
                 throw malformed("IssuerNameSpaces is not namespace → [IssuerSignedItemBytes]")
             }
             guard !array.isEmpty else { throw malformed("IssuerNameSpaces[\(name)] is an empty array (CDDL asks for at least one item)") }
-            var items: [IssuerSignedItem] = []
-            items.reserveCapacity(array.count)
-            for element in array { items.append(try IssuerSignedItem(element)) }
-            nameSpaces.append(NameSpace(name: name, items: items))
+            nameSpaces.append(NameSpace(name: name, items: try IssuerSignedItem.all(array)))
         }
         return nameSpaces
     }

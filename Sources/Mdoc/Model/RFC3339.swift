@@ -64,7 +64,12 @@ public enum RFC3339 {
     }
 
     static func parse(_ text: String) -> Timestamp? {
-        let s = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    // The parsers read the UTF-8 bytes in place (no array per call: element types are checked on every response).
+    private static func parse(utf8 s: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard s.count >= 20,
               let year = number(s, 0, 4), s[4] == UInt8(ascii: "-"),
               let month = number(s, 5, 2), s[7] == UInt8(ascii: "-"),
@@ -112,7 +117,11 @@ public enum RFC3339 {
 
     /// Parses `YYYY-MM-DD`.
     public static func parseFullDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let s = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseFullDate(utf8: $0) }
+    }
+
+    private static func parseFullDate(utf8 s: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
         guard s.count == 10, let year = number(s, 0, 4), s[4] == UInt8(ascii: "-"),
               let month = number(s, 5, 2), s[7] == UInt8(ascii: "-"), let day = number(s, 8, 2),
               (1 ... 12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
@@ -162,7 +171,7 @@ public enum RFC3339 {
         c >= 48 && c <= 57 ? Int(c - 48) : nil
     }
 
-    private static func number(_ s: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         guard start + count <= s.count else { return nil }
         var value = 0
         for i in start ..< start + count {

@@ -17,7 +17,7 @@ package enum COSEKey {
     private static let y: Int64 = -3
 
     package static func publicKey(from item: CBORItem) throws(COSEParseError) -> PublicKey {
-        guard item.map != nil else { throw COSEParseError("COSE_Key is not a map") }
+        guard item.isMap else { throw COSEParseError("COSE_Key is not a map") }
         guard let type = item[intKey: kty]?.int else { throw COSEParseError("COSE_Key has no kty") }
         guard let curveID = item[intKey: crv]?.int else { throw COSEParseError("COSE_Key has no crv") }
         guard let xBytes = item[intKey: x]?.bytes else { throw COSEParseError("COSE_Key has no x coordinate") }

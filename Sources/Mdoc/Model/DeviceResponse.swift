@@ -11,7 +11,7 @@ package struct DeviceResponse: Sendable {
 
     /// Parses the top-level map. Unknown keys are ignored (newer editions add keys such as `zkDocuments`).
     package init(_ item: CBORItem) throws(VerificationError) {
-        guard item.map != nil else { throw VerificationError(.responseMalformed, "DeviceResponse is not a map") }
+        guard item.isMap else { throw VerificationError(.responseMalformed, "DeviceResponse is not a map") }
         guard let version = item["version"]?.text else {
             throw VerificationError(.responseMalformed, "DeviceResponse has no text `version`")
         }

@@ -29,7 +29,7 @@ package struct IssuerSignedItem: Sendable {
 
     private init(_ embedded: EmbeddedCBOR) throws(VerificationError) {
         let inner = embedded.item
-        guard inner.map != nil,
+        guard inner.isMap,
               let digestID = inner["digestID"]?.uint,
               let random = inner["random"]?.bytes,
               let identifier = inner["elementIdentifier"]?.text,

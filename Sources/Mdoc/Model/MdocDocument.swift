@@ -26,12 +26,12 @@ package struct MdocDocument: Sendable {
     package let errors: [(nameSpace: String, element: String, code: Int64)]
 
     package init(_ item: CBORItem) throws(VerificationError) {
-        guard item.map != nil else { throw Self.malformed("Document is not a map") }
+        guard item.isMap else { throw Self.malformed("Document is not a map") }
         guard let docType = item["docType"]?.text else { throw Self.malformed("Document has no text `docType`") }
-        guard let issuerSigned = item["issuerSigned"], issuerSigned.map != nil else {
+        guard let issuerSigned = item["issuerSigned"], issuerSigned.isMap else {
             throw Self.malformed("Document has no `issuerSigned` map")
         }
-        guard let deviceSigned = item["deviceSigned"], deviceSigned.map != nil else {
+        guard let deviceSigned = item["deviceSigned"], deviceSigned.isMap else {
             throw Self.malformed("Document has no `deviceSigned` map")
         }
         guard let issuerAuthItem = issuerSigned["issuerAuth"] else { throw Self.malformed("issuerSigned has no `issuerAuth`") }
@@ -107,7 +107,7 @@ package struct MdocDocument: Sendable {
     /// `DeviceAuth`: exactly one of deviceSignature and deviceMac. Both is malformed; neither is left to the
     /// device check (`device.auth_missing`), with the problem returned beside.
     static func deviceAuthentication(_ node: CBORItem?) throws(VerificationError) -> (DeviceAuthentication?, String?) {
-        guard let node, node.map != nil else { throw malformed("deviceSigned has no `deviceAuth` map") }
+        guard let node, node.isMap else { throw malformed("deviceSigned has no `deviceAuth` map") }
         switch (node["deviceSignature"], node["deviceMac"]) {
         case let (.some(signature), .none):
             do { return (.signature(try COSEMessage(signature, tag: COSETag.sign1)), nil) } catch {

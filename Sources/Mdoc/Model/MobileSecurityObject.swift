@@ -38,11 +38,11 @@ package struct MobileSecurityObject: Sendable {
         } catch {
             throw Self.malformed("issuerAuth payload is not #6.24(bstr .cbor MobileSecurityObject): \(error)")
         }
-        guard item.map != nil else { throw Self.malformed("MSO is not a map") }
+        guard item.isMap else { throw Self.malformed("MSO is not a map") }
         guard let version = item["version"]?.text else { throw Self.malformed("MSO has no text `version`") }
         guard let digestName = item["digestAlgorithm"]?.text else { throw Self.malformed("MSO has no text `digestAlgorithm`") }
         guard let docType = item["docType"]?.text else { throw Self.malformed("MSO has no text `docType`") }
-        guard let keyInfo = item["deviceKeyInfo"], keyInfo.map != nil, let deviceKey = keyInfo["deviceKey"] else {
+        guard let keyInfo = item["deviceKeyInfo"], keyInfo.isMap, let deviceKey = keyInfo["deviceKey"] else {
             throw Self.malformed("MSO has no `deviceKeyInfo.deviceKey`")
         }
         let algorithm = DigestAlgorithm(rawValue: digestName)
@@ -95,7 +95,7 @@ package struct MobileSecurityObject: Sendable {
     /// `keyAuthorizations` (optional): namespaces and/or namespace → element identifiers.
     static func keyAuthorizations(_ node: CBORItem?) throws(VerificationError) -> KeyAuthorizations? {
         guard let node else { return nil }
-        guard node.map != nil else { throw malformed("keyAuthorizations is not a map") }
+        guard node.isMap else { throw malformed("keyAuthorizations is not a map") }
         var nameSpaces: Set<String> = []
         if let list = node["nameSpaces"] {
             guard let array = list.array else { throw malformed("keyAuthorizations.nameSpaces is not an array") }
@@ -124,7 +124,7 @@ package struct MobileSecurityObject: Sendable {
 
     /// `validityInfo`: signed, validFrom, validUntil and the optional expectedUpdate, each a tdate.
     static func validityInfo(_ node: CBORItem?) throws(VerificationError) -> ValidityInfo {
-        guard let validity = node, validity.map != nil else { throw malformed("MSO has no `validityInfo` map") }
+        guard let validity = node, validity.isMap else { throw malformed("MSO has no `validityInfo` map") }
         func date(_ key: String) throws(VerificationError) -> RFC3339.Timestamp? {
             guard let node = validity[key] else { return nil }
             guard let (tag, inner) = node.tag, tag == 0, let text = inner.text, let parsed = RFC3339.Timestamp(parsing: text) else {

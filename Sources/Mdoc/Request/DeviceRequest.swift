@@ -97,13 +97,13 @@ public struct DeviceRequest: Sendable {
         } catch {
             throw malformed("not well-formed CBOR (\(error))")
         }
-        guard item.map != nil else { throw malformed("not a map") }
+        guard item.isMap else { throw malformed("not a map") }
         guard let version = item["version"]?.text else { throw malformed("no text `version`") }
         guard version.hasPrefix("1.") else { throw malformed("unsupported version \(version)") }
         guard let requests = item["docRequests"]?.array, !requests.isEmpty else { throw malformed("no `docRequests`") }
         var docRequests: [DocRequest] = []
         for request in requests {
-            guard request.map != nil, let itemsNode = request["itemsRequest"] else { throw malformed("a DocRequest has no `itemsRequest`") }
+            guard request.isMap, let itemsNode = request["itemsRequest"] else { throw malformed("a DocRequest has no `itemsRequest`") }
             let embedded: EmbeddedCBOR
             do {
                 embedded = try itemsNode.decodeEmbedded(limits: limits)

@@ -94,7 +94,7 @@ public struct ItemsRequest: Sendable, Equatable {
     /// - Throws: `input.malformed` when anything else does not fit the CDDL.
     public init(decoding item: CBORItem) throws(VerificationError) {
         func malformed(_ what: String) -> VerificationError { VerificationError(.inputMalformed, "ItemsRequest: \(what)") }
-        guard item.map != nil else { throw malformed("not a map") }
+        guard item.isMap else { throw malformed("not a map") }
         guard let docType = item["docType"]?.text else { throw malformed("no text `docType`") }
         guard let nameSpacesMap = item["nameSpaces"]?.map else { throw malformed("no `nameSpaces` map") }
         var nameSpaces: [NameSpace] = []

@@ -120,7 +120,7 @@ public struct StatusToken: Sendable {
         } catch {
             throw malformed("the payload is not a CWT claims map: \(error)")
         }
-        guard claims.map != nil else { throw malformed("the payload is not a CWT claims map") }
+        guard claims.isMap else { throw malformed("the payload is not a CWT claims map") }
         return (message, claims)
     }
 

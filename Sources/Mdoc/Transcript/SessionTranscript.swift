@@ -55,7 +55,7 @@ public struct SessionTranscript: Sendable, Equatable {
     /// `#6.24(bstr .cbor X)` around caller-supplied CBOR bytes, kept exactly as given. The bytes must be one
     /// well-formed CBOR map (DeviceEngagement, COSE_Key); anything else is `input.malformed`.
     static func embeddedMap(_ bytes: [UInt8], what: String) throws(VerificationError) -> CBORValue {
-        guard let item = try? CBORDecoder.decode(bytes), item.map != nil else {
+        guard let item = try? CBORDecoder.decode(bytes), item.isMap else {
             throw VerificationError(.inputMalformed, "\(what) is not one well-formed CBOR map")
         }
         return .tagged(24, .bytes(bytes))

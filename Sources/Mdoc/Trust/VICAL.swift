@@ -46,7 +46,7 @@ public struct VICAL: Sendable {
         } catch {
             throw malformed("the payload is not CBOR: \(error)")
         }
-        guard item.map != nil else { throw malformed("the payload is not a map") }
+        guard item.isMap else { throw malformed("the payload is not a map") }
         guard let version = item["version"]?.text else { throw malformed("no text `version`") }
         guard let provider = item["vicalProvider"]?.text else { throw malformed("no text `vicalProvider`") }
         guard let date = Self.tdate(item["date"]) else { throw malformed("no tdate `date`") }
@@ -84,7 +84,7 @@ public struct VICAL: Sendable {
 
     static func entry(_ info: CBORItem, index: Int) throws(VerificationError) -> Entry {
         func malformed(_ what: String) -> VerificationError { VerificationError(.vicalMalformed, "certificateInfos[\(index)]: \(what)") }
-        guard info.map != nil else { throw malformed("not a map") }
+        guard info.isMap else { throw malformed("not a map") }
         guard let der = info["certificate"]?.bytes else { throw malformed("no byte-string `certificate`") }
         let certificate: Certificate
         do {

@@ -49,7 +49,7 @@ public struct AnnexCEncryptionInfo: Sendable {
             throw VerificationError(.inputMalformed, "EncryptionInfo is not well-formed CBOR: \(error)")
         }
         guard let parts = item.array, parts.count == 2, parts[0].text == Self.protocolIdentifier,
-              parts[1].map != nil
+              parts[1].isMap
         else {
             throw VerificationError(.inputMalformed, "EncryptionInfo is not [\"dcapi\", {…}]")
         }

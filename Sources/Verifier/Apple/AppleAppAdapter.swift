@@ -51,7 +51,7 @@ struct AppleAppAdapter: FormatAdapter {
         // The plaintext is {"identity": DeviceResponse}.
         do throws(VerificationError) {
             let topics = try run.decode(plaintext, what: "plaintext", code: .responseMalformed)
-            guard topics.map != nil, let identity = topics["identity"] else {
+            guard topics.isMap, let identity = topics["identity"] else {
                 throw VerificationError(.responseMalformed, "plaintext has no `identity` entry")
             }
             return OpenedResponse(deviceResponse: identity, transcript: transcript)

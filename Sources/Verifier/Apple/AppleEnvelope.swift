@@ -21,9 +21,9 @@ struct AppleEnvelope {
     /// Strict shape and length checks; keys may come in any order, unknown keys are ignored.
     init(_ item: CBORItem) throws(VerificationError) {
         func malformed(_ what: String) -> VerificationError { VerificationError(.inputMalformed, "envelope: \(what)") }
-        guard item.map != nil else { throw malformed("not a CBOR map") }
+        guard item.isMap else { throw malformed("not a CBOR map") }
         guard let algorithm = item["algorithm"]?.text else { throw malformed("no text `algorithm`") }
-        guard let params = item["params"], params.map != nil else { throw malformed("no `params` map") }
+        guard let params = item["params"], params.isMap else { throw malformed("no `params` map") }
         guard let data = item["data"]?.bytes else { throw malformed("no byte-string `data`") }
         guard let modeNode = params["mode"], modeNode.int != nil || modeNode.uint != nil else {
             throw malformed("no integer `params.mode`")

@@ -31,34 +31,31 @@ public enum CBORDecoder {
     /// throws what `decodeEmbedded` throws for the first element that fails. Used where a response holds many small
     /// embedded items (IssuerSignedItemBytes): one table instead of one per element.
     static func decodeEachEmbedded(_ items: CBORArray, limits: CBORLimits) throws(CBORDecodingError) -> [EmbeddedCBOR] {
-        let base = items.tree.input
+        enum Decoded {
+            case shared(tagged: ArraySlice<UInt8>, inner: ArraySlice<UInt8>, row: Int)
+            case separate(EmbeddedCBOR)
+        }
         var builder = TreeBuilder()
-        var roots: [(tagged: ArraySlice<UInt8>, inner: ArraySlice<UInt8>, row: Int)] = []
-        roots.reserveCapacity(items.count)
-        var separate: [Int: EmbeddedCBOR] = [:]
-        for (index, item) in items.enumerated() {
+        var decoded: [Decoded] = []
+        decoded.reserveCapacity(items.count)
+        for item in items {
             guard let (tag, content) = item.tag, tag == 24, let inner = content.bytes else {
                 throw CBORDecodingError(.notEmbeddedCBOR, offset: item.byteRange.lowerBound)
             }
-            guard inner.startIndex >= base.startIndex, inner.endIndex <= base.endIndex, Int(content.node.kind) == CBOR_WALK_BYTES else {
+            if Int(content.node.kind) == CBOR_WALK_BYTES {
+                decoded.append(.shared(tagged: item.raw, inner: inner, row: try walk(inner, limits: limits, into: &builder)))
+            } else {
                 // An indefinite-length byte string's content is a joined copy, not part of the shared input.
-                separate[index] = EmbeddedCBOR(tagged: item.raw, inner: inner, item: try decodeTyped(inner, limits: limits))
-                continue
-            }
-            roots.append((item.raw, inner, try walk(inner, limits: limits, into: &builder)))
-        }
-        let tree = builder.tree(input: base)
-        var results: [EmbeddedCBOR] = []
-        results.reserveCapacity(items.count)
-        var next = roots.makeIterator()
-        for index in 0..<items.count {
-            if let decoded = separate[index] {
-                results.append(decoded)
-            } else if let root = next.next() {
-                results.append(EmbeddedCBOR(tagged: root.tagged, inner: root.inner, item: CBORItem(tree: tree, row: root.row)))
+                decoded.append(.separate(EmbeddedCBOR(tagged: item.raw, inner: inner, item: try decodeTyped(inner, limits: limits))))
             }
         }
-        return results
+        let tree = builder.tree(input: items.tree.input)
+        return decoded.map { element in
+            switch element {
+            case .shared(let tagged, let inner, let row): EmbeddedCBOR(tagged: tagged, inner: inner, item: CBORItem(tree: tree, row: row))
+            case .separate(let embedded): embedded
+            }
+        }
     }
 
     /// Walks `bytes` (exactly one item) and appends its nodes to `builder`; returns the item's row.

@@ -53,8 +53,8 @@ public struct CBORItem: Sendable {
         case CBOR_WALK_NEGINT: return .negative(node.value)
         case CBOR_WALK_BYTES, CBOR_WALK_BYTES_INDEF: return .bytes(tree.content(of: node))
         case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return .text(String(decoding: tree.content(of: node), as: UTF8.self))
-        case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, first: Int(node.firstChild), count: Int(node.childCount)))
-        case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, first: Int(node.firstChild), count: Int(node.childCount) / 2))
+        case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount)))
+        case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount) / 2))
         case CBOR_WALK_TAG: return .tagged(node.value, CBORItem(tree: tree, row: row + 1))
         case CBOR_WALK_FALSE: return .bool(false)
         case CBOR_WALK_TRUE: return .bool(true)
@@ -90,7 +90,8 @@ public struct CBORMapEntry: Sendable {
 /// The elements of a decoded array, in received order (a view into the decoded input).
 public struct CBORArray: RandomAccessCollection, Sendable {
     let tree: CBORTree
-    let first: Int
+    /// The first slot of the array's block in `tree.children` (not `first`, which would shadow `Collection.first`).
+    let firstSlot: Int
     /// The number of elements.
     public let count: Int
 
@@ -102,14 +103,15 @@ public struct CBORArray: RandomAccessCollection, Sendable {
     /// The element at `position` (0 ..< count).
     public subscript(position: Int) -> CBORItem {
         precondition(position >= 0 && position < count, "CBORArray index out of range")
-        return CBORItem(tree: tree, row: Int(tree.children[first + position]))
+        return CBORItem(tree: tree, row: Int(tree.children[firstSlot + position]))
     }
 }
 
 /// The entries of a decoded map, in received order (a view into the decoded input).
 public struct CBORMap: RandomAccessCollection, Sendable {
     let tree: CBORTree
-    let first: Int
+    /// The first slot of the map's block in `tree.children` (keys and values alternate).
+    let firstSlot: Int
     /// The number of entries (key/value pairs).
     public let count: Int
 
@@ -121,7 +123,7 @@ public struct CBORMap: RandomAccessCollection, Sendable {
     /// The entry at `position` (0 ..< count).
     public subscript(position: Int) -> CBORMapEntry {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let slot = first + 2 * position
+        let slot = firstSlot + 2 * position
         return CBORMapEntry(key: CBORItem(tree: tree, row: Int(tree.children[slot])),
                             value: CBORItem(tree: tree, row: Int(tree.children[slot + 1])))
     }
@@ -180,14 +182,14 @@ extension CBORItem {
     public var array: CBORArray? {
         let node = self.node
         guard Int(node.kind) == CBOR_WALK_ARRAY else { return nil }
-        return CBORArray(tree: tree, first: Int(node.firstChild), count: Int(node.childCount))
+        return CBORArray(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount))
     }
 
     /// The entries, in received order, if this item is a map, otherwise nil.
     public var map: CBORMap? {
         let node = self.node
         guard Int(node.kind) == CBOR_WALK_MAP else { return nil }
-        return CBORMap(tree: tree, first: Int(node.firstChild), count: Int(node.childCount) / 2)
+        return CBORMap(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount) / 2)
     }
 
     /// Whether this item is a map.
@@ -224,7 +226,7 @@ extension CBORItem {
     public subscript(intKey key: Int64) -> CBORItem? {
         guard let entries = map else { return nil }
         for index in entries.indices {
-            let slot = entries.first + 2 * index
+            let slot = entries.firstSlot + 2 * index
             if CBORItem(tree: tree, row: Int(tree.children[slot])).int == key {
                 return CBORItem(tree: tree, row: Int(tree.children[slot + 1]))
             }
@@ -235,5 +237,5 @@ extension CBORItem {
 
 extension CBORMap {
     /// A map without entries (for example an absent COSE protected header).
-    public static let empty = CBORMap(tree: CBORTree(input: [], nodes: [], children: [], joined: []), first: 0, count: 0)
+    public static let empty = CBORMap(tree: CBORTree(input: [], nodes: [], children: [], joined: []), firstSlot: 0, count: 0)
 }

@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
         .target(name: "CCBORWalker", dependencies: ["CLibCBOR"]),
+        // glibc heap calls (malloc_trim, mallinfo2) for verify-server's allocator trim and the load tool's soak.
+        .target(name: "CAllocator"),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"], cSettings: opensslSettings),
         .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"]),
         .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"]),
@@ -82,7 +84,7 @@ let package = Package(
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI",
+                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -109,7 +111,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // A loopback-only HTTP client for the server tests and the load tool; not part of any product.
+        // A loopback-only HTTP client for the server tests; not part of any product.
         .target(
             name: "LoopbackClient",
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -119,7 +121,7 @@ let package = Package(
         // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
         .executableTarget(
             name: "verify-server-load",
-            dependencies: ["VerifyServer", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "LoopbackClient",
+            dependencies: ["VerifyServer", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "CAllocator",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],

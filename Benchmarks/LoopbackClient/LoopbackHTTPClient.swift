@@ -2,9 +2,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A minimal HTTP/1.1 client for loopback only, for the server tests and the load tool (not part of any product): one
-/// connection per request with `Connection: close`, or a kept-alive connection (`withKeepAliveConnection`). Refuses any
-/// host outside 127.0.0.0/8 and ::1.
+/// A minimal HTTP/1.1 client for loopback only, for the server tests (not part of any product): one connection per
+/// request with `Connection: close`. Refuses any host outside 127.0.0.0/8 and ::1.
 public struct LoopbackHTTPClient: Sendable {
     public struct Response: Sendable {
         public let status: Int

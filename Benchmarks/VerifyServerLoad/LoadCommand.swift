@@ -1,15 +1,23 @@
-import LoopbackClient
 import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
 import VerifyServer
 
+@main
+enum Entrypoint {
+    static func main() async {
+        // As verify-server does; the load's own clients are threads of their own.
+        let onEventLoops = EventLoopExecutor.install()
+        print("tasks run on \(onEventLoops ? "the server's event loops" : "the default executor")")
+        await LoadCommand.main()
+    }
+}
+
 /// Starts verify-server in this process on 127.0.0.1 (Apple's sample in test mode, verification time pinned
 /// inside its validity), seeds one request per verification, then posts the sample to POST /v1/verify from
 /// loopback clients. First the library alone verifies the sample on one core for `--bench-seconds`, so the server's
 /// figure is compared with it in the same run. Bounded by --count and --max-seconds.
-@main
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify-server-load",
@@ -30,7 +38,7 @@ struct LoadCommand: AsyncParsableCommand {
     @Flag(help: "After the closed-loop run, run open loop at half of the throughput it measured.")
     var halfRate = false
 
-    @Option(help: "Soak: after the closed-loop run, keep an open loop at half its throughput for this many seconds and print the RSS growth (60…3600).")
+    @Option(help: "Soak: after the closed-loop run, keep an open loop at half its throughput for this many seconds and print the RSS each minute and its growth after the first third (60…3600).")
     var soakSeconds: Double?
 
     @Option(help: "Seconds the library alone verifies the sample on one core first, for the ratio (0 skips it).")
@@ -74,7 +82,6 @@ struct LoadCommand: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let port = try await app.port()
-            let client = try LoopbackHTTPClient(port: port)
             func load(rate: Double?) async throws -> LoadRun.Result {
                 var ids: [String] = []
                 for _ in 0 ..< count {
@@ -85,7 +92,7 @@ struct LoadCommand: AsyncParsableCommand {
                 let mode = rate.map { String(format: "open loop at %.0f calls/s", $0) } ?? "closed loop"
                 print("verify-server on 127.0.0.1:\(port), store \(location.redacted), \(count) requests seeded, \(concurrency) clients, "
                       + "\(connections) connections, \(mode)")
-                let result = try await LoadRun(client: client, requestIDs: ids, body: SampleServer.verifyBody, concurrency: concurrency,
+                let result = try await LoadRun(port: port, requestIDs: ids, body: SampleServer.verifyBody, concurrency: concurrency,
                                                connections: LoadRun.Connections(rawValue: connections) ?? .keepAlive, rate: rate,
                                                maxSeconds: maxSeconds).run()
                 result.print()
@@ -99,7 +106,7 @@ struct LoadCommand: AsyncParsableCommand {
                 _ = try await load(rate: max(first.verificationsPerSecond / 2, 1))
             }
             if let soakSeconds {
-                try await Soak(client: client, app: app, concurrency: concurrency,
+                try await Soak(port: port, app: app, concurrency: concurrency,
                                rate: max(first.verificationsPerSecond / 2, 1), seconds: soakSeconds).run()
             }
             await group.triggerGracefulShutdown()

@@ -1,9 +1,9 @@
-import LoopbackClient
 import Foundation
 import Synchronization
 import VerifyServer
 
-/// Loopback clients taking request IDs from a shared cursor until all are used or the time limit passes.
+/// Loopback clients (threads with blocking sockets, `SocketConnection`) taking request IDs from a shared cursor until
+/// all are used or the time limit passes.
 ///
 /// Closed loop (no `rate`): each of `concurrency` clients sends its next call as soon as the last one answered.
 /// Open loop (`rate` calls per second): call i is due at start + i / rate whatever the server's pace, and is served by
@@ -14,7 +14,7 @@ struct LoadRun: Sendable {
         case close
     }
 
-    let client: LoopbackHTTPClient
+    let port: Int
     let requestIDs: [String]
     let body: @Sendable (String) -> String
     let concurrency: Int
@@ -52,70 +52,20 @@ struct LoadRun: Sendable {
 
     func run() async throws -> Result {
         let cursor = Cursor()
-        let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: .milliseconds(Int64(maxSeconds * 1000)))
         let interval = rate.map { Duration.nanoseconds(Int64(1e9 / $0)) }
-        var result = try await withThrowingTaskGroup(of: Result.self) { workers in
+        // Blocking sockets on threads of their own: the Swift executor's threads stay the server's.
+        var result = await withTaskGroup(of: Result.self) { workers in
             for _ in 0 ..< concurrency {
                 workers.addTask {
-                    var partial = Result()
-                    /// The next call's index and the instant its latency counts from; nil when the run is over.
-                    func next() async throws -> (index: Int, due: ContinuousClock.Instant)? {
-                        let index = cursor.next()
-                        guard index < requestIDs.count, clock.now < deadline else { return nil }
-                        guard let interval else { return (index, clock.now) }
-                        let due = start.advanced(by: interval * index)
-                        if due > clock.now { try await Task.sleep(until: due, clock: clock) }
-                        return (index, due)
+                    await withCheckedContinuation { finished in
+                        Thread { finished.resume(returning: work(cursor: cursor, start: start, deadline: deadline, interval: interval)) }.start()
                     }
-                    func record(_ call: () async throws -> LoopbackHTTPClient.Response, due: ContinuousClock.Instant) async -> Bool {
-                        do {
-                            let response = try await call()
-                            partial.latencies.append(clock.now - due)
-                            partial.statuses[response.status, default: 0] += 1
-                            return true
-                        } catch {
-                            partial.failures += 1
-                            return false
-                        }
-                    }
-                    switch connections {
-                    case .close:
-                        while let (index, due) = try await next() {
-                            _ = await record({ try await client.post("/v1/verify", json: body(requestIDs[index])) }, due: due)
-                        }
-                    case .keepAlive:
-                        // A connection the server closed (or that failed) is replaced by a new one.
-                        var more = true
-                        while more {
-                            more = false
-                            do {
-                                try await client.withKeepAliveConnection { connection in
-                                while let (index, due) = try await next() {
-                                    var alive = true
-                                    let ok = await record({
-                                        do { return try await connection.post("/v1/verify", json: body(requestIDs[index])) } catch {
-                                            alive = false
-                                            throw error
-                                        }
-                                    }, due: due)
-                                    if !ok || !alive {
-                                        more = true
-                                        return
-                                    }
-                                }
-                                }
-                            } catch {
-                                partial.failures += 1  // could not connect: this client stops
-                            }
-                        }
-                    }
-                    return partial
                 }
             }
             var total = Result()
-            for try await partial in workers {
+            for await partial in workers {
                 total.latencies += partial.latencies
                 total.failures += partial.failures
                 total.statuses.merge(partial.statuses, uniquingKeysWith: +)
@@ -124,6 +74,52 @@ struct LoadRun: Sendable {
         }
         result.elapsed = clock.now - start
         return result
+    }
+
+    private var clock: ContinuousClock { ContinuousClock() }
+
+    /// One client: takes the next call until none is left or the time is up; a connection that failed is replaced on
+    /// the next call.
+    private func work(cursor: Cursor, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant, interval: Duration?) -> Result {
+        var partial = Result()
+        var connection: SocketConnection?
+        while true {
+            let index = cursor.next()
+            guard index < requestIDs.count, clock.now < deadline else { break }
+            var due = clock.now
+            if let interval {
+                due = start.advanced(by: interval * index)
+                Self.sleep(for: due - clock.now)
+            }
+            do {
+                let open = try connection ?? SocketConnection(port: port)
+                let status = try open.exchange(Self.request(port: port, body: body(requestIDs[index]), close: connections == .close))
+                partial.latencies.append(clock.now - due)
+                partial.statuses[status, default: 0] += 1
+                connection = connections == .keepAlive ? open : nil
+            } catch {
+                partial.failures += 1
+                connection = nil
+            }
+        }
+        return partial
+    }
+
+    /// A whole POST /v1/verify request.
+    static func request(port: Int, body: String, close: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(body.utf8.count + 160)
+        bytes += "POST /v1/verify HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n".utf8
+        bytes += "Content-Length: \(body.utf8.count)\r\n\(close ? "Connection: close\r\n" : "")\r\n".utf8
+        bytes += body.utf8
+        return bytes
+    }
+
+    private static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds > 0 || attoseconds > 0 else { return }
+        var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        nanosleep(&time, nil)
     }
 }
 

@@ -6,6 +6,13 @@ import Verifier
 import VerifyServer
 
 @main
+enum Entrypoint {
+    static func main() async {
+        EventLoopExecutor.install()
+        await VerifyServerCommand.main()
+    }
+}
+
 struct VerifyServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify-server",

@@ -41,6 +41,7 @@ struct ConfigurationTests {
                 storeURL: postgres://verify:pw@127.0.0.1:5432/verify
                 profile: strict
                 logLevel: debug
+                memoryTrimInterval: 0
                 """.write(toFile: file, atomically: true, encoding: .utf8)
             let configuration = try ConfigurationLoader.load(file: file, environment: [
                 "VERIFY_SERVER_PORT": "9100", "VERIFY_SERVER_DECRYPTION_KEYS": "/keys/c.pem,/keys/d.pem",
@@ -55,6 +56,7 @@ struct ConfigurationTests {
             #expect(configuration.store == .postgres(url: "postgres://verify:pw@127.0.0.1:5432/verify"))
             #expect(configuration.profile == .strict)
             #expect(configuration.logLevel == .debug)
+            #expect(configuration.memoryTrimInterval == 0)
             #expect(configuration.testMode == false)
         }
     }
@@ -69,6 +71,7 @@ struct ConfigurationTests {
             #expect(configuration.testMode)
             #expect(configuration.port == 8080)
             #expect(configuration.requestTTL == 300)
+            #expect(configuration.memoryTrimInterval == 10)
             #expect(configuration.store == .sqlite(path: "verify-server.sqlite"))
             #expect(configuration.trustStorePaths.isEmpty)  // the embedded production bundle
         }
@@ -83,10 +86,11 @@ struct ConfigurationTests {
             let problems = Self.problems {
                 _ = try ConfigurationLoader.load(file: file, environment: [
                     "VERIFY_SERVER_PORT": "eighty", "VERIFY_SERVER_STORE_URL": "mysql://x", "VERIFY_SERVER_TEST_MODE": "maybe",
-                    "VERIFY_SERVER_VERIFICATION_TIME": "2022-06-01T00:00:00Z",
+                    "VERIFY_SERVER_VERIFICATION_TIME": "2022-06-01T00:00:00Z", "VERIFY_SERVER_MEMORY_TRIM_INTERVAL": "-1",
                 ])
             }
-            #expect(problems.count == 6, "\(problems)")
+            #expect(problems.count == 7, "\(problems)")
+            #expect(problems.contains { $0.contains("memoryTrimInterval must be 0 (never) or a positive number") })
             #expect(problems.contains { $0.contains("unknown key `prot`") })
             #expect(problems.contains { $0.contains("profile") && $0.contains("strict") })
             #expect(problems.contains { $0.contains("VERIFY_SERVER_PORT must be an integer") })

@@ -16,6 +16,19 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("without an injected deadline the limit is the server's own timer: a body that never arrives gets 408")
+    func bodyTimeoutOnTheEventLoopTimer() async throws {
+        var configuration = AppleSample.configuration()
+        configuration.bodyTimeout = 0.2
+        try await ServerFixture.withServer(configuration) { server in
+            let answer = try await server.client.postHeadWithoutBody("/v1/verify", declaredLength: 100_000)
+            #expect(answer.status == 408)
+            #expect(answer.text.contains("did not arrive"))
+            // The timer ended that read only; the server goes on serving.
+            #expect(try await server.client.get("/healthz").status == 200)
+        }
+    }
+
     @Test("beyond maxConnectionsPerIP a connection is closed at once; the ones within the cap stay open")
     func perAddressCap() async throws {
         var configuration = AppleSample.configuration()

@@ -34,8 +34,9 @@ package struct AgeDisclosure: Sendable, Equatable {
         for nameSpace in byNameSpace.keys.sorted() {
             let present = byNameSpace[nameSpace] ?? []
             let requested = request.nameSpaces[nameSpace] ?? [:]
-            let unanswered = requested.keys.sorted().compactMap { id in
-                present.contains(id) ? nil : Self.ageOverThreshold(id).map { (id, $0) }
+            // Filtered before sorting: most requested elements were returned and are not age questions.
+            let unanswered = requested.keys.filter { !present.contains($0) }.sorted().compactMap { id in
+                Self.ageOverThreshold(id).map { (id, $0) }
             }
             let fallback = !unanswered.isEmpty && present.contains(Self.sourceElement) && requested[Self.sourceElement] == nil
             if fallback {
@@ -44,7 +45,7 @@ package struct AgeDisclosure: Sendable, Equatable {
                     Derivation(nameSpace: nameSpace, element: $0.0, threshold: $0.1, source: Self.sourceElement)
                 }
             }
-            for element in present.sorted() where requested[element] == nil {
+            for element in present.filter({ requested[$0] == nil }).sorted() {
                 if fallback && element == Self.sourceElement { continue }
                 unrequested.append("\(nameSpace)/\(element)")
             }

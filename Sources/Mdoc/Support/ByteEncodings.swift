@@ -45,72 +45,98 @@ public enum Hex {
 public enum Base64URL {
     /// Decodes base64url or standard base64, padded or not, ignoring ASCII whitespace (line-wrapped files).
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        decode(Array(text.utf8), lenient: true)
+        text.utf8.withContiguousStorageIfAvailable { decode($0, lenient: true) } ?? decode(Array(text.utf8), lenient: true)
     }
 
     /// base64url without padding (RFC 4648 §5), as ISO 18013-7 Annex C uses.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let input = Array(bytes)
+        let alphabet = Self.alphabet
+        return String(unsafeUninitializedCapacity: (input.count * 4 + 2) / 3) { out in
+            var written = 0
+            func put(_ sextet: UInt32) {
+                out[written] = alphabet[Int(sextet & 0x3F)]
+                written += 1
+            }
+            var index = 0
+            while index + 3 <= input.count {
+                let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                put(group >> 18); put(group >> 12); put(group >> 6); put(group)
+                index += 3
+            }
+            switch input.count - index {
+            case 1:
+                let group = UInt32(input[index]) << 16
+                put(group >> 18); put(group >> 12)
+            case 2:
+                let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                put(group >> 18); put(group >> 12); put(group >> 6)
+            default: break
+            }
+            return written
+        }
     }
+
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Strict base64url for protocol strings (RFC 4648 §5): only `A–Z a–z 0–9 - _`, no whitespace, no
     /// standard-alphabet characters, padding tolerated only as one or two trailing `=` that complete a
     /// quantum, and zero leftover bits (canonical, §3.5). ISO 18013-7 Annex C strings are decoded with this.
     public static func decodeStrict(_ text: String) -> [UInt8]? {
-        decode(Array(text.utf8), lenient: false)
+        text.utf8.withContiguousStorageIfAvailable { decode($0, lenient: false) } ?? decode(Array(text.utf8), lenient: false)
     }
 
     /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits. One pass over
     /// the input with a lookup table: responses of several KB are decoded on every request.
     private static func decode(_ input: [UInt8], lenient: Bool) -> [UInt8]? {
-        input.withUnsafeBufferPointer { symbols -> [UInt8]? in
-            var end = symbols.count
-            var padding = 0
-            // Trailing padding (and, when lenient, whitespace around it).
-            while end > 0 {
-                let last = symbols[end - 1]
-                if last == UInt8(ascii: "=") {
-                    padding += 1
-                } else if !(lenient && isWhitespace(last)) {
-                    break
-                }
-                end -= 1
+        input.withUnsafeBufferPointer { decode($0, lenient: lenient) }
+    }
+
+    private static func decode(_ symbols: UnsafeBufferPointer<UInt8>, lenient: Bool) -> [UInt8]? {
+        var end = symbols.count
+        var padding = 0
+        // Trailing padding (and, when lenient, whitespace around it).
+        while end > 0 {
+            let last = symbols[end - 1]
+            if last == UInt8(ascii: "=") {
+                padding += 1
+            } else if !(lenient && isWhitespace(last)) {
+                break
             }
-            var out: [UInt8] = []
-            out.reserveCapacity(end * 3 / 4)
-            var accumulator: UInt32 = 0
-            var bits = 0
-            var count = 0
-            for index in 0..<end {
-                let symbol = symbols[index]
-                let value = table[Int(symbol)]
-                if value >= 64 {
-                    if lenient, value == lenientOnly62 || value == lenientOnly63 {
-                        accumulator = accumulator << 6 | UInt32(value - lenientOnly62 + 62)
-                    } else if lenient, isWhitespace(symbol) {
-                        continue
-                    } else {
-                        return nil
-                    }
-                } else {
-                    accumulator = accumulator << 6 | UInt32(value)
-                }
-                count += 1
-                bits += 6
-                if bits >= 8 {
-                    bits -= 8
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                }
-            }
-            guard padding == 0 || (padding <= 2 && (count + padding) % 4 == 0) else { return nil }
-            guard count % 4 != 1 else { return nil }
-            // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
-            guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-            return out
+            end -= 1
         }
+        var out: [UInt8] = []
+        out.reserveCapacity(end * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        var count = 0
+        let table = Self.table
+        for index in 0..<end {
+            let symbol = symbols[index]
+            let value = table[Int(symbol)]
+            if value >= 64 {
+                if lenient, value == lenientOnly62 || value == lenientOnly63 {
+                    accumulator = accumulator << 6 | UInt32(value - lenientOnly62 + 62)
+                } else if lenient, isWhitespace(symbol) {
+                    continue
+                } else {
+                    return nil
+                }
+            } else {
+                accumulator = accumulator << 6 | UInt32(value)
+            }
+            count += 1
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        guard padding == 0 || (padding <= 2 && (count + padding) % 4 == 0) else { return nil }
+        guard count % 4 != 1 else { return nil }
+        // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
+        guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return out
     }
 
     private static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }

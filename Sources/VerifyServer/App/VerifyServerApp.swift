@@ -62,7 +62,7 @@ public struct VerifyServerApp: Service {
             baseStore = try await configuration.store.open(logger: logger)
         }
         let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
-                                        deadline: hooks.storeDeadline, name: configuration.store.redacted)
+                                        timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
         let runtimes = RuntimeBox(runtime)
         let handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store,
@@ -80,6 +80,8 @@ public struct VerifyServerApp: Service {
                                        logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
             + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
+            + (configuration.memoryTrimInterval > 0
+                ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)), logger: logger)] : [])
             + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(

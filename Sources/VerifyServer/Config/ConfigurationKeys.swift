@@ -49,6 +49,7 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "profile") { $0.profile = try $1.choice(CertificateProfile.self) },
         .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
+        .init(name: "memoryTrimInterval") { $0.memoryTrimInterval = try $1.seconds() },
         .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
         .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
         .init(name: "readerKey") { configuration, value in

@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     public var storeTimeout: TimeInterval = 5
     /// How often, in seconds, expired requests are deleted (default 60).
     public var purgeInterval: TimeInterval = 60
+    /// How often, in seconds, the C allocator's free pages are handed back to the kernel (default 10; 0 never).
+    public var memoryTrimInterval: TimeInterval = 10
     /// The minimum level of log messages; `info` by default.
     public var logLevel: Logger.Level = .info
     /// The PEM private key for Annex C reader authentication; set together with `readerCertificatePaths`, or neither.
@@ -141,6 +143,7 @@ public struct ServerConfiguration: Sendable {
         if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
         if !(storeTimeout > 0) { problems.append("storeTimeout must be a positive number of seconds") }
         if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
+        if !(memoryTrimInterval >= 0) { problems.append("memoryTrimInterval must be 0 (never) or a positive number of seconds") }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
             problems.append("readerKey and readerCertificates go together: set both or neither")

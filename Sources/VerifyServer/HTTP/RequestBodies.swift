@@ -9,10 +9,8 @@ struct BodyReader: Sendable {
     let limit: Int
     /// Seconds the whole body may take to arrive (a client trickling it holds a connection otherwise).
     let timeout: TimeInterval
-    /// Waits for `timeout` to pass.
-    let deadline: @Sendable (Duration) async throws -> Void
-
-    private struct TimedOut: Error {}
+    /// Bounds the time the body takes to arrive.
+    let timeLimit: TimeLimit
 
     /// The whole body; 413 when it is (or announces to be) larger than the limit, 408 when it is too slow.
     func collect(_ request: Request) async throws(APIError) -> ByteBuffer {
@@ -20,21 +18,12 @@ struct BodyReader: Sendable {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw tooLarge
         }
-        let (body, limit, timeout, deadline) = (request.body, self.limit, self.timeout, self.deadline)
+        let (body, limit) = (request.body, self.limit)
         do {
-            return try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
-                group.addTask { try await body.collect(upTo: limit) }
-                group.addTask {
-                    try await deadline(.milliseconds(Int64(timeout * 1000)))
-                    throw TimedOut()
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next() else { throw TimedOut() }
-                return first
-            }
+            return try await timeLimit.run(.milliseconds(Int64(timeout * 1000))) { try await body.collect(upTo: limit) }
         } catch is NIOTooManyBytesError {
             throw tooLarge
-        } catch is TimedOut {
+        } catch is TimeLimit.Exceeded {
             throw APIError.bodyTimeout(timeout)
         } catch {
             throw APIError.malformed("request body could not be read")

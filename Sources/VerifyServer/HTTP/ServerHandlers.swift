@@ -9,18 +9,18 @@ import Verifier
 public struct ServerHooks: Sendable {
     /// Runs after a request was consumed and before its response is verified (e.g. to hold a request in flight).
     public var beforeVerification: (@Sendable () async -> Void)?
-    /// How a store operation waits for its `storeTimeout` to pass (default: sleep for it).
+    /// How a store operation waits for its `storeTimeout` to pass (nil, the default: an event-loop timer).
     ///
     /// Tests pass a deadline that has already passed, so a stalled store times out at once instead of after wall-clock
     /// time.
-    public var storeDeadline: @Sendable (Duration) async throws -> Void
-    /// How reading a request body waits for its `bodyTimeout` to pass (default: sleep for it).
-    public var bodyDeadline: @Sendable (Duration) async throws -> Void
+    public var storeDeadline: (@Sendable (Duration) async throws -> Void)?
+    /// How reading a request body waits for its `bodyTimeout` to pass (nil, the default: an event-loop timer).
+    public var bodyDeadline: (@Sendable (Duration) async throws -> Void)?
 
-    /// Creates hooks; by default nothing runs before verification and both deadlines sleep for their duration.
+    /// Creates hooks; by default nothing runs before verification and both time limits are event-loop timers.
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
-                storeDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-                bodyDeadline: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+                storeDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
+                bodyDeadline: (@Sendable (Duration) async throws -> Void)? = nil) {
         self.beforeVerification = beforeVerification
         self.storeDeadline = storeDeadline
         self.bodyDeadline = bodyDeadline
@@ -39,7 +39,7 @@ struct ServerHandlers: Sendable {
     let logger: Logger
 
     var bodies: BodyReader {
-        BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, deadline: hooks.bodyDeadline)
+        BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, timeLimit: TimeLimit(wait: hooks.bodyDeadline))
     }
 
     func respond(_ endpoint: Endpoint, to request: Request, context: BasicRequestContext) async -> Response {

@@ -7,8 +7,8 @@ struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
     let timeout: Duration
-    /// Waits for `timeout` to pass.
-    let deadline: @Sendable (Duration) async throws -> Void
+    /// Bounds each operation by `timeout`.
+    let timeLimit: TimeLimit
     /// The store's location without credentials, for error messages.
     let name: String
 
@@ -56,16 +56,10 @@ struct MeteredRequestStore: RequestStore {
 
     /// Runs `body`, cancelling it when `timeout` passes first.
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let (timeout, name, deadline) = (self.timeout, self.name, self.deadline)
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await deadline(timeout)
-                throw RequestStoreError("request store \(name) did not answer within \(timeout)")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw RequestStoreError("request store operation vanished") }
-            return first
+        do {
+            return try await timeLimit.run(timeout, body)
+        } catch is TimeLimit.Exceeded {
+            throw RequestStoreError("request store \(name) did not answer within \(timeout)")
         }
     }
 }

@@ -6,9 +6,9 @@ import VerifyServer
 /// process's resident set size every minute, and its growth from the end of the warm-up (the first third of the run)
 /// to the end. Client and server share the process, so the figure bounds the server's growth from above.
 ///
-/// Why a third: the store's window of live requests fills in under a minute, but glibc's arenas keep growing for
-/// about three minutes before they reach their steady size (measured: +32 MiB between minutes 1 and 4, +5 MiB over
-/// the six minutes after). A leak of even 10 bytes per call shows in the remaining two thirds of a 10-minute run.
+/// Why a third: the store's window of live requests fills in under a minute, and glibc's arenas take a few minutes
+/// more to settle between trims (RSS moves by a few percent from minute to minute). A real leak still shows in the
+/// remaining two thirds: at the soak's 2,100 calls/s, 10 bytes per call would add about 8 % over 400 s.
 struct Soak {
     let port: Int
     let app: VerifyServerApp

@@ -1,5 +1,6 @@
-/// A CBOR value we build ourselves (transcripts, COSE structures, test data), for `CBOREncoder`.
-public indirect enum CBORValue: Sendable, Equatable {
+/// A CBOR value we build ourselves (transcripts, COSE structures, test data), for `CBOREncoder`. Only `tagged` is
+/// `indirect`: arrays and maps hold their members out of line already.
+public enum CBORValue: Sendable, Equatable {
     /// An unsigned integer.
     case unsigned(UInt64)
     /// A negative integer given by its argument n; the value is -1 - n.
@@ -13,7 +14,7 @@ public indirect enum CBORValue: Sendable, Equatable {
     /// A map, with its pairs in the order they are encoded (unless the encoder is asked to sort).
     case map([(CBORValue, CBORValue)])
     /// A tag number and the value it wraps.
-    case tagged(UInt64, CBORValue)
+    indirect case tagged(UInt64, CBORValue)
     /// Simple values other than false/true/null/undefined (0–19, 32–255).
     case simple(UInt8)
     /// The simple value false or true.

@@ -89,12 +89,14 @@ package struct COSEMessage: Sendable {
     /// `Sig_structure` / `MAC_structure` (RFC 9052 §4.4, §6.3): [context, protected, external_aad, payload],
     /// with the protected bytes as received and the given payload (ours when detached).
     package func toBeAuthenticated(context: String, payload: some Collection<UInt8>, externalAAD: [UInt8] = []) -> [UInt8] {
-        CBOREncoder.encode(.array([
-            .text(context),
-            .bytes(Array(protectedBytes)),
-            .bytes(externalAAD),
-            .bytes(Array(payload)),
-        ]))
+        var out: [UInt8] = []
+        out.reserveCapacity(context.utf8.count + protectedBytes.count + externalAAD.count + payload.count + 32)
+        CBOREncoder.appendArrayHead(count: 4, to: &out)
+        CBOREncoder.appendText(context, to: &out)
+        CBOREncoder.appendByteString(protectedBytes, to: &out)
+        CBOREncoder.appendByteString(externalAAD, to: &out)
+        CBOREncoder.appendByteString(payload, to: &out)
+        return out
     }
 }
 

@@ -1,8 +1,9 @@
 import CBOR
 import Foundation
 
-/// A disclosed data element value, typed for callers. Only reachable from a verified result.
-public indirect enum ElementValue: Sendable, Equatable {
+/// A disclosed data element value, typed for callers. Only reachable from a verified result. Only `tagged` is
+/// `indirect`: arrays and maps hold their members out of line already.
+public enum ElementValue: Sendable, Equatable {
     /// A text string (`tstr`).
     case text(String)
     /// An unsigned integer; a CBOR simple value other than a boolean or null also arrives as one.
@@ -24,7 +25,7 @@ public indirect enum ElementValue: Sendable, Equatable {
     /// A map, its entries in the order received.
     case map([MapEntry])
     /// A tagged value other than a full-date or tdate: the tag number and the value it wraps.
-    case tagged(UInt64, ElementValue)
+    indirect case tagged(UInt64, ElementValue)
     /// CBOR `null` or `undefined`.
     case null
 

@@ -1,8 +1,9 @@
 import CBOR
 import Foundation
 
-/// A minimal JSON tree with insertion-ordered objects, so reports serialize with a stable key order.
-public indirect enum JSONValue: Sendable, Equatable {
+/// A minimal JSON tree with insertion-ordered objects, so reports serialize with a stable key order. Not `indirect`:
+/// arrays and objects already hold their members out of line, and a boxed case cost one allocation per node.
+public enum JSONValue: Sendable, Equatable {
     /// JSON `null`.
     case null
     /// A JSON boolean.

@@ -26,4 +26,25 @@ import Testing
             #expect(Base64URL.decode(Substring(Data(bytes).base64EncodedString())) == bytes, "standard alphabet, padded")
         }
     }
+
+    /// Line-wrapped standard base64 (a PEM-like file) decodes; the same text is refused where only base64url is.
+    @Test func wrappedAndStandardAlphabet() {
+        let bytes = (0 ..< 300).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let standard = Data(bytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        #expect(Base64URL.decode(standard) == bytes)
+        #expect(Base64URL.decode(" " + standard + "\n") == bytes)
+        #expect(Base64URL.decodeStrict(standard) == nil)
+    }
+
+    /// Refused wherever the bad symbol sits: inside a whole quantum, in the tail, or as padding mid-text.
+    @Test(arguments: ["Zm9v*mFy", "Zm9vYmF*", "Zm9vYmE!", "Zg==Zm9v", "Z", "Zm9vY", "Zg===", "Zm+v", "Zm/v"])
+    func strictRefusals(text: String) {
+        #expect(Base64URL.decodeStrict(text) == nil)
+    }
+
+    /// Non-zero leftover bits: strict refuses them (RFC 4648 §3.5), lenient ignores them.
+    @Test func leftoverBits() {
+        #expect(Base64URL.decodeStrict("Zh") == nil)
+        #expect(Base64URL.decode("Zh") == [0x66])
+    }
 }

@@ -86,8 +86,9 @@ public enum Base64URL {
         text.utf8.withContiguousStorageIfAvailable { decode($0, lenient: false) } ?? decode(Array(text.utf8), lenient: false)
     }
 
-    /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits. One pass over
-    /// the input with a lookup table: responses of several KB are decoded on every request.
+    /// One decoder for both: `lenient` also accepts `+ /`, whitespace and non-canonical trailing bits. Responses of
+    /// several KB are decoded on every request, so whole quanta of four symbols are decoded at once into a buffer of
+    /// the final size; a quantum holding anything else (whitespace, padding, an invalid byte) goes symbol by symbol.
     private static func decode(_ input: [UInt8], lenient: Bool) -> [UInt8]? {
         input.withUnsafeBufferPointer { decode($0, lenient: lenient) }
     }
@@ -105,54 +106,68 @@ public enum Base64URL {
             }
             end -= 1
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(end * 3 / 4)
+        var valid = true
+        var count = 0
         var accumulator: UInt32 = 0
         var bits = 0
-        var count = 0
-        let table = Self.table
-        for index in 0..<end {
-            let symbol = symbols[index]
-            let value = table[Int(symbol)]
-            if value >= 64 {
-                if lenient, value == lenientOnly62 || value == lenientOnly63 {
-                    accumulator = accumulator << 6 | UInt32(value - lenientOnly62 + 62)
-                } else if lenient, isWhitespace(symbol) {
-                    continue
-                } else {
-                    return nil
+        let decoded = [UInt8](unsafeUninitializedCapacity: end / 4 * 3 + 3) { out, written in
+            (lenient ? lenientTable : strictTable).withUnsafeBufferPointer { table in
+                var index = 0
+                while index + 4 <= end {
+                    let a = table[Int(symbols[index])], b = table[Int(symbols[index + 1])]
+                    let c = table[Int(symbols[index + 2])], d = table[Int(symbols[index + 3])]
+                    guard a | b | c | d < 64 else { break }
+                    let group = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[written] = UInt8(truncatingIfNeeded: group >> 16)
+                    out[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                    out[written + 2] = UInt8(truncatingIfNeeded: group)
+                    written += 3
+                    index += 4
                 }
-            } else {
-                accumulator = accumulator << 6 | UInt32(value)
-            }
-            count += 1
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                count = index
+                for position in index ..< end {
+                    let symbol = symbols[position]
+                    let value = table[Int(symbol)]
+                    if value >= 64 {
+                        if lenient, isWhitespace(symbol) { continue }
+                        valid = false
+                        return
+                    }
+                    accumulator = accumulator << 6 | UInt32(value)
+                    count += 1
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        // At most end / 4 * 3 + 2 bytes come out; checked rather than assumed.
+                        guard written < out.count else { valid = false; return }
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        written += 1
+                    }
+                }
             }
         }
+        guard valid else { return nil }
         guard padding == 0 || (padding <= 2 && (count + padding) % 4 == 0) else { return nil }
         guard count % 4 != 1 else { return nil }
         // Leftover bits must be zero in canonical encoding (RFC 4648 §3.5).
         guard lenient || accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return out
+        return decoded
     }
 
     private static func isWhitespace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
-    private static let lenientOnly62: UInt8 = 100
-    private static let lenientOnly63: UInt8 = 101
-
-    /// Sextet of each byte in the base64url alphabet; `+` and `/` map to markers accepted only when lenient; 255 is
-    /// not base64.
-    private static let table: [UInt8] = {
+    /// Sextet of each byte in the base64url alphabet; 255 is not base64url.
+    private static let strictTable: [UInt8] = {
         var table = [UInt8](repeating: 255, count: 256)
-        for (index, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8.enumerated() {
-            table[Int(c)] = UInt8(index)
-        }
-        table[Int(UInt8(ascii: "+"))] = lenientOnly62
-        table[Int(UInt8(ascii: "/"))] = lenientOnly63
+        for (index, c) in alphabet.enumerated() { table[Int(c)] = UInt8(index) }
+        return table
+    }()
+
+    /// The same, with the standard alphabet's `+` and `/` also accepted.
+    private static let lenientTable: [UInt8] = {
+        var table = strictTable
+        table[Int(UInt8(ascii: "+"))] = 62
+        table[Int(UInt8(ascii: "/"))] = 63
         return table
     }()
 }

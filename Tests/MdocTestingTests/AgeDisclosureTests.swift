@@ -89,6 +89,9 @@ struct AgeDisclosureTests {
         (["age_over_21"], ["birth_date"], ["birth_date"], [], []),
         (["age_over_x1"], ["age_in_years"], ["age_in_years"], [], []),
         (["family_name"], ["age_in_years"], ["age_in_years"], [], []),
+        // A returned identifier appears once in the unrequested list, in sorted order.
+        (["family_name"], ["birth_date", "family_name", "birth_date", "age_in_years"], ["age_in_years", "birth_date"], [], []),
+        (["age_over_65", "age_over_18"], ["age_in_years"], [], ["age_over_18", "age_over_65"], ["age_in_years"]),
     ])
     func table(requested: [String], returned: [String], unrequested: [String], derived: [String], withheld: [String]) {
         let request = RequestPolicy.DocumentRequest(docType: DocType.mDL,

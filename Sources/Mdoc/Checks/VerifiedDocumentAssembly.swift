@@ -6,12 +6,25 @@ extension DocumentVerification {
         guard let mso = facts.mso, let signer = facts.documentSigner else { return nil }
         let request = facts.documentRequest
         let withheld = facts.ageDisclosure?.withheld ?? [:]
+        // One namespace at a time (returned elements are grouped by namespace): its dictionary, its requested
+        // elements and its withheld ones are looked up once, not per element.
         var elements: [String: [String: VerifiedDocument.Element]] = [:]
-        for entry in returnedElements where withheld[entry.nameSpace]?.contains(entry.element) != true {
-            elements[entry.nameSpace, default: [:]][entry.element] = VerifiedDocument.Element(
-                value: ElementValue(entry.value),
-                intentToRetain: request?.intentToRetain(nameSpace: entry.nameSpace, element: entry.element),
-                deviceSigned: entry.deviceSigned, derivedFrom: nil)
+        var start = returnedElements.startIndex
+        while start < returnedElements.endIndex {
+            let nameSpace = returnedElements[start].nameSpace
+            var end = start + 1
+            while end < returnedElements.endIndex, returnedElements[end].nameSpace == nameSpace { end += 1 }
+            let requested = request?.nameSpaces[nameSpace]
+            let hidden = withheld[nameSpace]
+            var entries = elements[nameSpace] ?? [:]
+            entries.reserveCapacity(entries.count + end - start)
+            for entry in returnedElements[start ..< end] where hidden?.contains(entry.element) != true {
+                entries[entry.element] = VerifiedDocument.Element(
+                    value: ElementValue(entry.value), intentToRetain: requested?[entry.element],
+                    deviceSigned: entry.deviceSigned, derivedFrom: nil)
+            }
+            elements[nameSpace] = entries
+            start = end
         }
         for derivation in facts.ageDisclosure?.derivations ?? [] {
             guard let source = returnedElements.first(where: { $0.nameSpace == derivation.nameSpace && $0.element == derivation.source }),
@@ -24,7 +37,8 @@ extension DocumentVerification {
         var missing: [String] = []
         if let request {
             for (nameSpace, requested) in request.nameSpaces {
-                for identifier in requested.keys where elements[nameSpace]?[identifier] == nil {
+                let released = elements[nameSpace]
+                for identifier in requested.keys where released?[identifier] == nil {
                     missing.append("\(nameSpace)/\(identifier)")
                 }
             }

@@ -27,17 +27,18 @@ package struct AgeDisclosure: Sendable, Equatable {
     /// Returned elements released only through a derivation (namespace → identifiers): never disclosed as such.
     package private(set) var withheld: [String: Set<String>] = [:]
 
-    /// `returned` lists the (namespace, element) pairs of the document, issuer- and device-signed.
+    /// `returned` lists the (namespace, element) pairs of the document, issuer- and device-signed. Grouped by linear
+    /// scans rather than sets: a response holds a few namespaces of a few dozen elements, and hashing each identifier
+    /// into sets cost more than the scans (this runs on every verification with a request policy).
     package init(request: RequestPolicy.DocumentRequest, returned: [(nameSpace: String, element: String)]) {
-        var byNameSpace: [String: Set<String>] = [:]
-        for (nameSpace, element) in returned { byNameSpace[nameSpace, default: []].insert(element) }
-        for nameSpace in byNameSpace.keys.sorted() {
-            let present = byNameSpace[nameSpace] ?? []
+        var nameSpaces: [String] = []
+        for (nameSpace, _) in returned where !nameSpaces.contains(nameSpace) { nameSpaces.append(nameSpace) }
+        for nameSpace in nameSpaces.sorted() {
+            let present = returned.filter { $0.nameSpace == nameSpace }.map(\.element)
             let requested = request.nameSpaces[nameSpace] ?? [:]
-            // Filtered before sorting: most requested elements were returned and are not age questions.
-            let unanswered = requested.keys.filter { !present.contains($0) }.sorted().compactMap { id in
-                Self.ageOverThreshold(id).map { (id, $0) }
-            }
+            let unanswered = requested.keys.compactMap { id in Self.ageOverThreshold(id).map { (id, $0) } }
+                .filter { !present.contains($0.0) }
+                .sorted { $0.0 < $1.0 }
             let fallback = !unanswered.isEmpty && present.contains(Self.sourceElement) && requested[Self.sourceElement] == nil
             if fallback {
                 withheld[nameSpace] = [Self.sourceElement]
@@ -45,7 +46,9 @@ package struct AgeDisclosure: Sendable, Equatable {
                     Derivation(nameSpace: nameSpace, element: $0.0, threshold: $0.1, source: Self.sourceElement)
                 }
             }
-            for element in present.filter({ requested[$0] == nil }).sorted() {
+            var previous: String?
+            for element in present.filter({ requested[$0] == nil }).sorted() where element != previous {
+                previous = element
                 if fallback && element == Self.sourceElement { continue }
                 unrequested.append("\(nameSpace)/\(element)")
             }

@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import Synchronization
 
 /// Bounds how long an operation may take: reading a request body, a store operation.
 ///
@@ -52,11 +52,11 @@ private final class Race<T: Sendable>: Sendable {
         var outcome: Result<T, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     func start(_ continuation: CheckedContinuation<T, any Error>, body: @escaping @Sendable () async throws -> T, limit: Duration) {
         // Cancelled before it started: answer at once.
-        if let early = state.withLock({ state -> Result<T, any Error>? in
+        if let early = state.withLockedValue({ state -> Result<T, any Error>? in
             if state.outcome == nil { state.continuation = continuation }
             return state.outcome
         }) {
@@ -74,7 +74,7 @@ private final class Race<T: Sendable>: Sendable {
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
             in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         ) { self.finish(.failure(TimeLimit.Exceeded())) }
-        let finished = state.withLock { state -> Bool in
+        let finished = state.withLockedValue { state -> Bool in
             guard state.outcome == nil else { return true }
             (state.work, state.timer) = (work, timer)
             return false
@@ -86,7 +86,7 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     func finish(_ outcome: Result<T, any Error>) {
-        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Scheduled<Void>?)? in
+        let taken = state.withLockedValue { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Scheduled<Void>?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer { (state.continuation, state.work, state.timer) = (nil, nil, nil) }

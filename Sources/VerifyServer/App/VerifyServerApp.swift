@@ -81,7 +81,7 @@ public struct VerifyServerApp: Service {
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
             + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
             + (configuration.memoryTrimInterval > 0
-                ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)), logger: logger)] : [])
+                ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
             + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(

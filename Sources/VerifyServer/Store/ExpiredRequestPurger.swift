@@ -12,18 +12,11 @@ struct ExpiredRequestPurger: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: interval)
-                } catch {
-                    return
-                }
-                do {
-                    _ = try await purgeOnce()
-                } catch {
-                    logger.warning("purging expired requests failed", metadata: ["error": "\(error)"])
-                }
+        await repeatEvery(interval) {
+            do {
+                _ = try await purgeOnce()
+            } catch {
+                logger.warning("purging expired requests failed", metadata: ["error": "\(error)"])
             }
         }
     }

@@ -14,7 +14,9 @@ struct TimeLimit: Sendable {
     /// How to wait for the limit to pass instead of the timer; tests pass one that returns at once.
     let wait: (@Sendable (Duration) async throws -> Void)?
 
-    /// `body`'s result, or `Exceeded` once `limit` passes first. Cancelling the caller cancels `body`.
+    /// `body`'s result, or `Exceeded` when `limit` passed first. Either way it returns once `body` has returned, as a
+    /// task group would: when the limit passes, `body` is cancelled and its end awaited (a request body's stream has
+    /// one reader, which must be gone before the server reads on). Cancelling the caller cancels `body`.
     func run<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         if let wait { return try await Self.race(limit, wait: wait, body) }
         let race = Race<T>()
@@ -23,7 +25,7 @@ struct TimeLimit: Sendable {
                 race.start(continuation, body: body, limit: limit)
             }
         } onCancel: {
-            race.finish(.failure(CancellationError()))
+            race.cancel()
         }
     }
 
@@ -43,58 +45,69 @@ struct TimeLimit: Sendable {
     }
 }
 
-/// The operation's task and its timer; whichever ends first resumes the caller once, and the other is cancelled.
+/// The operation's task and its timer. Only the task resumes the caller, once, when `body` has returned; the timer
+/// marks the limit as passed and cancels the task.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var work: Task<Void, Never>?
         var timer: Scheduled<Void>?
-        var outcome: Result<T, any Error>?
+        var exceeded = false
+        var cancelled = false
     }
 
     private let state = NIOLockedValueBox(State())
 
     func start(_ continuation: CheckedContinuation<T, any Error>, body: @escaping @Sendable () async throws -> T, limit: Duration) {
-        // Cancelled before it started: answer at once.
-        if let early = state.withLockedValue({ state -> Result<T, any Error>? in
-            if state.outcome == nil { state.continuation = continuation }
-            return state.outcome
-        }) {
-            continuation.resume(with: early)
-            return
-        }
+        state.withLockedValue { $0.continuation = continuation }
         let work = Task {
+            let result: Result<T, any Error>
             do {
-                finish(.success(try await body()))
+                result = .success(try await body())
             } catch {
-                finish(.failure(error))
+                result = .failure(error)
             }
+            finish(result)
         }
         let (seconds, attoseconds) = limit.components
         let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
             in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        ) { self.finish(.failure(TimeLimit.Exceeded())) }
-        let finished = state.withLockedValue { state -> Bool in
-            guard state.outcome == nil else { return true }
+        ) { self.expire() }
+        // The task may have ended, or the caller been cancelled, before the task and the timer were stored.
+        let (finished, stop) = state.withLockedValue { state -> (Bool, Bool) in
+            guard state.continuation != nil else { return (true, false) }
             (state.work, state.timer) = (work, timer)
-            return false
+            return (false, state.cancelled || state.exceeded)
         }
-        if finished {
-            timer.cancel()
-            work.cancel()
-        }
+        if finished { timer.cancel() }
+        if stop { work.cancel() }
     }
 
-    func finish(_ outcome: Result<T, any Error>) {
-        let taken = state.withLockedValue { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Scheduled<Void>?)? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            defer { (state.continuation, state.work, state.timer) = (nil, nil, nil) }
-            return (state.continuation, state.work, state.timer)
+    /// The limit passed: the task is cancelled, and its end reported as `Exceeded`.
+    private func expire() {
+        let work = state.withLockedValue { state -> Task<Void, Never>? in
+            guard state.continuation != nil else { return nil }
+            state.exceeded = true
+            return state.work
         }
-        guard let (continuation, work, timer) = taken else { return }
+        work?.cancel()
+    }
+
+    /// The caller was cancelled: so is the task (also when it has not been stored yet).
+    func cancel() {
+        let work = state.withLockedValue { state -> Task<Void, Never>? in
+            state.cancelled = true
+            return state.work
+        }
+        work?.cancel()
+    }
+
+    private func finish(_ result: Result<T, any Error>) {
+        let (continuation, timer, exceeded) = state.withLockedValue { state in
+            defer { (state.continuation, state.work, state.timer) = (nil, nil, nil) }
+            return (state.continuation, state.timer, state.exceeded)
+        }
         timer?.cancel()
-        if case .failure = outcome { work?.cancel() }
-        continuation?.resume(with: outcome)
+        continuation?.resume(with: exceeded ? .failure(TimeLimit.Exceeded()) : result)
     }
 }

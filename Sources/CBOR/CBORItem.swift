@@ -53,8 +53,8 @@ public struct CBORItem: Sendable {
         case CBOR_WALK_NEGINT: return .negative(node.value)
         case CBOR_WALK_BYTES, CBOR_WALK_BYTES_INDEF: return .bytes(tree.content(of: node))
         case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return .text(String(decoding: tree.content(of: node), as: UTF8.self))
-        case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount)))
-        case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount) / 2))
+        case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, node: node))
+        case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, node: node))
         case CBOR_WALK_TAG: return .tagged(node.value, CBORItem(tree: tree, row: row + 1))
         case CBOR_WALK_FALSE: return .bool(false)
         case CBOR_WALK_TRUE: return .bool(true)
@@ -100,32 +100,45 @@ public struct CBORArray: RandomAccessCollection, Sendable {
     /// The element count.
     public var endIndex: Int { count }
 
+    init(tree: CBORTree, node: CBORNode) {
+        (self.tree, firstSlot, count) = (tree, Int(node.firstChild), Int(node.childCount))
+    }
+
+    init(tree: CBORTree, firstSlot: Int, count: Int) {
+        (self.tree, self.firstSlot, self.count) = (tree, firstSlot, count)
+    }
+
     /// The element at `position` (0 ..< count).
     public subscript(position: Int) -> CBORItem {
         precondition(position >= 0 && position < count, "CBORArray index out of range")
-        return CBORItem(tree: tree, row: Int(tree.children[firstSlot + position]))
+        return tree.item(atSlot: firstSlot + position)
     }
 }
 
 /// The entries of a decoded map, in received order (a view into the decoded input).
 public struct CBORMap: RandomAccessCollection, Sendable {
-    let tree: CBORTree
-    /// The first slot of the map's block in `tree.children` (keys and values alternate).
-    let firstSlot: Int
+    /// The map's child slots: keys and values alternate.
+    let slots: CBORArray
     /// The number of entries (key/value pairs).
-    public let count: Int
+    public var count: Int { slots.count / 2 }
 
     /// Always 0.
     public var startIndex: Int { 0 }
     /// The entry count.
     public var endIndex: Int { count }
 
+    init(tree: CBORTree, node: CBORNode) {
+        slots = CBORArray(tree: tree, node: node)
+    }
+
+    init(slots: CBORArray) {
+        self.slots = slots
+    }
+
     /// The entry at `position` (0 ..< count).
     public subscript(position: Int) -> CBORMapEntry {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let slot = firstSlot + 2 * position
-        return CBORMapEntry(key: CBORItem(tree: tree, row: Int(tree.children[slot])),
-                            value: CBORItem(tree: tree, row: Int(tree.children[slot + 1])))
+        return CBORMapEntry(key: slots[2 * position], value: slots[2 * position + 1])
     }
 }
 
@@ -182,14 +195,14 @@ extension CBORItem {
     public var array: CBORArray? {
         let node = self.node
         guard Int(node.kind) == CBOR_WALK_ARRAY else { return nil }
-        return CBORArray(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount))
+        return CBORArray(tree: tree, node: node)
     }
 
     /// The entries, in received order, if this item is a map, otherwise nil.
     public var map: CBORMap? {
         let node = self.node
         guard Int(node.kind) == CBOR_WALK_MAP else { return nil }
-        return CBORMap(tree: tree, firstSlot: Int(node.firstChild), count: Int(node.childCount) / 2)
+        return CBORMap(tree: tree, node: node)
     }
 
     /// Whether this item is a map.
@@ -216,7 +229,7 @@ extension CBORItem {
         return key.withUTF8 { wanted in
             let first = Int(node.firstChild)
             for slot in stride(from: first, to: first + Int(node.childCount), by: 2) where tree.isText(Int(tree.children[slot]), wanted) {
-                return CBORItem(tree: tree, row: Int(tree.children[slot + 1]))
+                return tree.item(atSlot: slot + 1)
             }
             return nil
         }
@@ -224,18 +237,11 @@ extension CBORItem {
 
     /// The value of the first entry whose key is the integer `key` (COSE labels).
     public subscript(intKey key: Int64) -> CBORItem? {
-        guard let entries = map else { return nil }
-        for index in entries.indices {
-            let slot = entries.firstSlot + 2 * index
-            if CBORItem(tree: tree, row: Int(tree.children[slot])).int == key {
-                return CBORItem(tree: tree, row: Int(tree.children[slot + 1]))
-            }
-        }
-        return nil
+        map?.first { $0.key.int == key }?.value
     }
 }
 
 extension CBORMap {
     /// A map without entries (for example an absent COSE protected header).
-    public static let empty = CBORMap(tree: CBORTree(input: [], nodes: [], children: [], joined: []), firstSlot: 0, count: 0)
+    public static let empty = CBORMap(slots: CBORArray(tree: CBORTree(input: [], nodes: [], children: [], joined: []), firstSlot: 0, count: 0))
 }

@@ -24,8 +24,13 @@ final class CBORTree: Sendable {
     func content(of node: CBORNode) -> ArraySlice<UInt8> {
         switch Int(node.kind) {
         case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF: joined[Int(node.firstChild)][...]
-        default: input[(node.start + Int(node.headLength))..<node.end]
+        default: input[node.contentRange]
         }
+    }
+
+    /// The item whose row is stored in `children[slot]`.
+    func item(atSlot slot: Int) -> CBORItem {
+        CBORItem(tree: self, row: Int(children[slot]))
     }
 
     /// Whether row `row` is a text string whose UTF-8 bytes are `utf8`, compared without making a String.
@@ -33,10 +38,10 @@ final class CBORTree: Sendable {
         let node = nodes[row]
         switch Int(node.kind) {
         case CBOR_WALK_TEXT:
-            let start = node.start + Int(node.headLength)
-            guard node.end - start == utf8.count else { return false }
+            let content = node.contentRange
+            guard content.count == utf8.count else { return false }
             return input.withUnsafeBufferPointer { buffer in
-                let base = start - input.startIndex
+                let base = content.lowerBound - input.startIndex
                 return UnsafeBufferPointer(rebasing: buffer[base..<(base + utf8.count)]).elementsEqual(utf8)
             }
         case CBOR_WALK_TEXT_INDEF:
@@ -64,4 +69,7 @@ struct CBORNode: Sendable {
     var kind: UInt8
     /// Bytes of the head (1, 2, 3, 5 or 9).
     var headLength: UInt8
+
+    /// Input indices of a definite string's content (after its head).
+    var contentRange: Range<Int> { (start + Int(headLength))..<end }
 }

@@ -29,9 +29,9 @@ enum MapKeys {
             switch Int(node.kind) {
             case CBOR_WALK_UINT: return .unsigned(node.value)
             case CBOR_WALK_NEGINT: return .negative(node.value)
-            case CBOR_WALK_TEXT: return .text(input[(node.start + Int(node.headLength))..<node.end])
+            case CBOR_WALK_TEXT: return .text(input[node.contentRange])
             case CBOR_WALK_TEXT_INDEF: return .text(joined[Int(node.firstChild)][...])
-            case CBOR_WALK_BYTES: return .bytes(input[(node.start + Int(node.headLength))..<node.end])
+            case CBOR_WALK_BYTES: return .bytes(input[node.contentRange])
             case CBOR_WALK_BYTES_INDEF: return .bytes(joined[Int(node.firstChild)][...])
             default:
                 let snapshot = tree ?? CBORTree(input: input, nodes: nodes, children: children, joined: joined)
@@ -51,8 +51,8 @@ enum MapKeys {
                 case (CBOR_WALK_UINT, CBOR_WALK_UINT), (CBOR_WALK_NEGINT, CBOR_WALK_NEGINT):
                     return x.value == y.value
                 case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
-                    guard x.end - x.start - Int(x.headLength) == y.end - y.start - Int(y.headLength) else { return false }
-                    return input[(x.start + Int(x.headLength))..<x.end].elementsEqual(input[(y.start + Int(y.headLength))..<y.end])
+                    let (a, b) = (x.contentRange, y.contentRange)
+                    return a.count == b.count && input[a].elementsEqual(input[b])
                 case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
                     return false
                 default:

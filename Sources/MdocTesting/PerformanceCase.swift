@@ -53,19 +53,15 @@ public struct PerformanceCase: Sendable {
             ?? TrustStore(anchors: [root])
         let verifier = try AppleAppVerifier(configuration: VerifierConfiguration(trustStore: store, testMode: true),
                                             keys: [try sample.merchantKey()])
-        let session = AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID)
-        // The namespaces and elements are counted from the sample's own verified document, not restated.
-        let report = verifier.verify(encryptedData: sample.envelope, session: session, at: sample.time)
-        guard report.verified, let document = report.documents.first else {
-            throw SimulationError.invalidOption("Apple's sample does not verify: \(report.primaryError?.code.rawValue ?? "no document")")
-        }
-        let elementCount = document.elements.values.reduce(0) { $0 + $1.count }
+        // Not verified here: `mdocverify bench` times the first verification after start-up, which must find every
+        // cache cold. PerformanceCaseTests checks the counts against the sample's verified document.
         return PerformanceCase(
-            title: "Apple sample (P-256 issuer, \(document.elements.count) namespaces, \(elementCount) elements)", verifier: verifier,
-            encryptedData: sample.envelope, session: session, time: sample.time, issuerCurve: .p256, elementCount: elementCount,
-            deviceResponse: nil)
+            title: "Apple sample (P-256 issuer, 2 namespaces, 22 elements)", verifier: verifier, encryptedData: sample.envelope,
+            session: AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID),
+            time: sample.time, issuerCurve: .p256, elementCount: 22, deviceResponse: nil)
     }
 
+    /// The kit's simulator, P-384 issuer: the mDL and AAMVA namespaces without the age elements, and a third namespace.
     private static func large() throws -> PerformanceCase {
         guard let time = RFC3339.parseDateTime("2026-06-01T00:00:00Z") else { throw SimulationError.invalidOption("bad benchmark time") }
         let pki = try TestPKI(seed: 11, curve: .p384, at: time)

@@ -18,47 +18,47 @@ struct TimeLimit: Sendable {
     /// task group would: when the limit passes, `body` is cancelled and its end awaited (a request body's stream has
     /// one reader, which must be gone before the server reads on). Cancelling the caller cancels `body`.
     func run<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        if let wait { return try await Self.race(limit, wait: wait, body) }
         let race = Race<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation, body: body, limit: limit)
+                race.start(continuation, body: body) { expire in arm(limit, expire) }
             }
         } onCancel: {
             race.cancel()
         }
     }
 
-    /// The operation against a waiting task, for injected waits.
-    private static func race<T: Sendable>(_ limit: Duration, wait: @escaping @Sendable (Duration) async throws -> Void,
-                                          _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await wait(limit)
-                throw Exceeded()
+    /// Starts the limit's clock, calling `expire` when it runs out; returns how to stop it.
+    private func arm(_ limit: Duration, _ expire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        if let wait {
+            let waiter = Task {
+                if (try? await wait(limit)) != nil { expire() }
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw Exceeded() }
-            return first
+            return { waiter.cancel() }
         }
+        let (seconds, attoseconds) = limit.components
+        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
+            in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        ) { expire() }
+        return { timer.cancel() }
     }
 }
 
-/// The operation's task and its timer. Only the task resumes the caller, once, when `body` has returned; the timer
+/// The operation's task and its clock. Only the task resumes the caller, once, when `body` has returned; the clock
 /// marks the limit as passed and cancels the task.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var work: Task<Void, Never>?
-        var timer: Scheduled<Void>?
+        var stopClock: (@Sendable () -> Void)?
         var exceeded = false
         var cancelled = false
     }
 
     private let state = NIOLockedValueBox(State())
 
-    func start(_ continuation: CheckedContinuation<T, any Error>, body: @escaping @Sendable () async throws -> T, limit: Duration) {
+    func start(_ continuation: CheckedContinuation<T, any Error>, body: @escaping @Sendable () async throws -> T,
+               arm: (@escaping @Sendable () -> Void) -> @Sendable () -> Void) {
         state.withLockedValue { $0.continuation = continuation }
         let work = Task {
             let result: Result<T, any Error>
@@ -69,17 +69,14 @@ private final class Race<T: Sendable>: Sendable {
             }
             finish(result)
         }
-        let (seconds, attoseconds) = limit.components
-        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
-            in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        ) { self.expire() }
-        // The task may have ended, or the caller been cancelled, before the task and the timer were stored.
+        let stopClock = arm { self.expire() }
+        // The task may have ended, or the caller been cancelled, before the task and the clock were stored.
         let (finished, stop) = state.withLockedValue { state -> (Bool, Bool) in
             guard state.continuation != nil else { return (true, false) }
-            (state.work, state.timer) = (work, timer)
+            (state.work, state.stopClock) = (work, stopClock)
             return (false, state.cancelled || state.exceeded)
         }
-        if finished { timer.cancel() }
+        if finished { stopClock() }
         if stop { work.cancel() }
     }
 
@@ -103,11 +100,11 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     private func finish(_ result: Result<T, any Error>) {
-        let (continuation, timer, exceeded) = state.withLockedValue { state in
-            defer { (state.continuation, state.work, state.timer) = (nil, nil, nil) }
-            return (state.continuation, state.timer, state.exceeded)
+        let (continuation, stopClock, exceeded) = state.withLockedValue { state in
+            defer { (state.continuation, state.work, state.stopClock) = (nil, nil, nil) }
+            return (state.continuation, state.stopClock, state.exceeded)
         }
-        timer?.cancel()
+        stopClock?()
         continuation?.resume(with: exceeded ? .failure(TimeLimit.Exceeded()) : result)
     }
 }

@@ -82,7 +82,7 @@ public enum CBORDecoder {
                                                       limit: walkLimit(status, limits)))
                 }
                 let list = UnsafeBufferPointer(start: events.events, count: events.count)
-                return Result { () throws(CBORDecodingError) in try builder.append(input: bytes, events: list) }
+                return Result { () throws(CBORDecodingError) in try builder.append(input: bytes, buffer: input, events: list) }
             }
         }
         return try result.get()
@@ -116,8 +116,10 @@ public enum CBORDecoder {
 /// recursion depth is bounded by `CBORLimits.maxDepth`; the checks here only guard against
 /// an inconsistent event list and never trust it for memory safety.
 struct TreeBuilder {
-    // The walk being appended: its input and events.
+    // The walk being appended: its input, the same bytes as a buffer (valid only during `append`, so content is read
+    // without retaining the input for every string) and its events.
     private var input: ArraySlice<UInt8> = []
+    private var buffer = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var events = UnsafeBufferPointer<cbor_walk_event>(start: nil, count: 0)
     private var next = 0
     // The table, shared by every walk appended to this builder.
@@ -126,10 +128,17 @@ struct TreeBuilder {
     private var joined: [[UInt8]] = []
 
     /// Appends the items of one walk over `input` (exactly one item); returns its row.
-    mutating func append(input: ArraySlice<UInt8>, events: UnsafeBufferPointer<cbor_walk_event>) throws(CBORDecodingError) -> Int {
+    mutating func append(input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>,
+                         events: UnsafeBufferPointer<cbor_walk_event>) throws(CBORDecodingError) -> Int {
+        guard buffer.count == input.count else { throw CBORDecodingError(.malformed, offset: input.startIndex) }
         self.input = input
+        self.buffer = buffer
         self.events = events
         next = 0
+        defer {
+            self.buffer = UnsafeBufferPointer(start: nil, count: 0)
+            self.events = UnsafeBufferPointer(start: nil, count: 0)
+        }
         // Rows and child slots are Int32: the walker's item limit keeps far below that, but never trust it here.
         guard events.count < Int(Int32.max) / 2 - nodes.count else { throw inconsistent() }
         // The event count bounds both; several walks into one table grow it geometrically.
@@ -147,6 +156,12 @@ struct TreeBuilder {
     /// The finished table over `input`, which holds the input of every walk appended.
     func tree(input: ArraySlice<UInt8>) -> CBORTree {
         CBORTree(input: input, nodes: nodes, children: children, joined: joined)
+    }
+
+    /// The bytes at input indices `range` (within the input, as `content(of:from:)` checked).
+    private func bufferSlice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        let base = input.startIndex
+        return UnsafeBufferPointer(rebasing: buffer[(range.lowerBound - base)..<(range.upperBound - base)])
     }
 
     private func inconsistent() -> CBORDecodingError {
@@ -190,8 +205,8 @@ struct TreeBuilder {
             end = try content(of: event, from: contentStart).upperBound
         case CBOR_WALK_TEXT:
             let range = try content(of: event, from: contentStart)
-            if let bad = UTF8Validation.firstInvalidIndex(input[range]) {
-                throw CBORDecodingError(.invalidUTF8, offset: bad)
+            if let bad = UTF8Validation.firstInvalidOffset(bufferSlice(range)) {
+                throw CBORDecodingError(.invalidUTF8, offset: range.lowerBound + bad)
             }
             end = range.upperBound
         case CBOR_WALK_ARRAY:
@@ -199,7 +214,7 @@ struct TreeBuilder {
         case CBOR_WALK_MAP:
             guard event.value <= UInt64(input.count) else { throw inconsistent() }
             end = try definiteContainer(row: row, slots: 2 * event.value, contentStart: contentStart)
-            try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input)
+            try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input, buffer: buffer)
         case CBOR_WALK_TAG:
             end = nodes[try item()].end
         case CBOR_WALK_BYTES_INDEF, CBOR_WALK_TEXT_INDEF:
@@ -209,7 +224,7 @@ struct TreeBuilder {
             let isMap = Int(event.kind) == CBOR_WALK_MAP_INDEF
             try indefiniteContainer(row: row, isMap: isMap, end: &end)
             nodes[row].kind = UInt8(isMap ? CBOR_WALK_MAP : CBOR_WALK_ARRAY)
-            if isMap { try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input) }
+            if isMap { try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input, buffer: buffer) }
         default:
             throw inconsistent()
         }

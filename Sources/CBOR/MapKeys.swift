@@ -15,9 +15,9 @@ enum MapKeys {
     }
 
     /// Throws `.duplicateMapKey` at the first key equal to an earlier one, for the map at `row` (its keys are the
-    /// even slots of its block in `children`).
+    /// even slots of its block in `children`). `buffer` holds the bytes of `input` (index `input.startIndex` at 0).
     static func checkUnique(map row: Int, nodes: [CBORNode], children: [Int32], joined: [[UInt8]],
-                            input: ArraySlice<UInt8>) throws(CBORDecodingError) {
+                            input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>) throws(CBORDecodingError) {
         let first = Int(nodes[row].firstChild)
         let pairs = Int(nodes[row].childCount) / 2
         guard pairs > 1 else { return }
@@ -52,7 +52,10 @@ enum MapKeys {
                     return x.value == y.value
                 case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
                     let (a, b) = (x.contentRange, y.contentRange)
-                    return a.count == b.count && input[a].elementsEqual(input[b])
+                    guard a.count == b.count else { return false }
+                    let base = input.startIndex
+                    return UnsafeBufferPointer(rebasing: buffer[(a.lowerBound - base)..<(a.upperBound - base)])
+                        .elementsEqual(UnsafeBufferPointer(rebasing: buffer[(b.lowerBound - base)..<(b.upperBound - base)]))
                 case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
                     return false
                 default:

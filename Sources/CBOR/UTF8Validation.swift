@@ -19,7 +19,8 @@ enum UTF8Validation {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func firstInvalidOffset(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The offset in `b` of the first byte of the first ill-formed sequence, or nil if `b` is valid.
+    static func firstInvalidOffset(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = b.count
         var i = 0
         while i < n {

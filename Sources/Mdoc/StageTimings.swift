@@ -33,11 +33,33 @@ public struct StageTimings: Sendable, Equatable {
         case device
 
         /// The span a stage is traced as.
-        public var spanName: String { "mdoc." + rawValue }
+        public var spanName: String {
+            switch self {
+            case .decode: "mdoc.decode"
+            case .hpke: "mdoc.hpke"
+            case .issuer: "mdoc.issuer"
+            case .chain: "mdoc.chain"
+            case .digests: "mdoc.digests"
+            case .device: "mdoc.device"
+            }
+        }
     }
 
+    /// Whether `measure` records spans: decided when the timings are created, so a process without a bootstrapped
+    /// tracer does not build a no-op span (a tracer lookup under a lock and a boxed span) for every stage.
+    @usableFromInline
+    let traced: Bool
+
     /// Creates timings with every stage at zero.
-    public init() {}
+    public init() {
+        traced = !(InstrumentationSystem.tracer is NoOpTracer)
+    }
+
+    /// Equal when every stage's time is.
+    public static func == (lhs: StageTimings, rhs: StageTimings) -> Bool {
+        lhs.decode == rhs.decode && lhs.hpke == rhs.hpke && lhs.issuer == rhs.issuer && lhs.chain == rhs.chain
+            && lhs.digests == rhs.digests && lhs.device == rhs.device
+    }
 
     /// The time recorded for `stage`.
     public subscript(stage: Stage) -> Duration {
@@ -77,12 +99,12 @@ public struct StageTimings: Sendable, Equatable {
     /// caller's trace. Spans carry no attributes: nothing of the response reaches a tracer.
     @inlinable
     public mutating func measure<T, E: Error>(_ stage: Stage, _ body: () throws(E) -> T) throws(E) -> T {
-        let span = startSpan(stage.spanName)
+        let span = traced ? startSpan(stage.spanName) : nil
         let clock = ContinuousClock()
         let start = clock.now
         defer {
             self[stage] += clock.now - start
-            span.end()
+            span?.end()
         }
         return try body()
     }

@@ -58,15 +58,16 @@ package struct DocumentVerification {
     }
 
     /// Runs every check of `DocumentCheck.order`. Consecutive checks of one stage share one span and one clock
-    /// reading, and the tracer is looked up once per document: a span per check cost more than the checks.
+    /// reading, and the tracer is looked up once per document (not at all when none is bootstrapped): a span per check
+    /// cost more than the checks.
     package mutating func run() {
         let clock = ContinuousClock()
-        let tracer = InstrumentationSystem.tracer
-        var open: (stage: StageTimings.Stage, start: ContinuousClock.Instant, span: any Span)?
+        let tracer: (any Tracer)? = timings.traced ? InstrumentationSystem.tracer : nil
+        var open: (stage: StageTimings.Stage, start: ContinuousClock.Instant, span: (any Span)?)?
         func close(_ now: ContinuousClock.Instant, into timings: inout StageTimings) {
             guard let current = open else { return }
             timings[current.stage] += now - current.start
-            current.span.end()
+            current.span?.end()
             open = nil
         }
         for check in DocumentCheck.order {
@@ -78,7 +79,7 @@ package struct DocumentVerification {
                 let now = clock.now
                 close(now, into: &timings)
                 if let stage = check.stage {
-                    open = (stage, now, tracer.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel))
+                    open = (stage, now, tracer?.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel))
                 }
             }
             check.body(&self)

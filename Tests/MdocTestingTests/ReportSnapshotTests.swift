@@ -25,6 +25,19 @@ struct ReportSnapshotTests {
         #expect(recorded == actual, "the report differs from \(folder + file); rerun with RECORD_REPORTS=1 only if the change is intended")
     }
 
+    /// The server writes reports with `jsonBytes` (no tree); they must be the bytes the recorded tree serializes to.
+    static func expectSameBytes(_ report: VerificationReport, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(report.jsonBytes() == report.json.serializedBytes(), "jsonBytes differs from the tree's serialization",
+                sourceLocation: sourceLocation)
+        let withID = report.jsonBytes(leading: [("requestId", "r-1")])
+        #expect(withID == JSONValue.object([("requestId", .string("r-1"))] + members(report.json)).serializedBytes(), sourceLocation: sourceLocation)
+    }
+
+    private static func members(_ value: JSONValue) -> [(String, JSONValue)] {
+        guard case .object(let pairs) = value else { return [] }
+        return pairs
+    }
+
     @Test("Apple's signed sample")
     func appleSample() throws {
         let sample = AppleSignedSample.self
@@ -35,6 +48,7 @@ struct ReportSnapshotTests {
                                      session: AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID),
                                      at: sample.time)
         #expect(report.verified)
+        Self.expectSameBytes(report)
         try Self.compare(report.json.serialized(pretty: true) + "\n", "apple-sample.json")
     }
 
@@ -44,6 +58,7 @@ struct ReportSnapshotTests {
         let report = verifier.verify(deviceResponse: AnnexDVector.deviceResponse, transcript: try SessionTranscript(encoded: AnnexDVector.sessionTranscriptBytes),
                                      readerKey: try AnnexDVector.readerKey(), request: nil, at: AnnexDVector.validTime)
         #expect(report.verified)
+        Self.expectSameBytes(report)
         try Self.compare(report.json.serialized(pretty: true) + "\n", "annex-d.json")
     }
 
@@ -53,6 +68,7 @@ struct ReportSnapshotTests {
         var reports: [String: String] = [:]
         for row in FaultTableTests.rows {
             let report = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run().report
+            Self.expectSameBytes(report)
             // The kit's ECDSA signatures are randomized: certificate fingerprints change from run to run, and DER lengths,
             // with them a few stated sizes, by a byte. Those are masked; everything else must match.
             let json = report.json.serialized()

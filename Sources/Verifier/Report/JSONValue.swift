@@ -38,8 +38,14 @@ public enum JSONValue: Sendable, Equatable {
         String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
     }
 
-    /// The value as UTF-8 JSON bytes, written byte by byte into one buffer (reports are serialized on every request).
+    /// The value as UTF-8 JSON bytes: compact through `JSONWriter` (the same bytes a report writes without a tree), or
+    /// pretty-printed.
     public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+        guard pretty else {
+            var writer = JSONWriter()
+            writer.value(self)
+            return writer.bytes
+        }
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         write(into: &out, pretty: pretty, indent: 0)
@@ -85,35 +91,10 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     private static func append(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { out.append(contentsOf: $0) }
+        JSONWriter.appendRaw(s, to: &out)
     }
 
-    /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
-    /// characters (and DEL) are escaped, everything else is copied as UTF-8.
     private static func writeString(_ s: String, into out: inout [UInt8]) {
-        var s = s
-        out.append(UInt8(ascii: "\""))
-        s.withUTF8 { bytes in
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                start = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"", to: &out)
-                case UInt8(ascii: "\\"): append("\\\\", to: &out)
-                case 0x0A: append("\\n", to: &out)
-                case 0x0D: append("\\r", to: &out)
-                case 0x09: append("\\t", to: &out)
-                default:
-                    let digits = Array("0123456789abcdef".utf8)
-                    append("\\u00", to: &out)
-                    out.append(digits[Int(byte >> 4)])
-                    out.append(digits[Int(byte & 0x0F)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONWriter.appendQuoted(s, to: &out)
     }
 }

@@ -62,7 +62,11 @@ struct APIError: Error, Sendable, HTTPResponseError {
 
 extension Response {
     static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: value.serializedBytes())))
+        json(status, bytes: value.serializedBytes())
+    }
+
+    /// A JSON response whose body is `bytes`, already serialized.
+    static func json(_ status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

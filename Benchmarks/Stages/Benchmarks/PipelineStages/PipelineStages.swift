@@ -49,6 +49,6 @@ let benchmarks: @Sendable () -> Void = {
     }
     let report = apple.verify()
     Benchmark("report.json") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(report.json.serializedBytes()) }
+        for _ in benchmark.scaledIterations { blackHole(report.jsonBytes()) }
     }
 }

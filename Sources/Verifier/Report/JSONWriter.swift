@@ -1,0 +1,99 @@
+/// Compact JSON text written straight into a byte buffer as events arrive: no tree, one buffer. Members and elements
+/// are separated by a comma as they are written, so the writer keeps a single flag instead of a stack.
+public struct JSONWriter: JSONSink {
+    /// The UTF-8 JSON text written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    /// An empty writer whose buffer starts with room for `capacity` bytes.
+    public init(capacity: Int = 4096) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    public mutating func key(_ key: String) {
+        separate()
+        Self.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) {
+        separate()
+        Self.appendQuoted(value, to: &bytes)
+        needsComma = true
+    }
+
+    public mutating func number(_ text: String) { scalar(text) }
+    public mutating func bool(_ value: Bool) { scalar(value ? "true" : "false") }
+    public mutating func null() { scalar("null") }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        needsComma = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
+        needsComma = true
+    }
+
+    private mutating func scalar(_ text: String) {
+        separate()
+        Self.appendRaw(text, to: &bytes)
+        needsComma = true
+    }
+
+    static func appendRaw(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
+    }
+
+    /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
+    /// characters (and DEL) are escaped, everything else is copied as UTF-8, in runs between escapes.
+    static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        out.append(UInt8(ascii: "\""))
+        string.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x20, byte != 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+                    index += 1
+                    continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                appendEscape(byte, to: &out)
+                index += 1
+                runStart = index
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): appendRaw("\\\"", to: &out)
+        case UInt8(ascii: "\\"): appendRaw("\\\\", to: &out)
+        case 0x0A: appendRaw("\\n", to: &out)
+        case 0x0D: appendRaw("\\r", to: &out)
+        case 0x09: appendRaw("\\t", to: &out)
+        default:
+            let digits: StaticString = "0123456789abcdef"
+            appendRaw("\\u00", to: &out)
+            out.append(digits.utf8Start[Int(byte >> 4)])
+            out.append(digits.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+}

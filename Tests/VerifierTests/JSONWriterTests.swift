@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Verifier
+
+/// `JSONWriter` writes the server's reports without a tree; `JSONTreeBuilder` builds the same document as a
+/// `JSONValue`. Both must agree, and strings must survive a standard JSON parser unchanged.
+@Suite("JSON writer: escaping, separators, and agreement with the tree")
+struct JSONWriterTests {
+    static let strings: [(String, String)] = [
+        ("", #""""#),
+        ("plain", #""plain""#),
+        ("say \"hi\"", #""say \"hi\"""#),
+        ("back\\slash", #""back\\slash""#),
+        ("line\nbreak\r\ttab", #""line\nbreak\r\ttab""#),
+        ("\u{01}\u{1F}\u{7F}", #""\u0001\u001f\u007f""#),
+        ("é ✓ 🪪", "\"é ✓ 🪪\""),
+        ("\"\"", #""\"\"""#),
+        ("end\\", #""end\\""#),
+    ]
+
+    @Test("strings are escaped per RFC 8259 §7", arguments: strings)
+    func escaping(_ input: String, _ expected: String) throws {
+        var writer = JSONWriter()
+        writer.string(input)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+        // Oracle: Foundation's parser reads the original string back.
+        let parsed = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed)
+        #expect(parsed as? String == input)
+    }
+
+    @Test("members and elements are separated by commas, at every depth and after empty containers")
+    func separators() {
+        var writer = JSONWriter()
+        var builder = JSONTreeBuilder()
+        func document(_ sink: inout some JSONSink) {
+            sink.beginObject()
+            sink.member("a", 1)
+            sink.array("empty") { _ in }
+            sink.object("none") { _ in }
+            sink.array("list") { sink in
+                sink.bool(true)
+                sink.null()
+                sink.beginObject()
+                sink.member("k", "v")
+                sink.endObject()
+                sink.beginArray()
+                sink.endArray()
+                sink.number("-2.5")
+            }
+            sink.member("missing", nil as String?)
+            sink.endObject()
+        }
+        document(&writer)
+        document(&builder)
+        let expected = #"{"a":1,"empty":[],"none":{},"list":[true,null,{"k":"v"},[],-2.5],"missing":null}"#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+        #expect(builder.value?.serializedBytes() == writer.bytes)
+        #expect(builder.value == .object([
+            ("a", .number("1")), ("empty", .array([])), ("none", .object([])),
+            ("list", .array([.bool(true), .null, .object([("k", .string("v"))]), .array([]), .number("-2.5")])),
+            ("missing", .null),
+        ]))
+    }
+
+    @Test("a JSONValue written through the sink serializes as before, compact and pretty")
+    func valueRoundTrip() {
+        let value = JSONValue.object([("x", .array([.string("a\"b"), .number("3")])), ("y", .object([]))])
+        var writer = JSONWriter()
+        writer.value(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"x":["a\"b",3],"y":{}}"#)
+        #expect(value.serialized(pretty: true) == "{\n  \"x\": [\n    \"a\\\"b\",\n    3\n  ],\n  \"y\": {}\n}")
+    }
+}

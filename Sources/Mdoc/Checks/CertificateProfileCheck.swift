@@ -21,11 +21,10 @@ extension DocumentVerification {
             return
         }
         for deviation in deviations {
-            let detail = "[\(deviation.rule)] \(deviation.detail)"
             if deviation.enforced || context.options.profile == .strict {
-                fail(id, .issuerCertificateProfile, detail)
+                fail(id, .issuerCertificateProfile, deviation.line)
             } else {
-                warn(id, detail)
+                warn(id, deviation.line)
             }
         }
     }

@@ -1,7 +1,7 @@
 import CryptoCore
 
 /// What one check establishes for later checks of the same document.
-package enum DocumentFact: Sendable, CustomStringConvertible {
+package enum DocumentFact: Sendable, CaseIterable, CustomStringConvertible {
     case issuerAlgorithm, documentSigner, trustedChain, issuerSignature, mso, digestAlgorithm, requestPolicy, documentRequest, ageDisclosure
 
     package var description: String {

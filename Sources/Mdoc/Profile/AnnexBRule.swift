@@ -37,6 +37,13 @@ package struct AnnexBDeviation: Sendable, Equatable {
     package let rule: String
     package let detail: String
     package let enforced: Bool
+    /// `[rule] detail`, as the report's line says it; made once, as the certificate cache keeps deviations.
+    package let line: String
+
+    package init(rule: String, detail: String, enforced: Bool) {
+        (self.rule, self.detail, self.enforced) = (rule, detail, enforced)
+        line = "[\(rule)] \(detail)"
+    }
 }
 
 /// Helpers the rules share.

@@ -208,6 +208,18 @@ extension CBORItem {
     /// Whether this item is a map.
     public var isMap: Bool { Int(node.kind) == CBOR_WALK_MAP }
 
+    /// Whether this item is a text string (definite or indefinite), without making a String of it.
+    public var isText: Bool {
+        let kind = Int(node.kind)
+        return kind == CBOR_WALK_TEXT || kind == CBOR_WALK_TEXT_INDEF
+    }
+
+    /// Whether this item is the text string `string`, compared as UTF-8 bytes without making a String.
+    public func isText(_ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { tree.isText(row, $0) }
+    }
+
     /// The tag number and wrapped item if this item is tagged, otherwise nil.
     public var tag: (tag: UInt64, item: CBORItem)? {
         let node = self.node

@@ -32,6 +32,8 @@ struct ElementTypeTests {
         (NameSpace.mDL, "driving_privileges", .array([.map([(.text("vehicle_category_code"), .text("B")),
                                                             (.text("codes"), .array([.map([(.text("code"), .unsigned(78))])]))])]),
          "whose code is an unsigned integer"),
+        (NameSpace.mDL, "driving_privileges", .array([.map([(.text("vehicle_category_code"), .text("B")), (.unsigned(1), .text("x"))])]),
+         "a map with a non-text key"),
         (NameSpace.aamva, "organ_donor", .text("yes"), "is a text string"),
         (NameSpace.iso23220, "sex", .text("F"), "is a text string"),
         (NameSpace.iso23220, "birth_date", .map([(.text("approximate_mask"), .text("0"))]), "is a map"),

@@ -26,48 +26,62 @@ package indirect enum ElementType: Sendable {
 
     /// A YYYY-MM-DD text where a full-date (`#6.1004(tstr)`) is expected: the tag is missing, the value is clear.
     package func acceptsUntaggedFullDate(_ item: CBORItem) -> Bool {
-        guard case .text(let text) = item.value, RFC3339.parseFullDate(text) != nil else { return false }
+        // The type first: most elements are not dates, and reading the value as a String allocates.
         switch self {
-        case .fullDate: return true
-        case .oneOf(let types): return types.contains { if case .fullDate = $0 { true } else { false } }
+        case .fullDate: break
+        case .oneOf(let types) where types.contains(where: { if case .fullDate = $0 { true } else { false } }): break
         default: return false
         }
+        guard let text = item.text else { return false }
+        return RFC3339.parseFullDate(text) != nil
     }
 
-    /// nil when `item` has this type; otherwise what it is instead, for the report.
+    /// nil when `item` has this type; otherwise what it is instead, for the report. Reads only what the type needs
+    /// (a text becomes a String only when its length is limited).
     package func mismatch(_ item: CBORItem) -> String? {
-        switch (self, item.value) {
-        case (.bool, .bool), (.uint, .unsigned), (.bytes, .bytes):
-            return nil
-        case (.text(let limit), .text(let text)):
-            guard let limit, text.count > limit else { return nil }
+        switch self {
+        case .bool:
+            return item.bool != nil ? nil : Self.kind(item)
+        case .uint:
+            return item.uint != nil ? nil : Self.kind(item)
+        case .bytes:
+            return item.bytes != nil ? nil : Self.kind(item)
+        case .text(let limit):
+            guard item.isText else { return Self.kind(item) }
+            guard let limit, let text = item.text, text.count > limit else { return nil }
             return "a text of \(text.count) characters; at most \(limit)"
-        case (.fullDate, .tagged(1004, let inner)):
+        case .fullDate:
+            guard let (tag, inner) = item.tag, tag == 1004 else { return Self.kind(item) }
             return inner.text.flatMap(RFC3339.parseFullDate) != nil ? nil : "a tag-1004 value that is not a YYYY-MM-DD text"
-        case (.tdate, .tagged(0, let inner)):
+        case .tdate:
+            guard let (tag, inner) = item.tag, tag == 0 else { return Self.kind(item) }
             return inner.text.flatMap(RFC3339.parseDateTime) != nil ? nil : "a tag-0 value that is not an RFC 3339 date-time"
-        case (.array(let element), .array(let items)):
+        case .array(let element):
+            guard let items = item.array else { return Self.kind(item) }
             for (index, entry) in items.enumerated() {
                 if let problem = element.mismatch(entry) { return "an array whose item \(index) is \(problem)" }
             }
             return nil
-        case (.map(let required, let optional), .map(let entries)):
-            return Self.mapMismatch(entries, required: required, optional: optional)
-        case (.oneOf(let types), _):
+        case .map(let required, let optional):
+            guard let entries = item.map else { return Self.kind(item) }
+            return Self.mapMismatch(item, entries, required: required, optional: optional)
+        case .oneOf(let types):
             return types.contains(where: { $0.mismatch(item) == nil }) ? nil : Self.kind(item)
-        default:
-            return Self.kind(item)
         }
     }
 
-    private static func mapMismatch(_ entries: CBORMap, required: [String: ElementType],
+    /// Keys are compared as UTF-8 bytes (the table's keys are ASCII, so this is what String equality would say).
+    private static func mapMismatch(_ item: CBORItem, _ entries: CBORMap, required: [String: ElementType],
                                     optional: [String: ElementType]) -> String? {
-        for key in required.keys.sorted() where !entries.contains(where: { $0.key.text == key }) {
-            return "a map without \(key)"
+        // The first missing required key in key order, as the report names it.
+        if let missing = required.keys.filter({ item[$0] == nil }).min() {
+            return "a map without \(missing)"
         }
         for entry in entries {
-            guard let key = entry.key.text else { return "a map with a non-text key" }
-            if let type = required[key] ?? optional[key], let problem = type.mismatch(entry.value) {
+            guard entry.key.isText else { return "a map with a non-text key" }
+            guard let (key, type) = required.first(where: { entry.key.isText($0.key) }) ?? optional.first(where: { entry.key.isText($0.key) })
+            else { continue }
+            if let problem = type.mismatch(entry.value) {
                 return "a map whose \(key) is \(problem)"
             }
         }

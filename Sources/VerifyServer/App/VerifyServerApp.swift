@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Tracing
 
 /// A configured `verify-server`: the Hummingbird application plus its store, purger and metrics.
 ///
@@ -69,8 +70,9 @@ public struct VerifyServerApp: Service {
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: BasicRequestContext.self)
-        // A span per request (method, path, status, body size; no headers, no body) for a user's tracer.
-        router.add(middleware: TracingMiddleware())
+        // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
+        // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
+        if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
         router.register(handlers)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),

@@ -122,6 +122,9 @@ public struct ServerConfiguration: Sendable {
         return configuration
     }
 
+    /// The longest timeout or interval accepted, in seconds (one day).
+    static let longestTimer: TimeInterval = 86_400
+
     /// The configuration problems that need no file access; `VerifierRuntime.load(_:earlierProblems:fetcher:)` adds the
     /// key and trust store ones.
     public var problems: [String] {
@@ -137,13 +140,17 @@ public struct ServerConfiguration: Sendable {
             problems.append("revocationFetchTimeout must be more than 0 and at most 60 seconds")
         }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
-        if !(bodyTimeout > 0) { problems.append("bodyTimeout must be a positive number of seconds") }
-        if !(idleTimeout > 0) { problems.append("idleTimeout must be a positive number of seconds") }
-        if !(trustWatchInterval >= 0) { problems.append("trustWatchInterval must be zero or more seconds") }
         if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
-        if !(storeTimeout > 0) { problems.append("storeTimeout must be a positive number of seconds") }
-        if !(purgeInterval > 0) { problems.append("purgeInterval must be a positive number of seconds") }
-        if !(memoryTrimInterval >= 0) { problems.append("memoryTrimInterval must be 0 (never) or a positive number of seconds") }
+        // Timers take these as whole milliseconds or nanoseconds in 64 bits: one day keeps every one far inside.
+        let timers: [(name: String, value: TimeInterval, zero: String?)] = [
+            ("bodyTimeout", bodyTimeout, nil), ("idleTimeout", idleTimeout, nil), ("storeTimeout", storeTimeout, nil),
+            ("purgeInterval", purgeInterval, nil), ("trustWatchInterval", trustWatchInterval, "off"),
+            ("memoryTrimInterval", memoryTrimInterval, "never"),
+        ]
+        for timer in timers where !((timer.zero == nil ? timer.value > 0 : timer.value >= 0) && timer.value <= Self.longestTimer) {
+            let allowed = timer.zero.map { "0 (\($0)) or a positive number" } ?? "a positive number"
+            problems.append("\(timer.name) must be \(allowed) of seconds, at most \(Int(Self.longestTimer))")
+        }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
             problems.append("readerKey and readerCertificates go together: set both or neither")

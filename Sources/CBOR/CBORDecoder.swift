@@ -158,12 +158,6 @@ struct TreeBuilder {
         CBORTree(input: input, nodes: nodes, children: children, joined: joined)
     }
 
-    /// The bytes at input indices `range` (within the input, as `content(of:from:)` checked).
-    private func bufferSlice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
-        let base = input.startIndex
-        return UnsafeBufferPointer(rebasing: buffer[(range.lowerBound - base)..<(range.upperBound - base)])
-    }
-
     private func inconsistent() -> CBORDecodingError {
         CBORDecodingError(.malformed, offset: input.startIndex)
     }
@@ -205,7 +199,7 @@ struct TreeBuilder {
             end = try content(of: event, from: contentStart).upperBound
         case CBOR_WALK_TEXT:
             let range = try content(of: event, from: contentStart)
-            if let bad = UTF8Validation.firstInvalidOffset(bufferSlice(range)) {
+            if let bad = UTF8Validation.firstInvalidOffset(buffer.bytes(at: range, base: input.startIndex)) {
                 throw CBORDecodingError(.invalidUTF8, offset: range.lowerBound + bad)
             }
             end = range.upperBound

@@ -40,10 +40,7 @@ final class CBORTree: Sendable {
         case CBOR_WALK_TEXT:
             let content = node.contentRange
             guard content.count == utf8.count else { return false }
-            return input.withUnsafeBufferPointer { buffer in
-                let base = content.lowerBound - input.startIndex
-                return UnsafeBufferPointer(rebasing: buffer[base..<(base + utf8.count)]).elementsEqual(utf8)
-            }
+            return input.withUnsafeBufferPointer { $0.bytes(at: content, base: input.startIndex).elementsEqual(utf8) }
         case CBOR_WALK_TEXT_INDEF:
             return joined[Int(node.firstChild)].withUnsafeBufferPointer { $0.elementsEqual(utf8) }
         default:
@@ -72,4 +69,11 @@ struct CBORNode: Sendable {
 
     /// Input indices of a definite string's content (after its head).
     var contentRange: Range<Int> { (start + Int(headLength))..<end }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes at input indices `range`, in a buffer holding the input whose first index is `base`.
+    func bytes(at range: Range<Int>, base: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[(range.lowerBound - base)..<(range.upperBound - base)])
+    }
 }

@@ -52,10 +52,8 @@ enum MapKeys {
                     return x.value == y.value
                 case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
                     let (a, b) = (x.contentRange, y.contentRange)
-                    guard a.count == b.count else { return false }
                     let base = input.startIndex
-                    return UnsafeBufferPointer(rebasing: buffer[(a.lowerBound - base)..<(a.upperBound - base)])
-                        .elementsEqual(UnsafeBufferPointer(rebasing: buffer[(b.lowerBound - base)..<(b.upperBound - base)]))
+                    return a.count == b.count && buffer.bytes(at: a, base: base).elementsEqual(buffer.bytes(at: b, base: base))
                 case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
                     return false
                 default:

@@ -64,17 +64,17 @@ package indirect enum ElementType: Sendable {
             return nil
         case .map(let required, let optional):
             guard let entries = item.map else { return Self.kind(item) }
-            return Self.mapMismatch(item, entries, required: required, optional: optional)
+            return Self.mapMismatch(entries, required: required, optional: optional)
         case .oneOf(let types):
             return types.contains(where: { $0.mismatch(item) == nil }) ? nil : Self.kind(item)
         }
     }
 
     /// Keys are compared as UTF-8 bytes (the table's keys are ASCII, so this is what String equality would say).
-    private static func mapMismatch(_ item: CBORItem, _ entries: CBORMap, required: [String: ElementType],
+    private static func mapMismatch(_ entries: CBORMap, required: [String: ElementType],
                                     optional: [String: ElementType]) -> String? {
         // The first missing required key in key order, as the report names it.
-        if let missing = required.keys.filter({ item[$0] == nil }).min() {
+        if let missing = required.keys.filter({ key in !entries.contains { $0.key.isText(key) } }).min() {
             return "a map without \(missing)"
         }
         for entry in entries {

@@ -1,12 +1,19 @@
-/// Compact JSON text written straight into a byte buffer as events arrive: no tree, one buffer. Members and elements
-/// are separated by a comma as they are written, so the writer keeps a single flag instead of a stack.
+/// JSON text written straight into a byte buffer as events arrive: no tree, one buffer. Compact by default (what the
+/// server answers); `pretty` puts each member and element on its own line, indented two spaces per level, with empty
+/// containers as `[]` and `{}` (what the CLI prints). Separators are written as values arrive, so the writer keeps a
+/// depth and three flags instead of a stack.
 public struct JSONWriter: JSONSink {
     /// The UTF-8 JSON text written so far.
     public private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    private var depth = 0
     private var needsComma = false
+    private var afterKey = false
+    private var justOpened = false
 
     /// An empty writer whose buffer starts with room for `capacity` bytes.
-    public init(capacity: Int = 4096) {
+    public init(capacity: Int = 4096, pretty: Bool = false) {
+        self.pretty = pretty
         bytes.reserveCapacity(capacity)
     }
 
@@ -19,7 +26,8 @@ public struct JSONWriter: JSONSink {
         separate()
         Self.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        needsComma = false
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
     }
 
     public mutating func string(_ value: String) {
@@ -32,19 +40,32 @@ public struct JSONWriter: JSONSink {
     public mutating func bool(_ value: Bool) { scalar(value ? "true" : "false") }
     public mutating func null() { scalar("null") }
 
+    /// Before a key or a value: nothing after a key; otherwise the comma after an earlier sibling and, pretty, the
+    /// line break and indent of this level.
     private mutating func separate() {
+        justOpened = false
+        if afterKey {
+            afterKey = false
+            return
+        }
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if pretty, depth > 0 { newline(depth) }
     }
 
     private mutating func open(_ bracket: UInt8) {
         separate()
         bytes.append(bracket)
+        depth += 1
         needsComma = false
+        justOpened = true
     }
 
     private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if pretty, !justOpened { newline(depth) }
         bytes.append(bracket)
         needsComma = true
+        justOpened = false
     }
 
     private mutating func scalar(_ text: String) {
@@ -53,14 +74,19 @@ public struct JSONWriter: JSONSink {
         needsComma = true
     }
 
-    static func appendRaw(_ text: String, to out: inout [UInt8]) {
+    private mutating func newline(_ level: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    }
+
+    private static func appendRaw(_ text: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
     /// characters (and DEL) are escaped, everything else is copied as UTF-8, in runs between escapes.
-    static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+    private static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         out.append(UInt8(ascii: "\""))
         string.withUTF8 { bytes in

@@ -214,6 +214,12 @@ extension CBORItem {
         return kind == CBOR_WALK_TEXT || kind == CBOR_WALK_TEXT_INDEF
     }
 
+    /// Whether this item is a byte string (definite or indefinite), without making a slice of it.
+    public var isBytes: Bool {
+        let kind = Int(node.kind)
+        return kind == CBOR_WALK_BYTES || kind == CBOR_WALK_BYTES_INDEF
+    }
+
     /// Whether this item is the text string `string`, compared as UTF-8 bytes without making a String.
     public func isText(_ string: String) -> Bool {
         var string = string

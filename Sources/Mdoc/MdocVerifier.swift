@@ -24,9 +24,12 @@ package final class MdocVerifier: Sendable {
         package var documentCount = 0
     }
 
+    /// `log` holds the lines recorded before (the envelope's); the outcome's log continues it. Logs are moved from
+    /// step to step, never appended to one another: copying every line costs more than a check.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
-                        readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0) -> Outcome {
-        var outcome = Outcome()
+                        readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
+                        log: consuming CheckLog = CheckLog()) -> Outcome {
+        var outcome = Outcome(log: log)
         let response: DeviceResponse
         do {
             response = try outcome.timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
@@ -52,9 +55,10 @@ package final class MdocVerifier: Sendable {
                 outcome.log.fail(.documentStructure, error.code, error.message, document: index)
             case .success(let document):
                 var verification = DocumentVerification(index: index, document: document, context: context)
+                swap(&verification.log, &outcome.log)
                 verification.log.pass(.documentStructure, document.docType, document: index)
                 verification.run()
-                outcome.log.append(contentsOf: verification.log)
+                swap(&verification.log, &outcome.log)
                 outcome.timings += verification.timings
                 verified.append(verification)
             }

@@ -28,6 +28,28 @@ struct JSONWriterTests {
         #expect(parsed as? String == input)
     }
 
+    /// The writer scans eight bytes at a time: a byte to escape must be found in every lane of a word and in the tail,
+    /// and bytes next to the escaped ones (0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, and a non-ASCII `é` after each) must be copied as
+    @Test("each escaped byte is found at every position of a long string; its neighbours are not escaped",
+          arguments: [0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F] as [UInt8])
+    func escapingAtEveryPosition(_ byte: UInt8) throws {
+        for length in [7, 8, 9, 16, 23] {
+            for position in 0..<length {
+                var scalars = [Unicode.Scalar](repeating: "a", count: length)
+                scalars[position] = Unicode.Scalar(byte)
+                if position + 1 < length { scalars[position + 1] = "é" }
+                let input = String(String.UnicodeScalarView(scalars))
+                var writer = JSONWriter()
+                writer.string(input)
+                let escapes = byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+                #expect(writer.bytes.count == input.utf8.count + 2 + (escapes ? (byte == 0x22 || byte == 0x5C || byte == 0x09 ? 1 : 5) : 0),
+                        "byte \(byte) at \(position) of \(length)")
+                let parsed = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed)
+                #expect(parsed as? String == input, "byte \(byte) at \(position) of \(length)")
+            }
+        }
+    }
+
     @Test("members and elements are separated by commas, at every depth and after empty containers")
     func separators() {
         var writer = JSONWriter()

@@ -49,7 +49,8 @@ package struct DocumentVerification {
         returned.reserveCapacity(document.issuerNameSpaces.reduce(0) { $0 + $1.items.count }
                                  + document.deviceNameSpaces.reduce(0) { $0 + $1.elements.count })
         for nameSpace in document.issuerNameSpaces {
-            for item in nameSpace.items { returned.append((nameSpace.name, item.elementIdentifier, item.elementValue, false)) }
+            let items = nameSpace.items
+            for index in items.indices { returned.append((nameSpace.name, items[index].elementIdentifier, items[index].elementValue, false)) }
         }
         for nameSpace in document.deviceNameSpaces {
             for element in nameSpace.elements { returned.append((nameSpace.name, element.identifier, element.value, true)) }

@@ -9,17 +9,21 @@ extension DocumentVerification {
         var typed = 0
         var failed = false
         var untaggedDates: [String] = []
-        for element in returnedElements {
-            guard let type = ElementTypeTable.type(nameSpace: element.nameSpace, element: element.element) else { continue }
+        // By index, reading fields in place (a copy of each entry would cost reference counts for all of them).
+        for index in returnedElements.indices {
+            let value = returnedElements[index].value
+            guard let type = ElementTypeTable.type(nameSpace: returnedElements[index].nameSpace,
+                                                   element: returnedElements[index].element) else { continue }
             typed += 1
+            var label: String { "\(returnedElements[index].nameSpace)/\(returnedElements[index].element)" }
             // Some issuers (the CMWallet test issuer among them) send a full-date without its tag 1004: the value is
             // still unambiguous, so the default profile accepts it with a warning; strict refuses it.
-            if type.acceptsUntaggedFullDate(element.value), context.options.profile != .strict {
-                untaggedDates.append("\(element.nameSpace)/\(element.element)")
+            if type.acceptsUntaggedFullDate(value), context.options.profile != .strict {
+                untaggedDates.append(label)
                 continue
             }
-            if let problem = type.mismatch(element.value) {
-                fail(.elementTypes, .elementTypeInvalid, "\(element.nameSpace)/\(element.element) is \(problem)")
+            if let problem = type.mismatch(value) {
+                fail(.elementTypes, .elementTypeInvalid, "\(label) is \(problem)")
                 failed = true
             }
         }

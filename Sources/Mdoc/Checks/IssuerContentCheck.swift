@@ -13,9 +13,11 @@ extension DocumentVerification {
         var country: String?
         var jurisdiction: String?
         for nameSpace in document.issuerNameSpaces where nameSpace.name == Self.mdlNameSpace {
-            for item in nameSpace.items {
-                if item.elementIdentifier == "issuing_country" { country = item.elementValue.text ?? "" }
-                if item.elementIdentifier == "issuing_jurisdiction" { jurisdiction = item.elementValue.text ?? "" }
+            // By index: reading two fields of an item in place costs no reference counts, a copy of it several.
+            let items = nameSpace.items
+            for index in items.indices {
+                if items[index].elementIdentifier == "issuing_country" { country = items[index].elementValue.text ?? "" }
+                if items[index].elementIdentifier == "issuing_jurisdiction" { jurisdiction = items[index].elementValue.text ?? "" }
             }
         }
         guard country != nil || jurisdiction != nil else {

@@ -18,10 +18,12 @@ extension DocumentVerification {
             let hidden = withheld[nameSpace]
             var entries = elements[nameSpace] ?? [:]
             entries.reserveCapacity(entries.count + end - start)
-            for entry in returnedElements[start ..< end] where hidden?.contains(entry.element) != true {
-                entries[entry.element] = VerifiedDocument.Element(
-                    value: ElementValue(entry.value), intentToRetain: requested?[entry.element],
-                    deviceSigned: entry.deviceSigned, derivedFrom: nil)
+            // By index, reading fields in place: a copy of each entry would cost reference counts for all of them.
+            for index in start ..< end where hidden?.contains(returnedElements[index].element) != true {
+                let element = returnedElements[index].element
+                entries[element] = VerifiedDocument.Element(
+                    value: ElementValue(returnedElements[index].value), intentToRetain: requested?[element],
+                    deviceSigned: returnedElements[index].deviceSigned, derivedFrom: nil)
             }
             elements[nameSpace] = entries
             start = end

@@ -1,9 +1,10 @@
 import CBOR
 
 /// `IssuerSignedItemBytes = #6.24(bstr .cbor IssuerSignedItem)` (ISO/IEC 18013-5 §8.3.2.1.2.2).
+///
+/// `random` must be a byte string, as the CDDL says, but is not kept: only the digest over the whole item uses it.
 package struct IssuerSignedItem: Sendable {
     package let digestID: UInt64
-    package let random: ArraySlice<UInt8>
     package let elementIdentifier: String
     package let elementValue: CBORItem
     /// The whole tag-24 item exactly as received: the value digest is computed over these bytes (§9.1.2.5).
@@ -19,7 +20,7 @@ package struct IssuerSignedItem: Sendable {
         }
         var items: [IssuerSignedItem] = []
         items.reserveCapacity(embedded.count)
-        for element in embedded { items.append(try IssuerSignedItem(element)) }
+        for index in embedded.indices { items.append(try IssuerSignedItem(embedded[index].item, tagged: embedded[index].tagged)) }
         return items
     }
 
@@ -27,20 +28,32 @@ package struct IssuerSignedItem: Sendable {
         VerificationError(.responseMalformed, "IssuerSignedItemBytes is not #6.24(bstr .cbor IssuerSignedItem): \(error)")
     }
 
-    private init(_ embedded: EmbeddedCBOR) throws(VerificationError) {
-        let inner = embedded.item
-        guard inner.isMap,
-              let digestID = inner["digestID"]?.uint,
-              let random = inner["random"]?.bytes,
-              let identifier = inner["elementIdentifier"]?.text,
-              let value = inner["elementValue"]
-        else {
+    /// One pass over the map's entries; keys other than the four are ignored, as CBOR maps of a known shape allow.
+    private init(_ inner: CBORItem, tagged: ArraySlice<UInt8>) throws(VerificationError) {
+        var digestID: UInt64?
+        var hasRandom = false
+        var identifier: String?
+        var value: CBORItem?
+        if let map = inner.map {
+            for index in map.indices {
+                let entry = map[index]
+                if entry.key.isText("digestID") {
+                    digestID = entry.value.uint
+                } else if entry.key.isText("random") {
+                    hasRandom = entry.value.isBytes
+                } else if entry.key.isText("elementIdentifier") {
+                    identifier = entry.value.text
+                } else if entry.key.isText("elementValue") {
+                    value = entry.value
+                }
+            }
+        }
+        guard let digestID, hasRandom, let identifier, let value else {
             throw VerificationError(.responseMalformed, "IssuerSignedItem lacks digestID, random, elementIdentifier or elementValue")
         }
         self.digestID = digestID
-        self.random = random
         self.elementIdentifier = identifier
         self.elementValue = value
-        self.taggedBytes = embedded.tagged
+        self.taggedBytes = tagged
     }
 }

@@ -47,9 +47,11 @@ package struct VerificationPipeline: Sendable {
         var documents: [VerifiedDocument] = []
         var documentCount = 0
         for deviceResponse in opened.deviceResponses {
-            let outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
-                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount)
-            run.log.append(contentsOf: outcome.log)
+            var log = CheckLog()
+            swap(&log, &run.log)
+            var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
+                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: log)
+            swap(&run.log, &outcome.log)
             run.timings += outcome.timings
             documents += outcome.documents
             documentCount += outcome.documentCount

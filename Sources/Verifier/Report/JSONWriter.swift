@@ -85,27 +85,56 @@ public struct JSONWriter: JSONSink {
     }
 
     /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
-    /// characters (and DEL) are escaped, everything else is copied as UTF-8, in runs between escapes.
+    /// characters (and DEL) are escaped, everything else is copied as UTF-8, in runs between escapes. Reports are
+    /// mostly text that needs no escape, so the scan tests eight bytes at a time and looks at single bytes only in a
+    /// word that holds one to escape.
     private static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         out.append(UInt8(ascii: "\""))
         string.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
             var runStart = 0
             var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte >= 0x20, byte != 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-                    index += 1
+            while index < count {
+                if count - index >= 8, !wordNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
                     continue
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscape(byte, to: &out)
-                index += 1
-                runStart = index
+                let end = min(index + 8, count)
+                while index < end {
+                    let byte = base[index]
+                    if !byteNeedsEscape(byte) {
+                        index += 1
+                        continue
+                    }
+                    out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                    appendEscape(byte, to: &out)
+                    index += 1
+                    runStart = index
+                }
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+            out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func byteNeedsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether any of the eight bytes of `word` needs an escape (below 0x20, `"`, `\\` or DEL). A byte b is below n
+    /// (n ≤ 0x80) when `(b - n) & ~b & 0x80` is set, and equal to c when `b ^ c` is below 1; borrows between lanes can
+    /// only set bits above a lane that already matched, so "any lane" is exact.
+    private static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func anyBelow(_ x: UInt64, _ n: UInt64) -> UInt64 { (x &- ones &* n) & ~x & highs }
+        let control = anyBelow(word, 0x20)
+        let quote = anyBelow(word ^ (ones &* 0x22), 1)
+        let backslash = anyBelow(word ^ (ones &* 0x5C), 1)
+        let delete = anyBelow(word ^ (ones &* 0x7F), 1)
+        return (control | quote | backslash | delete) != 0
     }
 
     private static func appendEscape(_ byte: UInt8, to out: inout [UInt8]) {

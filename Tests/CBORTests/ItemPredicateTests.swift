@@ -1,0 +1,38 @@
+import TestSupport
+import Testing
+@testable import CBOR
+
+/// `isText`, `isBytes`, `isMap` and `isText(_:)` read the node's kind without building a value; each must agree with
+/// the decoded `value`, for definite and indefinite strings alike.
+@Suite("Item predicates agree with the decoded value")
+struct ItemPredicateTests {
+    static let items: [(hex: String, text: String?)] = [
+        ("63 6b6579", "key"),                     // "key"
+        ("7f 62 6b65 61 79 ff", "key"),           // (_ "ke", "y")
+        ("60", ""),                               // ""
+        ("43 6b6579", nil),                       // h'6b6579': bytes with the same content
+        ("5f 42 6b65 41 79 ff", nil),             // (_ h'6b65', h'79')
+        ("a1 01 02", nil),                        // {1: 2}
+        ("bf 01 02 ff", nil),                     // {_ 1: 2}
+        ("18 2a", nil),                           // 42
+        ("d8 18 43 6b6579", nil),                 // 24(h'6b6579')
+    ]
+
+    @Test("predicates match the value's case", arguments: items)
+    func predicates(_ hexInput: String, _ text: String?) throws {
+        let item = try CBORDecoder.decode(hex(hexInput))
+        var isText = false, isBytes = false, isMap = false
+        switch item.value {
+        case .text: isText = true
+        case .bytes: isBytes = true
+        case .map: isMap = true
+        default: break
+        }
+        #expect(item.isText == isText)
+        #expect(item.isBytes == isBytes)
+        #expect(item.isMap == isMap)
+        #expect(item.isText("key") == (text == "key"))
+        #expect(item.isText("") == (text == ""))
+        #expect(!item.isText("ke"))
+    }
+}

@@ -119,6 +119,9 @@ struct TreeBuilder {
     // The walk being appended: its input, the same bytes as a buffer (valid only during `append`, so content is read
     // without retaining the input for every string) and its events.
     private var input: ArraySlice<UInt8> = []
+    // The input's indices. The per-event checks are static functions of these: a method call on `self` from a
+    // mutating method copies the whole builder to the stack for every event.
+    private var bounds: Range<Int> = 0..<0
     private var buffer = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     private var events = UnsafeBufferPointer<cbor_walk_event>(start: nil, count: 0)
     private var next = 0
@@ -132,6 +135,7 @@ struct TreeBuilder {
                          events: UnsafeBufferPointer<cbor_walk_event>) throws(CBORDecodingError) -> Int {
         guard buffer.count == input.count else { throw CBORDecodingError(.malformed, offset: input.startIndex) }
         self.input = input
+        self.bounds = input.startIndex..<input.endIndex
         self.buffer = buffer
         self.events = events
         next = 0
@@ -140,7 +144,7 @@ struct TreeBuilder {
             self.events = UnsafeBufferPointer(start: nil, count: 0)
         }
         // Rows and child slots are Int32: the walker's item limit keeps far below that, but never trust it here.
-        guard events.count < Int(Int32.max) / 2 - nodes.count else { throw inconsistent() }
+        guard events.count < Int(Int32.max) / 2 - nodes.count else { throw Self.inconsistent(bounds) }
         // The event count bounds both; several walks into one table grow it geometrically.
         if nodes.capacity < nodes.count + events.count { nodes.reserveCapacity(max(nodes.count + events.count, 2 * nodes.capacity)) }
         if children.capacity < children.count + events.count {
@@ -148,7 +152,7 @@ struct TreeBuilder {
         }
         let root = try item()
         guard next == events.count, nodes[root].end == input.endIndex else {
-            throw inconsistent()
+            throw Self.inconsistent(bounds)
         }
         return root
     }
@@ -158,34 +162,34 @@ struct TreeBuilder {
         CBORTree(input: input, nodes: nodes, children: children, joined: joined)
     }
 
-    private func inconsistent() -> CBORDecodingError {
-        CBORDecodingError(.malformed, offset: input.startIndex)
+    private static func inconsistent(_ bounds: Range<Int>) -> CBORDecodingError {
+        CBORDecodingError(.malformed, offset: bounds.lowerBound)
     }
 
     private mutating func nextEvent() throws(CBORDecodingError) -> cbor_walk_event {
-        guard next < events.count else { throw inconsistent() }
+        guard next < events.count else { throw Self.inconsistent(bounds) }
         defer { next += 1 }
         return events[next]
     }
 
     /// Input index of an event's head and of its first content byte.
-    private func position(of event: cbor_walk_event) throws(CBORDecodingError) -> (start: Int, content: Int) {
-        let count = UInt64(input.count)
-        guard event.offset < count, UInt64(event.head_length) <= count - event.offset else { throw inconsistent() }
-        let start = input.startIndex + Int(event.offset)
+    private static func position(of event: cbor_walk_event, in bounds: Range<Int>) throws(CBORDecodingError) -> (start: Int, content: Int) {
+        let count = UInt64(bounds.count)
+        guard event.offset < count, UInt64(event.head_length) <= count - event.offset else { throw inconsistent(bounds) }
+        let start = bounds.lowerBound + Int(event.offset)
         return (start, start + Int(event.head_length))
     }
 
     /// The content range of a definite string event.
-    private func content(of event: cbor_walk_event, from start: Int) throws(CBORDecodingError) -> Range<Int> {
-        guard event.value <= UInt64(input.endIndex - start) else { throw inconsistent() }
+    private static func content(of event: cbor_walk_event, from start: Int, in bounds: Range<Int>) throws(CBORDecodingError) -> Range<Int> {
+        guard event.value <= UInt64(bounds.upperBound - start) else { throw inconsistent(bounds) }
         return start..<(start + Int(event.value))
     }
 
     /// Appends the next item (and everything inside it) and returns its row.
     private mutating func item() throws(CBORDecodingError) -> Int {
         let event = try nextEvent()
-        let (start, contentStart) = try position(of: event)
+        let (start, contentStart) = try Self.position(of: event, in: bounds)
         let row = nodes.count
         nodes.append(CBORNode(value: event.value, start: start, end: contentStart, firstChild: 0, childCount: 0,
                               kind: event.kind, headLength: event.head_length))
@@ -196,17 +200,17 @@ struct TreeBuilder {
              CBOR_WALK_UNDEFINED, CBOR_WALK_FLOAT:
             break
         case CBOR_WALK_BYTES:
-            end = try content(of: event, from: contentStart).upperBound
+            end = try Self.content(of: event, from: contentStart, in: bounds).upperBound
         case CBOR_WALK_TEXT:
-            let range = try content(of: event, from: contentStart)
-            if let bad = UTF8Validation.firstInvalidOffset(buffer.bytes(at: range, base: input.startIndex)) {
+            let range = try Self.content(of: event, from: contentStart, in: bounds)
+            if let bad = UTF8Validation.firstInvalidOffset(buffer.bytes(at: range, base: bounds.lowerBound)) {
                 throw CBORDecodingError(.invalidUTF8, offset: range.lowerBound + bad)
             }
             end = range.upperBound
         case CBOR_WALK_ARRAY:
             end = try definiteContainer(row: row, slots: event.value, contentStart: contentStart)
         case CBOR_WALK_MAP:
-            guard event.value <= UInt64(input.count) else { throw inconsistent() }
+            guard event.value <= UInt64(bounds.count) else { throw Self.inconsistent(bounds) }
             end = try definiteContainer(row: row, slots: 2 * event.value, contentStart: contentStart)
             try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input, buffer: buffer)
         case CBOR_WALK_TAG:
@@ -220,9 +224,9 @@ struct TreeBuilder {
             nodes[row].kind = UInt8(isMap ? CBOR_WALK_MAP : CBOR_WALK_ARRAY)
             if isMap { try MapKeys.checkUnique(map: row, nodes: nodes, children: children, joined: joined, input: input, buffer: buffer) }
         default:
-            throw inconsistent()
+            throw Self.inconsistent(bounds)
         }
-        guard end <= input.endIndex else { throw inconsistent() }
+        guard end <= bounds.upperBound else { throw Self.inconsistent(bounds) }
         nodes[row].end = end
         return row
     }
@@ -230,7 +234,7 @@ struct TreeBuilder {
     /// A definite-length array or map: a block of `slots` child rows, reserved once the declared count is checked
     /// against the input. Returns the end of the last child.
     private mutating func definiteContainer(row: Int, slots: UInt64, contentStart: Int) throws(CBORDecodingError) -> Int {
-        guard slots <= UInt64(input.count) else { throw inconsistent() }
+        guard slots <= UInt64(bounds.count) else { throw Self.inconsistent(bounds) }
         let first = children.count
         let count = Int(slots)
         nodes[row].firstChild = Int32(first)
@@ -249,8 +253,8 @@ struct TreeBuilder {
     private mutating func indefiniteString(isText: Bool, end: inout Int) throws(CBORDecodingError) -> [UInt8] {
         var joined: [UInt8] = []
         while let chunk = try nextUnlessBreak(&end) {
-            let (_, chunkContent) = try position(of: chunk)
-            let range = try content(of: chunk, from: chunkContent)
+            let (_, chunkContent) = try Self.position(of: chunk, in: bounds)
+            let range = try Self.content(of: chunk, from: chunkContent, in: bounds)
             // RFC 8949 §3.2.3: each chunk is a text string, so each must be valid UTF-8.
             if isText, let bad = UTF8Validation.firstInvalidIndex(input[range]) {
                 throw CBORDecodingError(.invalidUTF8, offset: bad)
@@ -275,11 +279,11 @@ struct TreeBuilder {
 
     /// True (and consumes it, setting `end` past it) if the next event is a `break`.
     private mutating func atBreak(_ end: inout Int) throws(CBORDecodingError) -> Bool {
-        guard next < events.count else { throw inconsistent() }
+        guard next < events.count else { throw Self.inconsistent(bounds) }
         let event = events[next]
         guard Int(event.kind) == CBOR_WALK_BREAK else { return false }
         next += 1
-        end = try position(of: event).start + 1
+        end = try Self.position(of: event, in: bounds).start + 1
         return true
     }
 
@@ -288,7 +292,7 @@ struct TreeBuilder {
         if try atBreak(&end) { return nil }
         let chunk = try nextEvent()
         let kind = Int(chunk.kind)
-        guard kind == CBOR_WALK_BYTES || kind == CBOR_WALK_TEXT else { throw inconsistent() }
+        guard kind == CBOR_WALK_BYTES || kind == CBOR_WALK_TEXT else { throw Self.inconsistent(bounds) }
         return chunk
     }
 }

@@ -226,6 +226,12 @@ extension CBORItem {
         return string.withUTF8 { tree.isText(row, $0) }
     }
 
+    /// The position in `keys` of this item's text, compared as UTF-8 bytes; nil if it is another text or not a text.
+    /// For reading a map of known keys in one pass: one comparison set per entry instead of one call per candidate.
+    public func textIndex(among keys: [StaticString]) -> Int? {
+        tree.textIndex(row, among: keys)
+    }
+
     /// The tag number and wrapped item if this item is tagged, otherwise nil.
     public var tag: (tag: UInt64, item: CBORItem)? {
         let node = self.node

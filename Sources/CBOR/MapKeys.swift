@@ -53,7 +53,7 @@ enum MapKeys {
                 case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
                     let (a, b) = (x.contentRange, y.contentRange)
                     let base = input.startIndex
-                    return a.count == b.count && buffer.bytes(at: a, base: base).elementsEqual(buffer.bytes(at: b, base: base))
+                    return buffer.bytes(at: a, base: base).sameBytes(as: buffer.bytes(at: b, base: base))
                 case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
                     return false
                 default:

@@ -60,7 +60,7 @@ package final class MdocVerifier: Sendable {
                 verification.run()
                 swap(&verification.log, &outcome.log)
                 outcome.timings += verification.timings
-                verified.append(verification)
+                verified.append(consume verification)
             }
         }
         if !outcome.log.hasFailures {

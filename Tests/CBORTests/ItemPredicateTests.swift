@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 @testable import CBOR
 
-/// `isText`, `isBytes`, `isMap` and `isText(_:)` read the node's kind without building a value; each must agree with
+/// `isText`, `isBytes`, `isMap`, `isText(_:)` and `textIndex(among:)` read the node's kind without building a value; each must agree with
 /// the decoded `value`, for definite and indefinite strings alike.
 @Suite("Item predicates agree with the decoded value")
 struct ItemPredicateTests {
@@ -34,5 +34,18 @@ struct ItemPredicateTests {
         #expect(item.isText("key") == (text == "key"))
         #expect(item.isText("") == (text == ""))
         #expect(!item.isText("ke"))
+    }
+
+    @Test("textIndex finds the text among candidates, by exact bytes, and nothing for other items", arguments: items)
+    func textIndex(_ hexInput: String, _ text: String?) throws {
+        let item = try CBORDecoder.decode(hex(hexInput))
+        // A prefix, a longer text that starts with it and an empty candidate around the match.
+        let expected: Int? = switch text {
+        case "key": 2
+        case "": 3
+        default: nil
+        }
+        #expect(item.textIndex(among: ["ke", "keys", "key", ""]) == expected)
+        #expect(item.textIndex(among: []) == nil)
     }
 }

@@ -47,6 +47,27 @@ struct RFC3339Tests {
         #expect(timestamp.description == printed)
     }
 
+    @Test("printing agrees with Foundation's ISO 8601 formatter for whole seconds across three centuries")
+    func agreesWithFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        // 1900-01-01 ..< 2200-01-01 in ~2000 steps of a prime number of seconds (every field varies), both ends, a leap day.
+        let seconds = [-2_208_988_800, 7_258_118_399, 951_782_400] + Array(stride(from: -2_208_988_800, to: 7_258_118_400, by: 4_733_557))
+        for second in seconds {
+            let printed = RFC3339.Timestamp(seconds: second).description
+            #expect(printed == formatter.string(from: Date(timeIntervalSince1970: Double(second))), "\(second)")
+        }
+    }
+
+    @Test("the first and last four-digit years print in full; a fifth digit widens the year", arguments: [
+        (RFC3339.Timestamp(parsing: "0000-01-01T00:00:00Z"), "0000-01-01T00:00:00Z"),
+        (RFC3339.Timestamp(parsing: "9999-12-31T23:59:59.999999999Z"), "9999-12-31T23:59:59.999999999Z"),
+        (RFC3339.Timestamp(seconds: 253_402_300_800, nanoseconds: 10), "10000-01-01T00:00:00.00000001Z"),
+    ])
+    func yearBounds(timestamp: RFC3339.Timestamp?, printed: String) throws {
+        #expect(try #require(timestamp).description == printed)
+    }
+
     @Test("a Date prints to the microsecond without rounding into the next second")
     func dateFractions() throws {
         let date = try #require(RFC3339.parseDateTime("2023-03-22T00:00:00.9999Z"))

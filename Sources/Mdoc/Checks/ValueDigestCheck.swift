@@ -17,21 +17,24 @@ extension DocumentVerification {
             var seenIDs = Set<UInt64>(minimumCapacity: nameSpace.items.count)
             var seenElements = Set<String>(minimumCapacity: nameSpace.items.count)
             let digests = mso.valueDigests[nameSpace.name]
-            for item in nameSpace.items {
-                var label: String { "\(nameSpace.name)/\(item.elementIdentifier)" }  // built only for a problem
-                if !seenIDs.insert(item.digestID).inserted {
-                    problems.append((.digestDuplicate, "\(label): digestID \(item.digestID) appears twice"))
+            let items = nameSpace.items
+            // By index: a copy of each item would cost a reference count per field.
+            for index in items.indices {
+                let digestID = items[index].digestID
+                var label: String { "\(nameSpace.name)/\(items[index].elementIdentifier)" }  // built only for a problem
+                if !seenIDs.insert(digestID).inserted {
+                    problems.append((.digestDuplicate, "\(label): digestID \(digestID) appears twice"))
                     continue
                 }
-                if !seenElements.insert(item.elementIdentifier).inserted {
+                if !seenElements.insert(items[index].elementIdentifier).inserted {
                     problems.append((.digestDuplicate, "\(label): element returned twice"))
                     continue
                 }
-                guard let expected = digests?[item.digestID] else {
-                    problems.append((.digestMissing, "\(label): no digest \(item.digestID) in the MSO"))
+                guard let expected = digests?[digestID] else {
+                    problems.append((.digestMissing, "\(label): no digest \(digestID) in the MSO"))
                     continue
                 }
-                if Digest.matches(algorithm, item.taggedBytes, expected) {
+                if Digest.matches(algorithm, items[index].taggedBytes, expected) {
                     matched += 1
                 } else {
                     problems.append((.digestMismatch, "\(label): digest does not match the MSO"))

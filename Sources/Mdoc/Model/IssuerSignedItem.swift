@@ -28,6 +28,8 @@ package struct IssuerSignedItem: Sendable {
         VerificationError(.responseMalformed, "IssuerSignedItemBytes is not #6.24(bstr .cbor IssuerSignedItem): \(error)")
     }
 
+    private static let keys: [StaticString] = ["digestID", "random", "elementIdentifier", "elementValue"]
+
     /// One pass over the map's entries; keys other than the four are ignored, as CBOR maps of a known shape allow.
     private init(_ inner: CBORItem, tagged: ArraySlice<UInt8>) throws(VerificationError) {
         var digestID: UInt64?
@@ -37,14 +39,12 @@ package struct IssuerSignedItem: Sendable {
         if let map = inner.map {
             for index in map.indices {
                 let entry = map[index]
-                if entry.key.isText("digestID") {
-                    digestID = entry.value.uint
-                } else if entry.key.isText("random") {
-                    hasRandom = entry.value.isBytes
-                } else if entry.key.isText("elementIdentifier") {
-                    identifier = entry.value.text
-                } else if entry.key.isText("elementValue") {
-                    value = entry.value
+                switch entry.key.textIndex(among: Self.keys) {
+                case 0: digestID = entry.value.uint
+                case 1: hasRandom = entry.value.isBytes
+                case 2: identifier = entry.value.text
+                case 3: value = entry.value
+                default: break
                 }
             }
         }

@@ -1,7 +1,8 @@
 import CBOR
 
 /// One `Document` of a DeviceResponse (ISO/IEC 18013-5 §8.3.2.1.2.2), parsed but not yet verified.
-package struct MdocDocument: Sendable {
+/// A class: the verification and its checks hold it, and a copy of a struct this size costs a reference count per field.
+package final class MdocDocument: Sendable {
     package struct NameSpace: Sendable {
         package let name: String
         package let items: [IssuerSignedItem]

@@ -3,7 +3,9 @@ import CryptoCore
 import Foundation
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload.
-package struct MobileSecurityObject: Sendable {
+/// A class: every check reads it from the document's facts, and a copy of a struct this size costs a reference count
+/// per field.
+package final class MobileSecurityObject: Sendable {
     /// The four tdates as written (to the nanosecond), with `Date`s for comparisons; released as is.
     package typealias ValidityInfo = VerifiedDocument.Validity
 

@@ -42,6 +42,44 @@ public enum RFC3339 {
             let days = Int((Double(seconds) / 86_400).rounded(.down))
             let secondsOfDay = seconds - days * 86_400
             let (y, m, d) = RFC3339.civilFromDays(days)
+            // Four-digit years (every tdate) are written as ASCII into one buffer, one String: reports print several
+            // timestamps per document, and concatenating padded pieces cost a String each.
+            guard (0...9999).contains(y) else { return paddedDescription(y, m, d, secondsOfDay) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+                var count = 0
+                func put(_ byte: UInt8) {
+                    buffer[count] = byte
+                    count += 1
+                }
+                // `value` has at most `width` digits; leading zeros fill the rest.
+                func put(_ value: Int, width: Int) {
+                    var divisor = 1
+                    for _ in 1 ..< width { divisor *= 10 }
+                    var rest = value
+                    while divisor > 0 {
+                        put(UInt8(ascii: "0") + UInt8(rest / divisor))
+                        rest %= divisor
+                        divisor /= 10
+                    }
+                }
+                put(y, width: 4); put(UInt8(ascii: "-")); put(m, width: 2); put(UInt8(ascii: "-")); put(d, width: 2)
+                put(UInt8(ascii: "T")); put(secondsOfDay / 3600, width: 2); put(UInt8(ascii: ":"))
+                put(secondsOfDay % 3600 / 60, width: 2); put(UInt8(ascii: ":")); put(secondsOfDay % 60, width: 2)
+                if nanoseconds > 0 {
+                    var fraction = nanoseconds, width = 9
+                    while fraction % 10 == 0 {
+                        fraction /= 10
+                        width -= 1
+                    }
+                    put(UInt8(ascii: ".")); put(fraction, width: width)
+                }
+                put(UInt8(ascii: "Z"))
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            }
+        }
+
+        /// Years outside 0...9999 (only a caller's `Date` can hold one): the same fields, padded piece by piece.
+        private func paddedDescription(_ y: Int, _ m: Int, _ d: Int, _ secondsOfDay: Int) -> String {
             var text = RFC3339.pad(y, 4) + "-" + RFC3339.pad(m, 2) + "-" + RFC3339.pad(d, 2) + "T" + RFC3339.pad(secondsOfDay / 3600, 2)
                 + ":" + RFC3339.pad(secondsOfDay % 3600 / 60, 2) + ":" + RFC3339.pad(secondsOfDay % 60, 2)
             if nanoseconds > 0 {

@@ -47,10 +47,11 @@ package struct VerificationPipeline: Sendable {
         var documents: [VerifiedDocument] = []
         var documentCount = 0
         for deviceResponse in opened.deviceResponses {
+            // Moved, not copied: a second reference would make the first append copy every result.
             var log = CheckLog()
             swap(&log, &run.log)
             var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
-                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: log)
+                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: consume log)
             swap(&run.log, &outcome.log)
             run.timings += outcome.timings
             documents += outcome.documents

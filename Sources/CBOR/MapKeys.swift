@@ -16,7 +16,7 @@ enum MapKeys {
 
     /// Throws `.duplicateMapKey` at the first key equal to an earlier one, for the map at `row` (its keys are the
     /// even slots of its block in `children`). `buffer` holds the bytes of `input` (index `input.startIndex` at 0).
-    static func checkUnique(map row: Int, nodes: [CBORNode], children: [Int32], joined: [[UInt8]],
+    static func checkUnique(map row: Int, nodes: UnsafeBufferPointer<CBORNode>, children: UnsafeBufferPointer<Int32>, joined: [[UInt8]],
                             input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>) throws(CBORDecodingError) {
         let first = Int(nodes[row].firstChild)
         let pairs = Int(nodes[row].childCount) / 2
@@ -34,7 +34,7 @@ enum MapKeys {
             case CBOR_WALK_BYTES: return .bytes(input[node.contentRange])
             case CBOR_WALK_BYTES_INDEF: return .bytes(joined[Int(node.firstChild)][...])
             default:
-                let snapshot = tree ?? CBORTree(input: input, nodes: nodes, children: children, joined: joined)
+                let snapshot = tree ?? CBORTree(input: input, nodes: Array(nodes), children: Array(children), joined: joined)
                 tree = snapshot
                 return .other(CBOREncoder.encode(CBORItem(tree: snapshot, row: key).toValue(), sortMapKeys: true))
             }

@@ -24,6 +24,12 @@ enum UTF8Validation {
         let n = b.count
         var i = 0
         while i < n {
+            // Eight ASCII bytes at a time (nearly all identifiers and values are ASCII).
+            if let base = b.baseAddress, n - i >= 8,
+               UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
             let lead = b[i]
             if lead < 0x80 {
                 i += 1

@@ -113,6 +113,24 @@ struct DecodingErrorTests {
         expectError("a1 62 c3 28 01", .invalidUTF8, at: 2)    // in a map key
     }
 
+    @Test("a bad byte is found at every position of long ASCII text; multi-byte sequences across 8-byte words pass")
+    func invalidUTF8InLongText() {
+        for length in [7, 8, 9, 15, 16, 17, 23] {
+            for position in 0 ..< length {
+                var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                text[position] = 0xFF
+                #expect(decodingError([0x60 + UInt8(length)] + text) == CBORDecodingError(.invalidUTF8, offset: 1 + position),
+                        "length \(length), position \(position)")
+            }
+        }
+        // "abcdefg" + U+20AC (3 bytes across the first word's end) + "hijklmno" + U+00FC (at a word's start).
+        let mixed = Array("abcdefg".utf8) + [0xE2, 0x82, 0xAC] + Array("hijklmno".utf8) + [0xC3, 0xBC]
+        #expect(decodingError([0x60 + UInt8(mixed.count)] + mixed) == nil)
+        // The same with the euro sign's last byte cut off: the sequence is reported where it starts.
+        let cut = Array("abcdefg".utf8) + [0xE2, 0x82] + Array("hijklmno".utf8)
+        #expect(decodingError([0x60 + UInt8(cut.count)] + cut) == CBORDecodingError(.invalidUTF8, offset: 8))
+    }
+
     @Test func invalidUTF8AcrossChunks() {
         // U+00FC split over two chunks: each chunk must be valid on its own (RFC 8949 §3.2.3).
         expectError("7f 61 c3 61 bc ff", .invalidUTF8, at: 2)

@@ -3,16 +3,28 @@
 /// `CheckCatalog.swift`); compare with `==` (by identifier), never with a string literal.
 public struct CheckID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// The identifier as written in reports.
-    public let rawValue: String
+    public var rawValue: String { storage.rawValue }
     /// The clause of the standard (or the policy) the check implements.
-    public let clause: String
+    public var clause: String { storage.clause }
     /// The codes a `fail` of this check may carry; a test holds every report to this list.
-    public let codes: [ErrorCode]
+    public var codes: [ErrorCode] { storage.codes }
+
+    // One reference instead of three: every check result holds its ID, and results are created, copied into reports
+    // and freed on every verification.
+    private final class Storage: Sendable {
+        let rawValue: String
+        let clause: String
+        let codes: [ErrorCode]
+
+        init(rawValue: String, clause: String, codes: [ErrorCode]) {
+            (self.rawValue, self.clause, self.codes) = (rawValue, clause, codes)
+        }
+    }
+
+    private let storage: Storage
 
     package init(_ rawValue: String, clause: String, codes: [ErrorCode]) {
-        self.rawValue = rawValue
-        self.clause = clause
-        self.codes = codes
+        storage = Storage(rawValue: rawValue, clause: clause, codes: codes)
     }
 
     /// The identifier, as written in reports.

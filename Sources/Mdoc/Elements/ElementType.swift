@@ -73,8 +73,12 @@ package indirect enum ElementType: Sendable {
     /// Keys are compared as UTF-8 bytes (the table's keys are ASCII, so this is what String equality would say).
     private static func mapMismatch(_ entries: CBORMap, required: [String: ElementType],
                                     optional: [String: ElementType]) -> String? {
-        // The first missing required key in key order, as the report names it.
-        if let missing = required.keys.filter({ key in !entries.contains { $0.key.isText(key) } }).min() {
+        // The first missing required key in key order, as the report names it (found without building a list).
+        var missing: String?
+        for key in required.keys where !entries.contains(where: { $0.key.isText(key) }) && missing.map({ key < $0 }) != false {
+            missing = key
+        }
+        if let missing {
             return "a map without \(missing)"
         }
         for entry in entries {

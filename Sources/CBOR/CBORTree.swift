@@ -40,31 +40,26 @@ final class CBORTree: Sendable {
 
     /// Whether row `row` is a text string whose UTF-8 bytes are `utf8`, compared without making a String.
     func isText(_ row: Int, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let node = nodes[row]
-        switch Int(node.kind) {
-        case CBOR_WALK_TEXT:
-            let content = node.contentRange
-            guard content.count == utf8.count else { return false }
-            return input.withUnsafeBufferPointer { $0.bytes(at: content, base: input.startIndex).sameBytes(as: utf8) }
-        case CBOR_WALK_TEXT_INDEF:
-            return joined[Int(node.firstChild)].withUnsafeBufferPointer { $0.sameBytes(as: utf8) }
-        default:
-            return false
-        }
+        withText(row) { $0.sameBytes(as: utf8) } ?? false
     }
+
     /// The position in `keys` of row `row`'s text, compared as UTF-8 bytes, or nil (another text or not a text). One
     /// look at the input for all candidates, where a loop of `isText` calls would look once per candidate.
     func textIndex(_ row: Int, among keys: [StaticString]) -> Int? {
+        withText(row) { text in keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } } } ?? nil
+    }
+
+    /// `body` applied to row `row`'s UTF-8 bytes (definite: in the input; indefinite: the joined chunks), or nil when
+    /// the row is not a text string. Always inlined: as a call, its closure cost a retain and a release per lookup.
+    @inline(__always)
+    private func withText<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let node = nodes[row]
-        func find(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
-            keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } }
-        }
         switch Int(node.kind) {
         case CBOR_WALK_TEXT:
             let content = node.contentRange
-            return input.withUnsafeBufferPointer { find($0.bytes(at: content, base: input.startIndex)) }
+            return input.withUnsafeBufferPointer { body($0.bytes(at: content, base: input.startIndex)) }
         case CBOR_WALK_TEXT_INDEF:
-            return joined[Int(node.firstChild)].withUnsafeBufferPointer { find($0) }
+            return joined[Int(node.firstChild)].withUnsafeBufferPointer(body)
         default:
             return nil
         }

@@ -45,10 +45,16 @@ struct TreeBuilder {
                 }
             }
         }
-        let used = (try? result.get()) ?? (root: 0, nodeCount: firstRow, slotCount: firstSlot)
-        nodes.removeLast(nodes.count - used.nodeCount)
-        children.removeLast(children.count - used.slotCount)
-        return try result.get().root
+        switch result {
+        case .success(let walk):
+            nodes.removeLast(nodes.count - walk.nodeCount)
+            children.removeLast(children.count - walk.slotCount)
+            return walk.root
+        case .failure(let error):
+            nodes.removeLast(nodes.count - firstRow)
+            children.removeLast(children.count - firstSlot)
+            throw error
+        }
     }
 
     /// The finished table over `input`, which holds the input of every walk appended.

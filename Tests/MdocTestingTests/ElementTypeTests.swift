@@ -49,6 +49,18 @@ struct ElementTypeTests {
         #expect(report.documents.isEmpty)
     }
 
+    @Test("a map missing several required keys is named by the first missing key in key order", arguments: [
+        (["c"], "a map without a"),
+        (["a", "c"], "a map without b"),
+        (["a", "b", "d"], "a map without c"),
+        (["a", "b", "c", "d"], nil),
+    ] as [([String], String?)])
+    func firstMissingKey(present: [String], expected: String?) throws {
+        let type = ElementType.map(required: ["d": .text(maxCharacters: nil), "b": .text(maxCharacters: nil), "a": .text(maxCharacters: nil), "c": .text(maxCharacters: nil)], optional: [:])
+        let map = try CBORDecoder.decode(CBOREncoder.encode(.map(present.map { (.text($0), .text("x")) })))
+        #expect(type.mismatch(map) == expected)
+    }
+
     @Test("a YYYY-MM-DD text without tag 1004 where a full-date belongs: the default profile warns and verifies, strict refuses")
     func untaggedFullDate() throws {
         let element = DataElement(NameSpace.mDL, "birth_date", .text("1990-04-12"))

@@ -75,7 +75,8 @@ package indirect enum ElementType: Sendable {
                                     optional: [String: ElementType]) -> String? {
         // The first missing required key in key order, as the report names it (found without building a list).
         var missing: String?
-        for key in required.keys where !entries.contains(where: { $0.key.isText(key) }) && missing.map({ key < $0 }) != false {
+        for key in required.keys where !entries.contains(where: { $0.key.isText(key) }) {
+            if let earlier = missing, earlier < key { continue }
             missing = key
         }
         if let missing {

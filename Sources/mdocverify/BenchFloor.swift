@@ -38,6 +38,7 @@ struct PrimitiveCosts {
 
     private static let aesKey = [UInt8](repeating: 1, count: 16)
     private static let nonce = [UInt8](repeating: 2, count: 12)
+    private static let prk = [UInt8](repeating: 5, count: 32)
 
     init(_ recipe: FloorRecipe) throws {
         self.recipe = recipe
@@ -64,7 +65,10 @@ struct PrimitiveCosts {
         return [
             ("P-256 public key import (on-curve check)", 2, { _ = try PublicKey(curve: .p256, uncompressedPoint: f.senderPoint) }),
             ("ECDH P-256 derive", 1, { _ = try f.recipient.sharedSecret(with: f.senderKey) }),
-            ("HKDF-SHA256 (one call)", 8, { _ = try HKDF.derive(.sha256, ikm: Self.aesKey, salt: Self.nonce, info: f.item, length: 32) }),
+            // Single-shot HPKE open (base mode, psk_id_hash precomputed): Extract for eae_prk, info_hash and secret;
+            // Expand for shared_secret, key and base_nonce. Each is one OpenSSL EVP_KDF call.
+            ("HKDF-SHA256 extract (one call)", 3, { _ = HKDF.extract(.sha256, salt: Self.prk, ikm: f.item) }),
+            ("HKDF-SHA256 expand (one call)", 3, { _ = try HKDF.expand(.sha256, prk: Self.prk, info: f.item, length: 32) }),
             ("AES-128-GCM open, \(recipe.ciphertextBytes) B", 1,
              { _ = try AEADAlgorithm.aes128GCM.open(key: Self.aesKey, nonce: Self.nonce, ciphertext: f.sealed, aad: []) }),
             ("ECDSA \(recipe.issuerCurve.rawValue) verify, issuer (\(recipe.issuerMessageBytes) B)", 1,

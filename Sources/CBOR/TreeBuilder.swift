@@ -10,6 +10,7 @@ struct TreeBuilder {
     private var joined: [[UInt8]] = []
 
     /// Appends the items of one walk over `input` (exactly one item); returns its row. `buffer` holds the same bytes.
+    /// After a throw the table holds a partial walk: every caller stops decoding and drops the builder.
     mutating func append(input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>,
                          events: UnsafeBufferPointer<cbor_walk_event>) throws(CBORDecodingError) -> Int {
         let bounds = input.startIndex..<input.endIndex
@@ -28,14 +29,15 @@ struct TreeBuilder {
             swap(&children, &self.children)
             swap(&strings, &joined)
         }
-        let (firstRow, firstSlot) = (nodes.count, children.count)
         nodes.append(contentsOf: repeatElement(CBORNode(value: 0, start: 0, end: 0, firstChild: 0, childCount: 0, kind: 0, headLength: 0),
                                                count: events.count))
         children.append(contentsOf: repeatElement(0, count: events.count))
         let result = nodes.withUnsafeMutableBufferPointer { nodeBuffer in
             children.withUnsafeMutableBufferPointer { slotBuffer in
-                var walk = TreeWalk(input: input, bounds: bounds, buffer: buffer, events: events, nodes: nodeBuffer, nodeCount: firstRow,
-                                    slots: slotBuffer, slotCount: firstSlot)
+                // The walk starts at the first placeholder row and slot.
+                var walk = TreeWalk(input: input, bounds: bounds, buffer: buffer, events: events,
+                                    nodes: nodeBuffer, nodeCount: nodeBuffer.count - events.count,
+                                    slots: slotBuffer, slotCount: slotBuffer.count - events.count)
                 swap(&walk.joined, &strings)
                 defer { swap(&walk.joined, &strings) }
                 return Result { () throws(CBORDecodingError) in
@@ -45,16 +47,10 @@ struct TreeBuilder {
                 }
             }
         }
-        switch result {
-        case .success(let walk):
-            nodes.removeLast(nodes.count - walk.nodeCount)
-            children.removeLast(children.count - walk.slotCount)
-            return walk.root
-        case .failure(let error):
-            nodes.removeLast(nodes.count - firstRow)
-            children.removeLast(children.count - firstSlot)
-            throw error
-        }
+        let walk = try result.get()
+        nodes.removeLast(nodes.count - walk.nodeCount)
+        children.removeLast(children.count - walk.slotCount)
+        return walk.root
     }
 
     /// The finished table over `input`, which holds the input of every walk appended.

@@ -59,13 +59,23 @@ struct RFC3339Tests {
         }
     }
 
-    @Test("the first and last four-digit years print in full; a fifth digit widens the year", arguments: [
+    @Test("the first and last four-digit years print in full; a fifth digit widens the year, a year before 0 takes a sign", arguments: [
         (RFC3339.Timestamp(parsing: "0000-01-01T00:00:00Z"), "0000-01-01T00:00:00Z"),
         (RFC3339.Timestamp(parsing: "9999-12-31T23:59:59.999999999Z"), "9999-12-31T23:59:59.999999999Z"),
         (RFC3339.Timestamp(seconds: 253_402_300_800, nanoseconds: 10), "10000-01-01T00:00:00.00000001Z"),
+        // One second before year 0000 (proleptic Gregorian): the year takes a sign, as ISO 8601's expanded years do.
+        (RFC3339.Timestamp(seconds: -62_167_219_201), "-0001-12-31T23:59:59Z"),
+        (RFC3339.Timestamp(seconds: -1, nanoseconds: 500_000_000), "1969-12-31T23:59:59.5Z"),
     ])
     func yearBounds(timestamp: RFC3339.Timestamp?, printed: String) throws {
         #expect(try #require(timestamp).description == printed)
+    }
+
+    @Test("the extreme instants an Int holds print without trapping", arguments: [Int.min, Int.min + 1, -86_401, Int.max])
+    func extremeSeconds(_ seconds: Int) {
+        let printed = RFC3339.Timestamp(seconds: seconds).description
+        #expect(printed.hasSuffix("Z"))
+        #expect(printed.utf8.count <= 48)
     }
 
     @Test("a Date prints to the microsecond without rounding into the next second")

@@ -30,6 +30,7 @@ struct JSONWriterTests {
 
     /// The writer scans eight bytes at a time: a byte to escape must be found in every lane of a word and in the tail,
     /// and bytes next to the escaped ones (0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7E, and a non-ASCII `é` after each) must be copied as
+    /// they are.
     @Test("each escaped byte is found at every position of a long string; its neighbours are not escaped",
           arguments: [0x00, 0x09, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F] as [UInt8])
     func escapingAtEveryPosition(_ byte: UInt8) throws {

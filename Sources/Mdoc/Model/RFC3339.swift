@@ -39,22 +39,27 @@ public enum RFC3339 {
 
         /// The timestamp as RFC 3339 text in UTC, with the fraction's significant digits only (none for whole seconds).
         public var description: String {
-            let days = Int((Double(seconds) / 86_400).rounded(.down))
-            let secondsOfDay = seconds - days * 86_400
+            // Floor division in integers: every field below is then in range for any `seconds`.
+            let remainder = seconds % 86_400
+            let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
+            let secondsOfDay = remainder < 0 ? remainder + 86_400 : remainder
             let (y, m, d) = RFC3339.civilFromDays(days)
-            // Four-digit years (every tdate) are written as ASCII into one buffer, one String: reports print several
-            // timestamps per document, and concatenating padded pieces cost a String each.
-            guard (0...9999).contains(y) else { return paddedDescription(y, m, d, secondsOfDay) }
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            // Written as ASCII into one buffer, one String: reports print several timestamps per document, and
+            // concatenating padded pieces cost a String each. Years outside 0...9999 (only a caller's `Date` can hold
+            // one) widen the year field or take a sign, as ISO 8601's expanded years do.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
                 var count = 0
                 func put(_ byte: UInt8) {
                     buffer[count] = byte
                     count += 1
                 }
-                // `value` has at most `width` digits; leading zeros fill the rest.
+                // `value` (not negative) in at least `width` digits, leading zeros filling the rest.
                 func put(_ value: Int, width: Int) {
-                    var divisor = 1
-                    for _ in 1 ..< width { divisor *= 10 }
+                    var divisor = 1, digits = 1
+                    while digits < width || value / divisor >= 10 {
+                        divisor *= 10
+                        digits += 1
+                    }
                     var rest = value
                     while divisor > 0 {
                         put(UInt8(ascii: "0") + UInt8(rest / divisor))
@@ -62,7 +67,8 @@ public enum RFC3339 {
                         divisor /= 10
                     }
                 }
-                put(y, width: 4); put(UInt8(ascii: "-")); put(m, width: 2); put(UInt8(ascii: "-")); put(d, width: 2)
+                if y < 0 { put(UInt8(ascii: "-")) }
+                put(abs(y), width: 4); put(UInt8(ascii: "-")); put(m, width: 2); put(UInt8(ascii: "-")); put(d, width: 2)
                 put(UInt8(ascii: "T")); put(secondsOfDay / 3600, width: 2); put(UInt8(ascii: ":"))
                 put(secondsOfDay % 3600 / 60, width: 2); put(UInt8(ascii: ":")); put(secondsOfDay % 60, width: 2)
                 if nanoseconds > 0 {
@@ -76,18 +82,6 @@ public enum RFC3339 {
                 put(UInt8(ascii: "Z"))
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
             }
-        }
-
-        /// Years outside 0...9999 (only a caller's `Date` can hold one): the same fields, padded piece by piece.
-        private func paddedDescription(_ y: Int, _ m: Int, _ d: Int, _ secondsOfDay: Int) -> String {
-            var text = RFC3339.pad(y, 4) + "-" + RFC3339.pad(m, 2) + "-" + RFC3339.pad(d, 2) + "T" + RFC3339.pad(secondsOfDay / 3600, 2)
-                + ":" + RFC3339.pad(secondsOfDay % 3600 / 60, 2) + ":" + RFC3339.pad(secondsOfDay % 60, 2)
-            if nanoseconds > 0 {
-                var fraction = RFC3339.pad(nanoseconds, 9)
-                while fraction.hasSuffix("0") { fraction.removeLast() }
-                text += "." + fraction
-            }
-            return text + "Z"
         }
 
         /// Orders timestamps in time.
@@ -217,10 +211,5 @@ public enum RFC3339 {
             value = value * 10 + d
         }
         return value
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 }

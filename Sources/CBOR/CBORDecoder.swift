@@ -1,8 +1,8 @@
 import CCBORWalker
 
-/// Decodes untrusted CBOR in two steps: the C walker (cbor_walker.c, on libcbor's streaming
-/// decoder) checks structure and limits and records a flat event list; `TreeBuilder` then
-/// turns the events into `CBORItem`s whose `raw` slices point into the caller's buffer.
+/// Decodes untrusted CBOR: the C walker (cbor_walker.c, on libcbor's streaming decoder) checks structure, limits,
+/// UTF-8 and map keys and writes a node table that `TreeBuilder` collects; `CBORItem`s are rows of it whose `raw`
+/// slices point into the caller's buffer.
 public enum CBORDecoder {
     /// Decodes exactly one item occupying all of `bytes`.
     ///
@@ -23,7 +23,7 @@ public enum CBORDecoder {
 
     static func decodeTyped(_ bytes: ArraySlice<UInt8>, limits: CBORLimits) throws(CBORDecodingError) -> CBORItem {
         var builder = TreeBuilder()
-        let root = try walk(bytes, limits: limits, into: &builder)
+        let root = try builder.append(bytes, limits: limits)
         return CBORItem(tree: builder.tree(input: bytes), row: root)
     }
 
@@ -43,7 +43,7 @@ public enum CBORDecoder {
                 throw CBORDecodingError(.notEmbeddedCBOR, offset: item.byteRange.lowerBound)
             }
             if Int(content.node.kind) == CBOR_WALK_BYTES {
-                decoded.append(.shared(tagged: item.raw, inner: inner, row: try walk(inner, limits: limits, into: &builder)))
+                decoded.append(.shared(tagged: item.raw, inner: inner, row: try builder.append(inner, limits: limits)))
             } else {
                 // An indefinite-length byte string's content is a joined copy, not part of the shared input.
                 decoded.append(.separate(EmbeddedCBOR(tagged: item.raw, inner: inner, item: try decodeTyped(inner, limits: limits))))
@@ -55,59 +55,6 @@ public enum CBORDecoder {
             case .shared(let tagged, let inner, let row): EmbeddedCBOR(tagged: tagged, inner: inner, item: CBORItem(tree: tree, row: row))
             case .separate(let embedded): embedded
             }
-        }
-    }
-
-    /// Walks `bytes` (exactly one item) and appends its nodes to `builder`; returns the item's row.
-    private static func walk(_ bytes: ArraySlice<UInt8>, limits: CBORLimits,
-                             into builder: inout TreeBuilder) throws(CBORDecodingError) -> Int {
-        guard bytes.count <= limits.maxInputBytes else {
-            throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0), limit: limits.maxInputBytes)
-        }
-        var walkLimits = cbor_walk_limits(
-            max_depth: clamped(limits.maxDepth),
-            max_items_per_container: clamped(limits.maxItemsPerContainer),
-            max_total_items: clamped(limits.maxTotalItems)
-        )
-        let result: Result<Int, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
-            // Small inputs (an IssuerSignedItem, a COSE header) fit the stack scratch buffer; the walker mallocs if it
-            // needs more. 42 events of 24 bytes stay within the 1 KiB Swift places on the stack without a check.
-            withUnsafeTemporaryAllocation(of: cbor_walk_event.self, capacity: 42) { scratch in
-                var events = cbor_walk_events(events: scratch.baseAddress, count: 0, capacity: scratch.count, owned: 0)
-                defer { cbor_walk_events_release(&events) }
-                var errorOffset = 0
-                let status = cbor_walk(input.baseAddress, input.count, &walkLimits, &events, &errorOffset)
-                guard status == CBOR_WALK_OK else {
-                    return .failure(CBORDecodingError(walkErrorKind(status), offset: bytes.startIndex + errorOffset,
-                                                      limit: walkLimit(status, limits)))
-                }
-                let list = UnsafeBufferPointer(start: events.events, count: events.count)
-                return Result { () throws(CBORDecodingError) in try builder.append(input: bytes, buffer: input, events: list) }
-            }
-        }
-        return try result.get()
-    }
-
-    private static func clamped(_ limit: Int) -> Int { max(limit, 0) }
-
-    /// The ceiling a walker status reports as exceeded, if any.
-    private static func walkLimit(_ status: Int32, _ limits: CBORLimits) -> Int? {
-        switch Int(status) {
-        case CBOR_WALK_ERR_DEPTH: limits.maxDepth
-        case CBOR_WALK_ERR_CONTAINER: limits.maxItemsPerContainer
-        case CBOR_WALK_ERR_ITEMS: limits.maxTotalItems
-        default: nil
-        }
-    }
-
-    private static func walkErrorKind(_ status: Int32) -> CBORDecodingError.Kind {
-        switch Int(status) {
-        case CBOR_WALK_ERR_TRUNCATED: .truncated
-        case CBOR_WALK_ERR_TRAILING: .trailingBytes
-        case CBOR_WALK_ERR_DEPTH: .depthLimitExceeded
-        case CBOR_WALK_ERR_CONTAINER: .containerLimitExceeded
-        case CBOR_WALK_ERR_ITEMS, CBOR_WALK_ERR_NO_MEMORY: .itemLimitExceeded
-        default: .malformed
         }
     }
 }

@@ -66,24 +66,15 @@ final class CBORTree: Sendable {
     }
 }
 
-/// One item of a `CBORTree`.
-struct CBORNode: Sendable {
-    /// By kind: the integer, n of a negative integer, a string's length, a container's count, the tag number,
-    /// the simple value, or the bits of a float widened to Double.
-    var value: UInt64
-    /// Input index of the item's head.
-    var start: Int
-    /// Input index one past the item's last byte.
-    var end: Int
-    /// Containers: the first row of their block in `children`. Indefinite strings: the row in `joined`.
-    var firstChild: Int32
-    /// Containers: the number of child rows (a map's is twice its pair count).
-    var childCount: Int32
-    /// The walker's event kind (`CBOR_WALK_*`); indefinite arrays and maps are stored as definite ones.
-    var kind: UInt8
-    /// Bytes of the head (1, 2, 3, 5 or 9).
-    var headLength: UInt8
+/// One item of a `CBORTree`, as the C walker writes it (`cbor_tree_node` in cbor_walker.h): `value` by kind (the
+/// integer, n of a negative integer, a string's length, a container's count, the tag number, the simple value, or the
+/// bits of a float widened to Double); `start` and `end`, the input indices of the head and one past the last byte;
+/// `firstChild` and `childCount`, a container's block in `children` (a map's count is twice its pairs) or an
+/// indefinite string's row in `joined`; `kind`, the walker's `CBOR_WALK_*` (indefinite arrays and maps are stored as
+/// definite ones); `headLength`, 1, 2, 3, 5 or 9.
+typealias CBORNode = cbor_tree_node
 
+extension CBORNode {
     /// Input indices of a definite string's content (after its head).
     var contentRange: Range<Int> { (start + Int(headLength))..<end }
 }

@@ -1,8 +1,10 @@
-// Bounded streaming walk over CBOR input on libcbor's cbor_stream_decode.
-// libcbor decodes one head at a time (no allocation); this file adds what libcbor 0.8 does not
-// check: nesting and count limits, break placement, indefinite-string chunk types, declared
-// lengths against the remaining input, and trailing bytes. Callbacks live in C because their
-// length parameter type differs across libcbor versions (size_t in 0.8, uint64_t from 0.9).
+// Bounded streaming walk over CBOR input on libcbor's cbor_stream_decode, building the decoder's
+// node table. libcbor decodes one head at a time (no allocation); this file adds what libcbor 0.8
+// does not check: nesting and count limits, break placement, indefinite-string chunk types,
+// declared lengths against the remaining input, trailing bytes, UTF-8 and duplicate map keys.
+// Callbacks live in C because their length parameter type differs across libcbor versions
+// (size_t in 0.8, uint64_t from 0.9). The table is built here rather than from an event list in
+// Swift: it is one pass instead of two and no per-item Swift work.
 #include "cbor_walker.h"
 
 #include <cbor.h>
@@ -67,65 +69,6 @@ static const struct cbor_callbacks walker_callbacks = {
     .indef_break = on_break,
 };
 
-// ---- the walk ----
-
-typedef struct {
-    uint64_t remaining;  // definite: items still expected (2 per map pair)
-    uint64_t entries;    // indefinite: items seen so far (keys and values counted separately)
-    size_t offset;       // head offset of the container
-    uint8_t kind;        // CBOR_WALK_ARRAY, _MAP, _TAG or one of the _INDEF kinds
-} frame;
-
-static int is_indefinite(uint8_t kind) {
-    return kind >= CBOR_WALK_BYTES_INDEF && kind <= CBOR_WALK_MAP_INDEF;
-}
-
-static int is_indefinite_string(uint8_t kind) {
-    return kind == CBOR_WALK_BYTES_INDEF || kind == CBOR_WALK_TEXT_INDEF;
-}
-
-/// Appends one event, growing the buffer if needed. Returns 0 when out of memory.
-static int record(cbor_walk_events *out, size_t input_length, uint8_t kind, uint64_t value,
-                  size_t offset, size_t head_length) {
-    if (out->count == out->capacity) {
-        // Every event consumes at least one input byte, so input_length bounds the count.
-        size_t wanted = out->capacity ? out->capacity * 2 : 64;
-        if (!out->owned && wanted < input_length / 8 + 64) wanted = input_length / 8 + 64;
-        if (wanted > input_length) wanted = input_length;
-        if (wanted <= out->count) wanted = out->count + 1;
-        cbor_walk_event *grown;
-        if (out->owned) {
-            grown = realloc(out->events, wanted * sizeof *grown);
-        } else {
-            grown = malloc(wanted * sizeof *grown);
-            if (grown && out->count) memcpy(grown, out->events, out->count * sizeof *grown);
-        }
-        if (!grown) return 0;
-        out->events = grown;
-        out->capacity = wanted;
-        out->owned = 1;
-    }
-    cbor_walk_event *event = &out->events[out->count++];
-    event->value = value;
-    event->offset = offset;
-    event->kind = kind;
-    event->head_length = (uint8_t)head_length;
-    return 1;
-}
-
-/// One item has ended: count it in the enclosing definite containers, closing those that are
-/// now full. Returns 1 when the outermost item is complete.
-static int complete_item(frame *stack, size_t *depth, size_t *nesting) {
-    while (*depth > 0) {
-        frame *top = &stack[*depth - 1];
-        if (is_indefinite(top->kind)) return 0;
-        if (--top->remaining > 0) return 0;
-        (*depth)--;
-        (*nesting)--;  // definite frames are arrays, maps and tags
-    }
-    return 1;
-}
-
 /// Decodes the head at data[pos]. Returns a status; sets *head and *read.
 /// libcbor 0.8 rejects some well-formed heads, which are decoded here instead: one-byte tags
 /// 6-20 (c6-d4, including COSE_Encrypt0/Mac0/Sign1 = 16/17/18) and simple values other than
@@ -161,29 +104,230 @@ static int decode_head(const uint8_t *data, size_t length, size_t pos, decoded_h
     return CBOR_WALK_OK;
 }
 
-int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits,
-              cbor_walk_events *out, size_t *error_offset) {
+// ---- the walk ----
+
+typedef struct {
+    uint64_t remaining;    // definite: items still expected (2 per map pair)
+    uint64_t entries;      // indefinite: items seen so far (keys and values counted separately)
+    size_t offset;         // head offset of the container
+    size_t row;            // the container's row (local)
+    size_t next;           // arrays and maps: first pending child row; indefinite strings: first chunk
+    uint8_t kind;          // CBOR_WALK_ARRAY, _MAP, _TAG or one of the _INDEF kinds
+} frame;
+
+static int is_indefinite(uint8_t kind) {
+    return kind >= CBOR_WALK_BYTES_INDEF && kind <= CBOR_WALK_MAP_INDEF;
+}
+
+static int is_indefinite_string(uint8_t kind) {
+    return kind == CBOR_WALK_BYTES_INDEF || kind == CBOR_WALK_TEXT_INDEF;
+}
+
+/// Room for `more` elements of `size` bytes. Every element stands for at least one input byte,
+/// so `bound` (the input length) caps the capacity. Returns 0 when out of memory or over the bound.
+static int reserve(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound) {
+    if (more <= buffer->capacity - buffer->count) return 1;
+    if (more > bound || buffer->count > bound - more) return 0;
+    size_t needed = buffer->count + more;
+    size_t wanted = buffer->capacity ? buffer->capacity * 2 : 64;
+    if (wanted < needed) wanted = needed;
+    if (wanted > bound) wanted = bound;
+    void *grown;
+    if (buffer->owned) {
+        grown = realloc(buffer->items, wanted * size);
+    } else {
+        grown = malloc(wanted * size);
+        if (grown && buffer->count) memcpy(grown, buffer->items, buffer->count * size);
+    }
+    if (!grown) return 0;
+    buffer->items = grown;
+    buffer->capacity = wanted;
+    buffer->owned = 1;
+    return 1;
+}
+
+static void release(cbor_tree_buffer *buffer) {
+    if (buffer->owned) free(buffer->items);
+    buffer->items = NULL;
+    buffer->count = 0;
+    buffer->capacity = 0;
+    buffer->owned = 0;
+}
+
+/// The offset of the first byte of the first ill-formed UTF-8 sequence, or `length` when valid
+/// (RFC 3629 / Unicode Table 3-7: no overlong forms, no surrogates, nothing above U+10FFFF).
+static size_t utf8_first_invalid(const uint8_t *s, size_t length) {
+    size_t i = 0;
+    while (i < length) {
+        if (length - i >= 8) {  // eight ASCII bytes at a time: nearly all text here is ASCII
+            uint64_t word;
+            memcpy(&word, s + i, sizeof word);
+            if ((word & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        uint8_t lead = s[i];
+        if (lead < 0x80) {
+            i += 1;
+            continue;
+        }
+        size_t n;
+        uint8_t low = 0x80, high = 0xBF;  // allowed second byte, by lead (Table 3-7)
+        if (lead >= 0xC2 && lead <= 0xDF) n = 2;
+        else if (lead == 0xE0) { n = 3; low = 0xA0; }
+        else if ((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) n = 3;
+        else if (lead == 0xED) { n = 3; high = 0x9F; }
+        else if (lead == 0xF0) { n = 4; low = 0x90; }
+        else if (lead >= 0xF1 && lead <= 0xF3) n = 4;
+        else if (lead == 0xF4) { n = 4; high = 0x8F; }
+        else return i;
+        if (i + 1 >= length || s[i + 1] < low || s[i + 1] > high) return i;
+        for (size_t k = 2; k < n; k++)
+            if (i + k >= length || (s[i + k] & 0xC0) != 0x80) return i;
+        i += n;
+    }
+    return length;
+}
+
+/// The walk's state; rows and slots are local (without the output's bases).
+typedef struct {
+    const uint8_t *data;
+    size_t length;
+    cbor_tree_output *out;
+    cbor_tree_buffer pending;  // int32_t rows of the children of open indefinite containers
+    frame *stack;
+    size_t depth;              // open frames
+    size_t nesting;            // open arrays, maps and tags
+    int semantic;              // the first UTF-8 or duplicate-key error, reported if the structure is sound
+    size_t semantic_at;
+} walk;
+
+static cbor_tree_node *node_at(walk *w, size_t row) {
+    return &((cbor_tree_node *)w->out->nodes.items)[row];
+}
+
+static int32_t *slot_at(walk *w, size_t slot) {
+    return &((int32_t *)w->out->slots.items)[slot];
+}
+
+static void semantic_error(walk *w, int status, size_t offset) {
+    if (w->semantic) return;
+    w->semantic = status;
+    w->semantic_at = offset;
+}
+
+/// Pairwise comparison is cheap for small maps; larger ones (and maps with keys other than
+/// integers and definite strings) are left to the caller's hashing comparison.
+enum { PAIRWISE_TEXT_PAIRS = 16, PAIRWISE_INTEGER_PAIRS = 64 };
+
+/// Duplicate keys of the map at `row`, by value: `01` and `18 01` are the same key.
+/// Returns 0 when out of memory.
+static int check_keys(walk *w, size_t row) {
+    if (w->semantic) return 1;  // only the first error is reported
+    cbor_tree_node *map = node_at(w, row);
+    size_t pairs = (size_t)map->childCount / 2;
+    if (pairs < 2) return 1;
+    size_t first = (size_t)((long)map->firstChild - w->out->slot_base);
+    long row_base = w->out->row_base;
+    int integers_only = 1;
+    for (size_t i = 0; i < pairs; i++) {
+        uint8_t kind = node_at(w, (size_t)(*slot_at(w, first + 2 * i) - row_base))->kind;
+        if (kind == CBOR_WALK_TEXT || kind == CBOR_WALK_BYTES) {
+            integers_only = 0;
+        } else if (kind != CBOR_WALK_UINT && kind != CBOR_WALK_NEGINT) {
+            integers_only = -1;
+            break;
+        }
+    }
+    if (integers_only < 0 || pairs > (integers_only ? PAIRWISE_INTEGER_PAIRS : PAIRWISE_TEXT_PAIRS)) {
+        cbor_tree_buffer *deferred = &w->out->deferred;
+        if (!reserve(deferred, sizeof(int32_t), 1, w->length)) return 0;
+        ((int32_t *)deferred->items)[deferred->count++] = (int32_t)(row_base + (long)row);
+        return 1;
+    }
+    long base = w->out->input_base;
+    for (size_t i = 1; i < pairs; i++) {
+        cbor_tree_node *x = node_at(w, (size_t)(*slot_at(w, first + 2 * i) - row_base));
+        for (size_t j = 0; j < i; j++) {
+            cbor_tree_node *y = node_at(w, (size_t)(*slot_at(w, first + 2 * j) - row_base));
+            if (x->kind != y->kind || x->value != y->value) continue;  // for strings, value is the length
+            if (x->kind == CBOR_WALK_TEXT || x->kind == CBOR_WALK_BYTES) {
+                const uint8_t *a = w->data + (x->start - base) + x->headLength;
+                const uint8_t *b = w->data + (y->start - base) + y->headLength;
+                if (x->value && memcmp(a, b, (size_t)x->value) != 0) continue;
+            }
+            semantic_error(w, CBOR_WALK_ERR_DUPLICATE_KEY, (size_t)(x->start - base));
+            return 1;
+        }
+    }
+    return 1;
+}
+
+/// Closes the container or tag on top of the stack, which ends before `end`. An array's or a map's
+/// children were gathered while they were built (their own blocks come first) and are stored now
+/// as one block: slots are taken for children that exist, never for a declared count.
+/// Returns 0 when out of memory.
+static int close_frame(walk *w, size_t end) {
+    frame *top = &w->stack[w->depth - 1];
+    cbor_tree_node *node = node_at(w, top->row);
+    node->end = w->out->input_base + (long)end;
+    if (top->kind == CBOR_WALK_TAG) return 1;
+    if (is_indefinite_string(top->kind)) {
+        node->firstChild = (int32_t)top->next;
+        node->childCount = (int32_t)(w->out->chunks.count - top->next);
+        return 1;
+    }
+    size_t count = w->pending.count - top->next;
+    cbor_tree_buffer *slots = &w->out->slots;
+    if (!reserve(slots, sizeof(int32_t), count, w->length)) return 0;
+    if (count) memcpy(slot_at(w, slots->count), (int32_t *)w->pending.items + top->next, count * sizeof(int32_t));
+    node->firstChild = (int32_t)(w->out->slot_base + (long)slots->count);
+    node->childCount = (int32_t)count;
+    if (top->kind == CBOR_WALK_MAP_INDEF) node->kind = CBOR_WALK_MAP;
+    if (top->kind == CBOR_WALK_ARRAY_INDEF) node->kind = CBOR_WALK_ARRAY;
+    slots->count += count;
+    w->pending.count = top->next;
+    return node->kind == CBOR_WALK_MAP ? check_keys(w, top->row) : 1;
+}
+
+/// One item has ended at `end`: count it in the enclosing definite containers, closing those
+/// that are now full. Returns 1 when the outermost item is complete, -1 when out of memory.
+static int complete_item(walk *w, size_t end) {
+    while (w->depth > 0) {
+        frame *top = &w->stack[w->depth - 1];
+        if (is_indefinite(top->kind)) return 0;
+        if (--top->remaining > 0) return 0;
+        if (!close_frame(w, end)) return -1;
+        w->depth--;
+        w->nesting--;  // definite frames are arrays, maps and tags
+    }
+    return 1;
+}
+
+int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *limits,
+                   cbor_tree_output *out, size_t *error_offset) {
     // Frames: at most max_depth arrays/maps/tags plus one indefinite string, and never more
     // than there are input bytes.
     size_t stack_capacity = (limits->max_depth < length ? limits->max_depth : length) + 2;
     frame local_stack[48];
-    frame *stack = local_stack;
+    int32_t local_pending[64];
+    walk w = {.data = data, .length = length, .out = out, .stack = local_stack,
+              .pending = {.items = local_pending, .count = 0, .capacity = 64, .owned = 0}};
     if (stack_capacity > sizeof local_stack / sizeof local_stack[0]) {
-        stack = malloc(stack_capacity * sizeof *stack);
-        if (!stack) {
+        w.stack = malloc(stack_capacity * sizeof *w.stack);
+        if (!w.stack) {
             *error_offset = 0;
             return CBOR_WALK_ERR_NO_MEMORY;
         }
     }
 
-    size_t depth = 0;    // open frames
-    size_t nesting = 0;  // open arrays, maps and tags
-    size_t total = 0;    // items seen
+    size_t total = 0;  // items seen
     size_t pos = 0;
     int done = 0;
     int status = CBOR_WALK_OK;
     size_t fail_at = 0;
-    out->count = 0;
+    long row_base = out->row_base, input_base = out->input_base;
 
 #define FAIL(code, offset) \
     do {                   \
@@ -191,11 +335,16 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
         fail_at = (offset); \
         goto finish;       \
     } while (0)
+#define COMPLETE(end)                                          \
+    do {                                                       \
+        done = complete_item(&w, (end));                       \
+        if (done < 0) FAIL(CBOR_WALK_ERR_NO_MEMORY, pos);      \
+    } while (0)
 
     for (;;) {
         if (pos == length) {
             if (done) break;
-            FAIL(CBOR_WALK_ERR_TRUNCATED, depth ? stack[depth - 1].offset : pos);
+            FAIL(CBOR_WALK_ERR_TRUNCATED, w.depth ? w.stack[w.depth - 1].offset : pos);
         }
         if (done) FAIL(CBOR_WALK_ERR_TRAILING, pos);
 
@@ -209,24 +358,24 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
             head_length = read - (size_t)head.value;
         }
         if (head_length == 0 || head_length > 9) FAIL(CBOR_WALK_ERR_MALFORMED, pos);
-        frame *parent = depth ? &stack[depth - 1] : NULL;
+        frame *parent = w.depth ? &w.stack[w.depth - 1] : NULL;
 
         if (head.kind == CBOR_WALK_BREAK) {
             if (!parent || !is_indefinite(parent->kind)) FAIL(CBOR_WALK_ERR_MALFORMED, pos);
             // A break where a map value is due.
             if (parent->kind == CBOR_WALK_MAP_INDEF && (parent->entries & 1))
                 FAIL(CBOR_WALK_ERR_MALFORMED, pos);
-            if (!record(out, length, CBOR_WALK_BREAK, 0, pos, 1))
-                FAIL(CBOR_WALK_ERR_NO_MEMORY, pos);
-            if (!is_indefinite_string(parent->kind)) nesting--;
-            depth--;
+            if (!close_frame(&w, pos + 1)) FAIL(CBOR_WALK_ERR_NO_MEMORY, pos);
+            if (!is_indefinite_string(parent->kind)) w.nesting--;
+            w.depth--;
             pos += 1;
-            done = complete_item(stack, &depth, &nesting);
+            COMPLETE(pos);
             continue;
         }
 
         // Inside an indefinite string only definite chunks of the same major type may appear.
-        if (parent && is_indefinite_string(parent->kind)) {
+        int is_chunk = parent && is_indefinite_string(parent->kind);
+        if (is_chunk) {
             uint8_t chunk = parent->kind == CBOR_WALK_BYTES_INDEF ? CBOR_WALK_BYTES : CBOR_WALK_TEXT;
             if (head.kind != chunk) FAIL(CBOR_WALK_ERR_MALFORMED, pos);
         }
@@ -238,11 +387,32 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
             if (entries > limits->max_items_per_container)
                 FAIL(CBOR_WALK_ERR_CONTAINER, parent->offset);
         }
-        if (!record(out, length, head.kind, head.value, pos, head_length))
-            FAIL(CBOR_WALK_ERR_NO_MEMORY, pos);
         size_t start = pos;
         pos += read;
         size_t remaining_bytes = length - pos;
+        // RFC 8949 §3.2.3: each chunk of an indefinite text string is a text string of its own.
+        if (head.kind == CBOR_WALK_TEXT && !w.semantic) {
+            size_t bad = utf8_first_invalid(data + start + head_length, (size_t)head.value);
+            if (bad < head.value) semantic_error(&w, CBOR_WALK_ERR_UTF8, start + head_length + bad);
+        }
+
+        if (is_chunk) {  // a chunk is content, not a row
+            cbor_tree_buffer *chunks = &out->chunks;
+            if (!reserve(chunks, sizeof(cbor_tree_chunk), 1, length)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
+            ((cbor_tree_chunk *)chunks->items)[chunks->count++] =
+                (cbor_tree_chunk){.start = input_base + (long)(start + head_length), .end = input_base + (long)pos};
+            continue;  // the string's frame stays open until its break
+        }
+
+        if (!reserve(&out->nodes, sizeof(cbor_tree_node), 1, length)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
+        size_t row = out->nodes.count++;
+        *node_at(&w, row) = (cbor_tree_node){.value = head.value, .start = input_base + (long)start,
+                                             .end = input_base + (long)pos, .firstChild = 0, .childCount = 0,
+                                             .kind = head.kind, .headLength = (uint8_t)head_length};
+        if (parent && parent->kind != CBOR_WALK_TAG) {  // a tag's content is the row after it
+            if (!reserve(&w.pending, sizeof(int32_t), 1, length)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
+            ((int32_t *)w.pending.items)[w.pending.count++] = (int32_t)(row_base + (long)row);
+        }
 
         switch (head.kind) {
         case CBOR_WALK_ARRAY:
@@ -250,7 +420,7 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
         case CBOR_WALK_TAG:
         case CBOR_WALK_ARRAY_INDEF:
         case CBOR_WALK_MAP_INDEF: {
-            if (nesting >= limits->max_depth || depth + 1 >= stack_capacity)
+            if (w.nesting >= limits->max_depth || w.depth + 1 >= stack_capacity)
                 FAIL(CBOR_WALK_ERR_DEPTH, start);
             uint64_t expected = 0;  // items a definite container still needs
             if (head.kind == CBOR_WALK_ARRAY) {
@@ -268,39 +438,47 @@ int cbor_walk(const uint8_t *data, size_t length, const cbor_walk_limits *limits
                 expected = 1;
             }
             if (!is_indefinite(head.kind) && expected == 0) {
-                done = complete_item(stack, &depth, &nesting);  // empty array or map
+                cbor_tree_node *node = node_at(&w, row);  // empty array or map
+                node->firstChild = (int32_t)(out->slot_base + (long)out->slots.count);
+                COMPLETE(pos);
                 break;
             }
-            stack[depth++] = (frame){.remaining = expected, .entries = 0, .offset = start,
-                                     .kind = head.kind};
-            nesting++;
+            w.stack[w.depth++] = (frame){.remaining = expected, .entries = 0, .offset = start,
+                                         .row = row, .next = w.pending.count, .kind = head.kind};
+            w.nesting++;
             break;
         }
         case CBOR_WALK_BYTES_INDEF:
         case CBOR_WALK_TEXT_INDEF:
-            if (depth + 1 >= stack_capacity) FAIL(CBOR_WALK_ERR_DEPTH, start);
-            stack[depth++] = (frame){.remaining = 0, .entries = 0, .offset = start,
-                                     .kind = head.kind};
+            if (w.depth + 1 >= stack_capacity) FAIL(CBOR_WALK_ERR_DEPTH, start);
+            out->indefinite_strings++;
+            w.stack[w.depth++] = (frame){.remaining = 0, .entries = 0, .offset = start, .row = row,
+                                         .next = out->chunks.count, .kind = head.kind};
             break;
         default:
-            done = complete_item(stack, &depth, &nesting);
+            COMPLETE(pos);
             break;
         }
     }
+#undef COMPLETE
 #undef FAIL
 
 finish:
-    if (stack != local_stack) free(stack);
+    if (w.stack != local_stack) free(w.stack);
+    release(&w.pending);
+    if (status == CBOR_WALK_OK && w.semantic) {
+        status = w.semantic;
+        fail_at = w.semantic_at;
+    }
     *error_offset = fail_at;
     return status;
 }
 
-void cbor_walk_events_release(cbor_walk_events *events) {
-    if (events->owned) free(events->events);
-    events->events = NULL;
-    events->count = 0;
-    events->capacity = 0;
-    events->owned = 0;
+void cbor_tree_output_release(cbor_tree_output *out) {
+    release(&out->nodes);
+    release(&out->slots);
+    release(&out->chunks);
+    release(&out->deferred);
 }
 
 const char *cbor_walker_libcbor_version(void) { return CBOR_VERSION; }

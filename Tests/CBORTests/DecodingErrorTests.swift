@@ -206,18 +206,51 @@ struct DecodingErrorTests {
         #expect(decodingError("a2 41 01 00 61 01 00") == nil)  // h'01' vs "\u0001"
     }
 
-    @Test func duplicateKeysInLargeMapsUseHashing() {
+    @Test("integer keys are compared pairwise up to 64 pairs, text keys up to 16; larger maps by hashing")
+    func duplicateKeysInLargeMaps() {
         // 20 distinct integer keys, then a repeat of key 7 as a non-minimal head.
         var bytes: [UInt8] = [0xB5]
         for key in 0..<20 { bytes += [UInt8(key), 0x00] }
         bytes += [0x18, 0x07, 0x00]
         #expect(decodingError(bytes) == CBORDecodingError(.duplicateMapKey, offset: 41))
+        // 70 integer keys (past pairwise comparison), the last a repeat of 3.
+        var large: [UInt8] = [0xB8, 70]
+        for key in 0..<69 { large += (key < 24 ? [UInt8(key)] : [0x18, UInt8(key)]) + [0x00] }
+        #expect(decodingError([0xB8, 69] + large.dropFirst(2)) == nil)
+        #expect(decodingError(large + [0x03, 0x00]) == CBORDecodingError(.duplicateMapKey, offset: large.count))
         var texts: [UInt8] = [0xB8, 30]
         for key in 0..<30 { texts += [0x62, 0x6B, 0x30 + UInt8(key)] + [0x00] }
         #expect(decodingError(texts) == nil)
         texts[1] = 31
         texts += [0x62, 0x6B, 0x30 + 12, 0x01]
         #expect(decodingError(texts) == CBORDecodingError(.duplicateMapKey, offset: 2 + 30 * 4))
+    }
+
+    @Test("the first UTF-8 or duplicate-key error in the order the items end is reported, wherever its map is checked")
+    func firstOfTwoErrorsIsReported() {
+        // A map with simple-value keys (checked after the walk, by value) closes before the bad text.
+        expectError("82 a2 ef 00 ef 00 61 ff", .duplicateMapKey, at: 4)
+        expectError("82 61 ff a2 ef 00 ef 00", .invalidUTF8, at: 2)
+        expectError("82 a2 01 00 01 00 61 ff", .duplicateMapKey, at: 4)
+        // A map's keys are checked when it closes, after the items inside it.
+        expectError("a2 01 61 ff 01 00", .invalidUTF8, at: 3)
+        // Structure comes first: the truncation after both.
+        expectError("83 a2 ef 00 ef 00 61 ff", .truncated, at: 0)
+    }
+
+    @Test func nestedDeclaredCountsAreNotReserved() {
+        // Each count fits the bytes left, but the items never come: truncated at the open container, not a limit.
+        expectError("98 05 98 04 98 03 00 00 00 00", .truncated, at: 2)
+        expectError("98 05 98 04 98 03 00 00 00 00", .truncated, at: 2, limits: CBORLimits(maxTotalItems: 8))
+    }
+
+    @Test func indefiniteStringsWithoutChunks() throws {
+        #expect(try CBORDecoder.decode(hex("7f ff")).text == "")
+        #expect(try CBORDecoder.decode(hex("5f ff")).bytes?.isEmpty == true)
+        let array = try #require(try CBORDecoder.decode(hex("83 7f ff 01 7f 61 61 ff")).array)
+        #expect(array[0].text == "")
+        #expect(array[1].uint == 1)
+        #expect(array[2].text == "a")
     }
 
     @Test func notEmbeddedCBOR() throws {

@@ -214,6 +214,16 @@ extension CBORItem {
         return kind == CBOR_WALK_TEXT || kind == CBOR_WALK_TEXT_INDEF
     }
 
+    /// The length in UTF-8 bytes if this item is a text string, without making a String of it; otherwise nil.
+    public var textUTF8Count: Int? {
+        let node = self.node
+        switch Int(node.kind) {
+        case CBOR_WALK_TEXT: return node.contentRange.count
+        case CBOR_WALK_TEXT_INDEF: return tree.content(of: node).count
+        default: return nil
+        }
+    }
+
     /// Whether this item is a byte string (definite or indefinite), without making a slice of it.
     public var isBytes: Bool {
         let kind = Int(node.kind)

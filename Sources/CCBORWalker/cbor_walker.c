@@ -130,6 +130,8 @@ static int reserve(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bo
     if (more > bound || buffer->count > bound - more) return 0;
     size_t needed = buffer->count + more;
     size_t wanted = buffer->capacity ? buffer->capacity * 2 : 64;
+    // Leaving the caller's scratch buffer: room for a typical density (one item per 8 bytes) at once.
+    if (!buffer->owned && wanted < bound / 8 + 64) wanted = bound / 8 + 64;
     if (wanted < needed) wanted = needed;
     if (wanted > bound) wanted = bound;
     void *grown;

@@ -47,8 +47,9 @@ package indirect enum ElementType: Sendable {
         case .bytes:
             return item.bytes != nil ? nil : Self.kind(item)
         case .text(let limit):
-            guard item.isText else { return Self.kind(item) }
-            guard let limit, let text = item.text, text.count > limit else { return nil }
+            guard let length = item.textUTF8Count else { return Self.kind(item) }
+            // A text has at most as many characters as UTF-8 bytes: only a longer one is counted.
+            guard let limit, length > limit, let text = item.text, text.count > limit else { return nil }
             return "a text of \(text.count) characters; at most \(limit)"
         case .fullDate:
             guard let (tag, inner) = item.tag, tag == 1004 else { return Self.kind(item) }

@@ -57,11 +57,20 @@ package struct AgeDisclosure: Sendable, Equatable {
 
     /// NN of an `age_over_NN` identifier (one or more decimal digits), nil for any other identifier.
     package static func ageOverThreshold(_ identifier: String) -> UInt64? {
-        let prefix = "age_over_"
-        guard identifier.hasPrefix(prefix) else { return nil }
-        let digits = identifier.dropFirst(prefix.count)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return UInt64(digits)
+        // Compared as UTF-8 bytes: every element of every known namespace passes through here, and a Character-wise
+        // `hasPrefix` showed in profiles. Only ASCII digits may follow, so the answer is the same.
+        let prefix = "age_over_".utf8
+        let utf8 = identifier.utf8
+        guard utf8.count > prefix.count, utf8.starts(with: prefix) else { return nil }
+        var threshold: UInt64 = 0
+        for byte in utf8.dropFirst(prefix.count) {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times10, overflow) = threshold.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow, !carry else { return nil }
+            threshold = sum
+        }
+        return threshold
     }
 
     /// The derived answer: true when the age is at least the threshold; nil when the source is not an unsigned integer.

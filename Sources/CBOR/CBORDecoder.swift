@@ -31,6 +31,21 @@ public enum CBORDecoder {
     /// throws what `decodeEmbedded` throws for the first element that fails. Used where a response holds many small
     /// embedded items (IssuerSignedItemBytes): one table instead of one per element.
     static func decodeEachEmbedded(_ items: CBORArray, limits: CBORLimits) throws(CBORDecodingError) -> [EmbeddedCBOR] {
+        var shared = TreeBuilder()
+        if let roots = try shared.appendEach(embeddedIn: items, limits: limits) {
+            // Every element is tag 24 around a definite byte string, whose content row follows the tag's.
+            let tree = shared.tree(input: items.tree.input)
+            var result: [EmbeddedCBOR] = []
+            result.reserveCapacity(items.count)
+            for index in 0..<items.count {
+                let element = items[index]
+                let content = items.tree.nodes[element.row + 1]
+                result.append(EmbeddedCBOR(tagged: element.raw, inner: items.tree.input[content.contentRange],
+                                           item: CBORItem(tree: tree, row: roots[index])))
+            }
+            return result
+        }
+        // One element at a time, so the first element that fails does so as it would alone.
         enum Decoded {
             case shared(tagged: ArraySlice<UInt8>, inner: ArraySlice<UInt8>, row: Int)
             case separate(EmbeddedCBOR)

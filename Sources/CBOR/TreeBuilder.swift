@@ -16,43 +16,86 @@ struct TreeBuilder {
         guard bytes.count <= limits.maxInputBytes else {
             throw CBORDecodingError(.inputTooLarge, offset: bytes.startIndex + max(limits.maxInputBytes, 0), limit: limits.maxInputBytes)
         }
-        // Rows and child slots are Int32, and a walk writes at most one row and one slot per input byte.
-        guard bytes.count < Int(Int32.max) / 2 - max(nodes.count, children.count) else {
+        guard fits(bytes.count) else {
             throw CBORDecodingError(.itemLimitExceeded, offset: bytes.startIndex, limit: limits.maxTotalItems)
         }
+        let root = nodes.count
+        try walk(bytes, limits: limits) { data, walkLimits, out, errorOffset in
+            cbor_walk_tree(data.baseAddress, data.count, walkLimits, out, errorOffset)
+        }.get()
+        return root
+    }
+
+    /// Walks the content of every element of `items` (each tag 24 around a definite byte string) into the table with
+    /// one call to the walker, and returns their rows. Returns nil without a throw when an element has another shape
+    /// or a walk fails: the caller then decodes the elements one at a time, which reports the failure as it is.
+    /// After nil or a throw the table holds a partial walk.
+    mutating func appendEach(embeddedIn items: CBORArray, limits: CBORLimits) throws(CBORDecodingError) -> [Int]? {
+        let tree = items.tree, input = tree.input, count = items.count
+        guard count > 0, fits(input.count) else { return nil }
+        // Starts, lengths (offsets in `input`) and, from the walker, root rows.
+        var ranges = [Int](repeating: 0, count: 3 * count)
+        for index in 0..<count {
+            let row = Int(tree.children[items.firstSlot + index])
+            guard Int(tree.nodes[row].kind) == CBOR_WALK_TAG, tree.nodes[row].value == 24, row + 1 < tree.nodes.count else { return nil }
+            let content = tree.nodes[row + 1]
+            guard Int(content.kind) == CBOR_WALK_BYTES, content.contentRange.count <= limits.maxInputBytes else { return nil }
+            ranges[index] = content.contentRange.lowerBound - input.startIndex
+            ranges[count + index] = content.contentRange.count
+        }
+        let status = try ranges.withUnsafeMutableBufferPointer { (ranges) throws(CBORDecodingError) in
+            try walk(input, limits: limits) { data, walkLimits, out, errorOffset in
+                var failed = 0
+                return cbor_walk_tree_each(data.baseAddress, ranges.baseAddress, count, walkLimits, out, &failed, errorOffset)
+            }
+        }
+        guard case .success = status else { return nil }
+        return Array(ranges[(2 * count)...])
+    }
+
+    /// Whether a walk over `length` bytes keeps rows and slots within Int32 (a walk writes at most one of each per byte).
+    private func fits(_ length: Int) -> Bool {
+        length < Int(Int32.max) / 2 - max(nodes.count, children.count)
+    }
+
+    /// Runs `walker` over `input` with an output whose bases continue this table, and appends what it wrote. A walker
+    /// error is returned (not thrown); a duplicate key found here after the walk is thrown.
+    private mutating func walk(
+        _ input: ArraySlice<UInt8>, limits: CBORLimits,
+        _ walker: (UnsafeBufferPointer<UInt8>, UnsafePointer<cbor_walk_limits>, UnsafeMutablePointer<cbor_tree_output>,
+                   UnsafeMutablePointer<Int>) -> Int32
+    ) throws(CBORDecodingError) -> Result<Void, CBORDecodingError> {
         var walkLimits = cbor_walk_limits(max_depth: max(limits.maxDepth, 0),
                                           max_items_per_container: max(limits.maxItemsPerContainer, 0),
                                           max_total_items: max(limits.maxTotalItems, 0))
-        let root = nodes.count
         // Small inputs (an IssuerSignedItem, a COSE header) fit the stack scratch buffers; the walker mallocs past
         // them. 24 rows of 40 bytes and 64 slots stay within the 1 KiB Swift places on the stack without a check.
-        let result: Result<Void, CBORDecodingError> = bytes.withUnsafeBufferPointer { input in
+        let result: Result<Result<Void, CBORDecodingError>, CBORDecodingError> = input.withUnsafeBufferPointer { data in
             withUnsafeTemporaryAllocation(of: CBORNode.self, capacity: 24) { nodeScratch in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 64) { slotScratch in
                     var out = cbor_tree_output()
                     out.nodes = cbor_tree_buffer(items: nodeScratch.baseAddress, count: 0, capacity: nodeScratch.count, owned: 0)
                     out.slots = cbor_tree_buffer(items: slotScratch.baseAddress, count: 0, capacity: slotScratch.count, owned: 0)
-                    (out.row_base, out.slot_base, out.input_base) = (nodes.count, children.count, bytes.startIndex)
+                    (out.row_base, out.slot_base, out.input_base) = (nodes.count, children.count, input.startIndex)
                     defer { cbor_tree_output_release(&out) }
                     var errorOffset = 0
-                    let status = cbor_walk_tree(input.baseAddress, input.count, &walkLimits, &out, &errorOffset)
-                    let error = CBORDecodingError(Self.errorKind(status), offset: bytes.startIndex + errorOffset, limit: Self.limit(status, limits))
+                    let status = walker(data, &walkLimits, &out, &errorOffset)
+                    let error = CBORDecodingError(Self.errorKind(status), offset: input.startIndex + errorOffset, limit: Self.limit(status, limits))
                     if status == CBOR_WALK_OK {
-                        return Result { () throws(CBORDecodingError) in try take(out, input: bytes, buffer: input) }
+                        return Result { () throws(CBORDecodingError) in try take(out, input: input, buffer: data); return .success(()) }
                     }
                     let semantic = status == CBOR_WALK_ERR_UTF8 || status == CBOR_WALK_ERR_DUPLICATE_KEY
-                    guard semantic, out.deferred.count > 0 else { return .failure(error) }
+                    guard semantic, out.deferred.count > 0 else { return .success(.failure(error)) }
                     // The structure is sound, so the table is whole. The maps left to `MapKeys` closed before the
                     // walker's error (it defers none after one): a duplicate among them comes first.
                     return Result { () throws(CBORDecodingError) in
-                        try take(out, input: bytes, buffer: input)
-                        throw error
+                        try take(out, input: input, buffer: data)
+                        return .failure(error)
                     }
                 }
             }
         }
-        try result.get()
-        return root
+        return try result.get()
     }
 
     /// Appends one successful walk's output.

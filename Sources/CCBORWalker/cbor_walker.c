@@ -123,8 +123,9 @@ static int is_indefinite_string(uint8_t kind) {
     return kind == CBOR_WALK_BYTES_INDEF || kind == CBOR_WALK_TEXT_INDEF;
 }
 
-/// Room for `more` elements of `size` bytes. Every element stands for at least one input byte,
-/// so `bound` (the input length) caps the capacity. Returns 0 when out of memory or over the bound.
+/// Room for `more` elements of `size` bytes, up to `bound` in all. A walk adds at most one element
+/// per input byte, so the bound is what the buffer held before the walk plus the walk's input
+/// length. Returns 0 when out of memory or over the bound.
 static int reserve(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound) {
     if (more <= buffer->capacity - buffer->count) return 1;
     if (more > bound || buffer->count > bound - more) return 0;
@@ -203,6 +204,7 @@ typedef struct {
     size_t nesting;            // open arrays, maps and tags
     int semantic;              // the first UTF-8 or duplicate-key error, reported if the structure is sound
     size_t semantic_at;
+    size_t node_bound, slot_bound, chunk_bound, deferred_bound;  // see reserve
 } walk;
 
 static cbor_tree_node *node_at(walk *w, size_t row) {
@@ -244,7 +246,7 @@ static int check_keys(walk *w, size_t row) {
     }
     if (integers_only < 0 || pairs > (integers_only ? PAIRWISE_INTEGER_PAIRS : PAIRWISE_TEXT_PAIRS)) {
         cbor_tree_buffer *deferred = &w->out->deferred;
-        if (!reserve(deferred, sizeof(int32_t), 1, w->length)) return 0;
+        if (!reserve(deferred, sizeof(int32_t), 1, w->deferred_bound)) return 0;
         ((int32_t *)deferred->items)[deferred->count++] = (int32_t)(row_base + (long)row);
         return 1;
     }
@@ -282,7 +284,7 @@ static int close_frame(walk *w, size_t end) {
     }
     size_t count = w->pending.count - top->next;
     cbor_tree_buffer *slots = &w->out->slots;
-    if (!reserve(slots, sizeof(int32_t), count, w->length)) return 0;
+    if (!reserve(slots, sizeof(int32_t), count, w->slot_bound)) return 0;
     if (count) memcpy(slot_at(w, slots->count), (int32_t *)w->pending.items + top->next, count * sizeof(int32_t));
     node->firstChild = (int32_t)(w->out->slot_base + (long)slots->count);
     node->childCount = (int32_t)count;
@@ -315,7 +317,9 @@ int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *l
     frame local_stack[48];
     int32_t local_pending[64];
     walk w = {.data = data, .length = length, .out = out, .stack = local_stack,
-              .pending = {.items = local_pending, .count = 0, .capacity = 64, .owned = 0}};
+              .pending = {.items = local_pending, .count = 0, .capacity = 64, .owned = 0},
+              .node_bound = out->nodes.count + length, .slot_bound = out->slots.count + length,
+              .chunk_bound = out->chunks.count + length, .deferred_bound = out->deferred.count + length};
     if (stack_capacity > sizeof local_stack / sizeof local_stack[0]) {
         w.stack = malloc(stack_capacity * sizeof *w.stack);
         if (!w.stack) {
@@ -400,13 +404,13 @@ int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *l
 
         if (is_chunk) {  // a chunk is content, not a row
             cbor_tree_buffer *chunks = &out->chunks;
-            if (!reserve(chunks, sizeof(cbor_tree_chunk), 1, length)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
+            if (!reserve(chunks, sizeof(cbor_tree_chunk), 1, w.chunk_bound)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
             ((cbor_tree_chunk *)chunks->items)[chunks->count++] =
                 (cbor_tree_chunk){.start = input_base + (long)(start + head_length), .end = input_base + (long)pos};
             continue;  // the string's frame stays open until its break
         }
 
-        if (!reserve(&out->nodes, sizeof(cbor_tree_node), 1, length)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
+        if (!reserve(&out->nodes, sizeof(cbor_tree_node), 1, w.node_bound)) FAIL(CBOR_WALK_ERR_NO_MEMORY, start);
         size_t row = out->nodes.count++;
         *node_at(&w, row) = (cbor_tree_node){.value = head.value, .start = input_base + (long)start,
                                              .end = input_base + (long)pos, .firstChild = 0, .childCount = 0,
@@ -473,6 +477,29 @@ finish:
         fail_at = w.semantic_at;
     }
     *error_offset = fail_at;
+    return status;
+}
+
+int cbor_walk_tree_each(const uint8_t *data, size_t *ranges, size_t count, const cbor_walk_limits *limits,
+                        cbor_tree_output *out, size_t *failed_index, size_t *error_offset) {
+    // Room for the typical density (one item per 8 bytes) of all items at once, not per item.
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) total += ranges[count + i];
+    size_t expected = total / 8 + 64 < total ? total / 8 + 64 : total;
+    *failed_index = 0;
+    *error_offset = 0;
+    if (!reserve(&out->nodes, sizeof(cbor_tree_node), expected, out->nodes.count + total) ||
+        !reserve(&out->slots, sizeof(int32_t), expected, out->slots.count + total))
+        return CBOR_WALK_ERR_NO_MEMORY;
+    long input_base = out->input_base;
+    int status = CBOR_WALK_OK;
+    for (size_t i = 0; i < count && status == CBOR_WALK_OK; i++) {
+        ranges[2 * count + i] = (size_t)(out->row_base + (long)out->nodes.count);
+        out->input_base = input_base + (long)ranges[i];
+        status = cbor_walk_tree(data + ranges[i], ranges[count + i], limits, out, error_offset);
+        if (status != CBOR_WALK_OK) *failed_index = i;
+    }
+    out->input_base = input_base;
     return status;
 }
 

@@ -44,4 +44,37 @@ struct SharedTableTests {
         let array = try #require(try CBORDecoder.decode(hex("82 d8 18 41 01 d8 18 47 a2 6161 01 6161 02")).array)
         #expect(throws: CBORDecodingError(.duplicateMapKey, offset: 12)) { try array.decodeEachEmbedded() }
     }
+
+    /// [24(<< {"a": 1} >>), 24(<< [h'01', "xyz"] >>), 24(<< 7 >>), 24(<< {1: 24(<< 2 >>)} >>)]: all definite, walked in
+    /// one call.
+    static let definite = hex("84 d8 18 45 a1 6161 1801 d8 18 47 82 41 01 63 78797a d8 18 41 07 d8 18 46 a1 01 d8 18 41 02")
+
+    @Test func definiteElementsInOneWalkEqualTheirOwnDecoding() throws {
+        let array = try #require(try CBORDecoder.decode(Self.definite).array)
+        let shared = try array.decodeEachEmbedded()
+        #expect(shared.count == 4)
+        for (element, decoded) in zip(array, shared) {
+            let alone = try element.decodeEmbedded()
+            #expect(decoded.tagged.indices == alone.tagged.indices)
+            #expect(decoded.inner.indices == alone.inner.indices)
+            #expect(decoded.item.byteRange == alone.item.byteRange)
+            #expect(decoded.item.toValue() == alone.item.toValue())
+        }
+        #expect(shared[1].item.array?[1].text == "xyz")
+        #expect(shared[1].item.array?[1].byteRange == 15..<19)
+        #expect(try shared[3].item[intKey: 1]?.decodeEmbedded().item.uint == 2)
+    }
+
+    @Test("a duplicate among keys checked after the walk is found, and before a later element's error")
+    func duplicateAmongKeysCheckedAfterTheWalk() throws {
+        // The second element is {simple(15): 0, simple(15): 0}: keys compared by value after the walk.
+        let duplicate = try #require(try CBORDecoder.decode(hex("83 d8 18 41 01 d8 18 45 a2 ef 00 ef 00 d8 18 41 02")).array)
+        #expect(throws: CBORDecodingError(.duplicateMapKey, offset: 11)) { try duplicate.decodeEachEmbedded() }
+        // The same, then a third element with invalid UTF-8: the earlier element's duplicate is reported.
+        let both = try #require(try CBORDecoder.decode(hex("83 d8 18 41 01 d8 18 45 a2 ef 00 ef 00 d8 18 42 61 ff")).array)
+        #expect(throws: CBORDecodingError(.duplicateMapKey, offset: 11)) { try both.decodeEachEmbedded() }
+        // Distinct keys of that kind pass.
+        let distinct = try #require(try CBORDecoder.decode(hex("82 d8 18 41 01 d8 18 45 a2 ef 00 ee 00")).array)
+        #expect(try distinct.decodeEachEmbedded().count == 2)
+    }
 }

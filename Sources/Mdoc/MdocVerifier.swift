@@ -17,7 +17,7 @@ package final class MdocVerifier: Sendable {
 
     package struct Outcome: Sendable {
         package var log = CheckLog()
-        package var timings = StageTimings()
+        package var timings: StageTimings
         /// Filled only when every mdoc check passed.
         package var documents: [VerifiedDocument] = []
         /// Documents the response held (verified or not).
@@ -28,8 +28,8 @@ package final class MdocVerifier: Sendable {
     /// step to step, never appended to one another: copying every line costs more than a check.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
-                        log: consuming CheckLog = CheckLog()) -> Outcome {
-        var outcome = Outcome(log: log)
+                        log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled) -> Outcome {
+        var outcome = Outcome(log: log, timings: StageTimings(traced: traced))
         let response: DeviceResponse
         do {
             response = try outcome.timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
@@ -45,7 +45,7 @@ package final class MdocVerifier: Sendable {
         ResponseChecks(response: response, documents: parsed, request: request).run(&outcome.log)
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
-                                              trustStore: trustStore, cache: cache, request: request)
+                                              trustStore: trustStore, cache: cache, request: request, traced: traced)
         var verified: [DocumentVerification] = []
         outcome.documentCount = documents.count
         for (offset, result) in documents.enumerated() {

@@ -52,8 +52,19 @@ public struct StageTimings: Sendable, Equatable {
 
     /// Creates timings with every stage at zero.
     public init() {
-        traced = !(InstrumentationSystem.tracer is NoOpTracer)
+        traced = Self.tracerInstalled
     }
+
+    /// Timings that record spans when `traced`: one tracer lookup per verification serves its nested timings.
+    package init(traced: Bool) {
+        self.traced = traced
+    }
+
+    /// Whether `measure` records spans.
+    package var isTraced: Bool { traced }
+
+    /// Whether a tracer other than the no-op one is bootstrapped (a lookup under a lock and a dynamic cast).
+    package static var tracerInstalled: Bool { !(InstrumentationSystem.tracer is NoOpTracer) }
 
     /// Equal when every stage's time is.
     public static func == (lhs: StageTimings, rhs: StageTimings) -> Bool {

@@ -12,9 +12,11 @@ package struct MdocVerificationContext: Sendable {
     package let trustStore: TrustStore
     package let cache: CertificateCache
     package let request: RequestPolicy?
+    /// Whether stage timings record spans (`StageTimings.tracerInstalled`, looked up once per verification).
+    package let traced: Bool
 
     package init(time: Date, transcript: SessionTranscript, readerKey: PrivateKey?, options: MdocVerificationOptions,
-                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?) {
+                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?, traced: Bool = StageTimings.tracerInstalled) {
         self.time = time
         self.transcript = transcript
         self.readerKey = readerKey
@@ -22,6 +24,7 @@ package struct MdocVerificationContext: Sendable {
         self.trustStore = trustStore
         self.cache = cache
         self.request = request
+        self.traced = traced
     }
 }
 
@@ -34,7 +37,7 @@ package struct DocumentVerification {
     package let document: MdocDocument
     package let context: MdocVerificationContext
     package var log = CheckLog()
-    package var timings = StageTimings()
+    package var timings: StageTimings
     package var facts: DocumentFacts
     /// Every returned element, issuer-signed first, with its value and provenance (listed once per document: the
     /// type, policy and assembly steps all read it).
@@ -44,6 +47,7 @@ package struct DocumentVerification {
         self.index = index
         self.document = document
         self.context = context
+        self.timings = StageTimings(traced: context.traced)
         self.facts = DocumentFacts(requestPolicy: context.request)
         var returned: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)] = []
         returned.reserveCapacity(document.issuerNameSpaces.reduce(0) { $0 + $1.items.count }

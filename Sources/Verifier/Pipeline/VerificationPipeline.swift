@@ -51,7 +51,8 @@ package struct VerificationPipeline: Sendable {
             var log = CheckLog()
             swap(&log, &run.log)
             var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
-                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: consume log)
+                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: consume log,
+                                      traced: run.timings.isTraced)
             swap(&run.log, &outcome.log)
             run.timings += outcome.timings
             documents += outcome.documents

@@ -73,6 +73,6 @@ public struct VerificationReport: Sendable {
         self.checks = checks
         self.errors = errors
         self.documents = []
-        self.timings = StageTimings()
+        self.timings = StageTimings(traced: false)
     }
 }

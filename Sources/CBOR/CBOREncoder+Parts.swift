@@ -14,7 +14,11 @@ extension CBOREncoder {
     /// Appends a definite byte string holding `bytes`.
     public static func appendByteString(_ bytes: some Collection<UInt8>, to out: inout [UInt8]) {
         appendHead(major: 2, argument: UInt64(bytes.count), to: &out)
-        out.append(contentsOf: bytes)
+        // Called unspecialized from other modules, where a generic append copies one byte at a time; contiguous
+        // storage (arrays, slices: every caller) is copied at once.
+        if bytes.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+            out.append(contentsOf: bytes)
+        }
     }
 
     /// Appends the head of a definite byte string of `count` bytes; the caller appends the bytes.

@@ -140,6 +140,25 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
         return CBORMapEntry(key: slots[2 * position], value: slots[2 * position + 1])
     }
+
+    /// The position in `keys` of the text key of entry `position` (compared as UTF-8 bytes), or nil (another text or
+    /// not a text). Reads a map of known keys without making an item of each key.
+    public func keyIndex(_ position: Int, among keys: [StaticString]) -> Int? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots.tree.textIndex(Int(slots.tree.children[slots.firstSlot + 2 * position]), among: keys)
+    }
+
+    /// The key of entry `position` (0 ..< count).
+    public func key(_ position: Int) -> CBORItem {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots[2 * position]
+    }
+
+    /// The value of entry `position` (0 ..< count).
+    public func value(_ position: Int) -> CBORItem {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots[2 * position + 1]
+    }
 }
 
 // MARK: - Convenience accessors (nil when the item is of another type)

@@ -48,4 +48,16 @@ struct ItemPredicateTests {
         #expect(item.textIndex(among: ["ke", "keys", "key", ""]) == expected)
         #expect(item.textIndex(among: []) == nil)
     }
+
+    @Test("a map's keyIndex, key and value agree with its entries, entry by entry", arguments: items)
+    func mapKeyIndex(_ hexInput: String, _ text: String?) throws {
+        // {item: 7, 1: item, "keys": 8}: the entries' own answers are the oracle.
+        let item = hex(hexInput)
+        let map = try #require(try CBORDecoder.decode([0xA3] + item + [0x07, 0x01] + item + hex("64 6b657973 08")).map)
+        for position in map.indices {
+            #expect(map.keyIndex(position, among: ["ke", "keys", "key", ""]) == map[position].key.textIndex(among: ["ke", "keys", "key", ""]))
+            #expect(map.key(position).byteRange == map[position].key.byteRange)
+            #expect(map.value(position).byteRange == map[position].value.byteRange)
+        }
+    }
 }

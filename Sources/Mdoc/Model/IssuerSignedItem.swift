@@ -37,13 +37,13 @@ package struct IssuerSignedItem: Sendable {
         var identifier: String?
         var value: CBORItem?
         if let map = inner.map {
+            // Keys are read in place; an entry's value only when the key is one of the four.
             for index in map.indices {
-                let entry = map[index]
-                switch entry.key.textIndex(among: Self.keys) {
-                case 0: digestID = entry.value.uint
-                case 1: hasRandom = entry.value.isBytes
-                case 2: identifier = entry.value.text
-                case 3: value = entry.value
+                switch map.keyIndex(index, among: Self.keys) {
+                case 0: digestID = map.value(index).uint
+                case 1: hasRandom = map.value(index).isBytes
+                case 2: identifier = map.value(index).text
+                case 3: value = map.value(index)
                 default: break
                 }
             }

@@ -79,8 +79,9 @@ package final class MobileSecurityObject: Sendable {
             }
             var table: [UInt64: ArraySlice<UInt8>] = [:]
             table.reserveCapacity(ids.count)
-            for pair in ids {
-                guard let id = pair.key.uint, let digest = pair.value.bytes else {
+            // By position: an entry value would make both items where the key is only read.
+            for index in ids.indices {
+                guard let id = ids.key(index).uint, let digest = ids.value(index).bytes else {
                     throw malformed("valueDigests entry is not uint → bstr")
                 }
                 if let algorithm, digest.count != algorithm.outputByteCount {

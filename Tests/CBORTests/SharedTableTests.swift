@@ -9,19 +9,25 @@ struct SharedTableTests {
     /// [24(<< {"a": 1} >>), 24(<< [h'01', "xyz"] >>), 24(_ << [1, 2] >> in two chunks), 24(<< 7 >>)]
     static let elements = hex("84 d8 18 45 a1 6161 1801 d8 18 47 82 41 01 63 78797a d8 18 5f 41 82 42 0102 ff d8 18 41 07")
 
+    /// Each shared result must be what decoding its element alone gives: the same ranges, bytes and value.
+    static func expectEachEqualsItsOwnDecoding(_ array: CBORArray, _ shared: [EmbeddedCBOR],
+                                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(shared.count == array.count, sourceLocation: sourceLocation)
+        for (element, decoded) in zip(array, shared) {
+            let alone = try element.decodeEmbedded()
+            #expect(decoded.tagged.indices == alone.tagged.indices, sourceLocation: sourceLocation)
+            #expect(decoded.inner.indices == alone.inner.indices, sourceLocation: sourceLocation)
+            #expect(Array(decoded.inner) == Array(alone.inner), sourceLocation: sourceLocation)
+            #expect(decoded.item.byteRange == alone.item.byteRange, sourceLocation: sourceLocation)
+            #expect(decoded.item.toValue() == alone.item.toValue(), sourceLocation: sourceLocation)
+            #expect(Array(decoded.item.raw) == Array(alone.item.raw), sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func eachResultEqualsItsOwnDecoding() throws {
         let array = try #require(try CBORDecoder.decode(Self.elements).array)
         let shared = try array.decodeEachEmbedded()
-        #expect(shared.count == 4)
-        for (element, decoded) in zip(array, shared) {
-            let alone = try element.decodeEmbedded()
-            #expect(decoded.tagged.indices == alone.tagged.indices)
-            #expect(decoded.inner.indices == alone.inner.indices)
-            #expect(Array(decoded.inner) == Array(alone.inner))
-            #expect(decoded.item.byteRange == alone.item.byteRange)
-            #expect(decoded.item.toValue() == alone.item.toValue())
-            #expect(Array(decoded.item.raw) == Array(alone.item.raw))
-        }
+        try Self.expectEachEqualsItsOwnDecoding(array, shared)
         #expect(shared[0].item["a"]?.uint == 1)
         #expect(shared[0].item.map?.first?.value.byteRange == 7..<9)
         #expect(shared[1].item.array?[1].text == "xyz")
@@ -52,14 +58,7 @@ struct SharedTableTests {
     @Test func definiteElementsInOneWalkEqualTheirOwnDecoding() throws {
         let array = try #require(try CBORDecoder.decode(Self.definite).array)
         let shared = try array.decodeEachEmbedded()
-        #expect(shared.count == 4)
-        for (element, decoded) in zip(array, shared) {
-            let alone = try element.decodeEmbedded()
-            #expect(decoded.tagged.indices == alone.tagged.indices)
-            #expect(decoded.inner.indices == alone.inner.indices)
-            #expect(decoded.item.byteRange == alone.item.byteRange)
-            #expect(decoded.item.toValue() == alone.item.toValue())
-        }
+        try Self.expectEachEqualsItsOwnDecoding(array, shared)
         #expect(shared[1].item.array?[1].text == "xyz")
         #expect(shared[1].item.array?[1].byteRange == 15..<19)
         #expect(try shared[3].item[intKey: 1]?.decodeEmbedded().item.uint == 2)

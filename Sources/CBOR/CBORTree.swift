@@ -81,8 +81,12 @@ extension CBORNode {
 
 extension UnsafeBufferPointer<UInt8> {
     /// The bytes at input indices `range`, in a buffer holding the input whose first index is `base`.
+    /// Checked in release builds too (slicing an unsafe buffer is not): rows come from the C walker, and a row outside
+    /// its input must stop the process rather than read past the buffer.
     func bytes(at range: Range<Int>, base: Int) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: self[(range.lowerBound - base)..<(range.upperBound - base)])
+        let lower = range.lowerBound - base, upper = range.upperBound - base
+        precondition(lower >= 0 && upper <= count, "CBOR row outside its input")
+        return UnsafeBufferPointer(rebasing: self[lower..<upper])
     }
 
     /// Whether both buffers hold the same bytes, compared with memcmp (`elementsEqual` goes byte by byte through

@@ -113,9 +113,25 @@ struct TreeBuilder {
         try nodes.withUnsafeBufferPointer { (nodes) throws(CBORDecodingError) in
             try children.withUnsafeBufferPointer { (children) throws(CBORDecodingError) in
                 for row in deferred {
+                    // MapKeys reads through unchecked buffers: the walker's rows are checked here first.
+                    try Self.checkBlock(of: Int(row), nodes: nodes, children: children, input: input)
                     try MapKeys.checkUnique(map: Int(row), nodes: nodes, children: children, joined: joined, input: input, buffer: buffer)
                 }
             }
+        }
+    }
+
+    /// Throws unless `row` is a map whose child block, child rows and their byte ranges lie inside the table and input.
+    private static func checkBlock(of row: Int, nodes: UnsafeBufferPointer<CBORNode>, children: UnsafeBufferPointer<Int32>,
+                                   input: ArraySlice<UInt8>) throws(CBORDecodingError) {
+        let malformed = CBORDecodingError(.malformed, offset: input.startIndex)
+        guard row >= 0, row < nodes.count, Int(nodes[row].kind) == CBOR_WALK_MAP else { throw malformed }
+        let first = Int(nodes[row].firstChild), count = Int(nodes[row].childCount)
+        guard first >= 0, count >= 0, count <= children.count - first else { throw malformed }
+        for slot in first..<(first + count) {
+            let child = Int(children[slot])
+            guard child >= 0, child < nodes.count, input.startIndex <= nodes[child].start, nodes[child].start <= nodes[child].end,
+                  nodes[child].end <= input.endIndex else { throw malformed }
         }
     }
 

@@ -45,8 +45,7 @@ struct TreeBuilder {
         }
         let status = try ranges.withUnsafeMutableBufferPointer { (ranges) throws(CBORDecodingError) in
             try walk(input, limits: limits) { data, walkLimits, out, errorOffset in
-                var failed = 0
-                return cbor_walk_tree_each(data.baseAddress, ranges.baseAddress, count, walkLimits, out, &failed, errorOffset)
+                cbor_walk_tree_each(data.baseAddress, ranges.baseAddress, count, walkLimits, out, errorOffset)
             }
         }
         guard case .success = status else { return nil }
@@ -80,10 +79,10 @@ struct TreeBuilder {
                     defer { cbor_tree_output_release(&out) }
                     var errorOffset = 0
                     let status = walker(data, &walkLimits, &out, &errorOffset)
-                    let error = CBORDecodingError(Self.errorKind(status), offset: input.startIndex + errorOffset, limit: Self.limit(status, limits))
                     if status == CBOR_WALK_OK {
                         return Result { () throws(CBORDecodingError) in try take(out, input: input, buffer: data); return .success(()) }
                     }
+                    let error = CBORDecodingError(Self.errorKind(status), offset: input.startIndex + errorOffset, limit: Self.limit(status, limits))
                     let semantic = status == CBOR_WALK_ERR_UTF8 || status == CBOR_WALK_ERR_DUPLICATE_KEY
                     guard semantic, out.deferred.count > 0 else { return .success(.failure(error)) }
                     // The structure is sound, so the table is whole. The maps left to `MapKeys` closed before the

@@ -196,9 +196,8 @@ static size_t utf8_first_invalid(const uint8_t *s, size_t length) {
 /// The walk's state; rows and slots are local (without the output's bases).
 typedef struct {
     const uint8_t *data;
-    size_t length;
     cbor_tree_output *out;
-    cbor_tree_buffer pending;  // int32_t rows of the children of open indefinite containers
+    cbor_tree_buffer pending;  // int32_t rows of the children of the open arrays and maps, in order
     frame *stack;
     size_t depth;              // open frames
     size_t nesting;            // open arrays, maps and tags
@@ -316,7 +315,7 @@ int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *l
     size_t stack_capacity = (limits->max_depth < length ? limits->max_depth : length) + 2;
     frame local_stack[48];
     int32_t local_pending[64];
-    walk w = {.data = data, .length = length, .out = out, .stack = local_stack,
+    walk w = {.data = data, .out = out, .stack = local_stack,
               .pending = {.items = local_pending, .count = 0, .capacity = 64, .owned = 0},
               .node_bound = out->nodes.count + length, .slot_bound = out->slots.count + length,
               .chunk_bound = out->chunks.count + length, .deferred_bound = out->deferred.count + length};
@@ -396,7 +395,8 @@ int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *l
         size_t start = pos;
         pos += read;
         size_t remaining_bytes = length - pos;
-        // RFC 8949 §3.2.3: each chunk of an indefinite text string is a text string of its own.
+        // Every text string must be valid UTF-8, and so must each chunk of an indefinite one on its own
+        // (RFC 8949 §3.2.3). Only the first error is reported, so later strings are not checked.
         if (head.kind == CBOR_WALK_TEXT && !w.semantic) {
             size_t bad = utf8_first_invalid(data + start + head_length, (size_t)head.value);
             if (bad < head.value) semantic_error(&w, CBOR_WALK_ERR_UTF8, start + head_length + bad);
@@ -481,12 +481,11 @@ finish:
 }
 
 int cbor_walk_tree_each(const uint8_t *data, size_t *ranges, size_t count, const cbor_walk_limits *limits,
-                        cbor_tree_output *out, size_t *failed_index, size_t *error_offset) {
+                        cbor_tree_output *out, size_t *error_offset) {
     // Room for the typical density (one item per 8 bytes) of all items at once, not per item.
     size_t total = 0;
     for (size_t i = 0; i < count; i++) total += ranges[count + i];
     size_t expected = total / 8 + 64 < total ? total / 8 + 64 : total;
-    *failed_index = 0;
     *error_offset = 0;
     if (!reserve(&out->nodes, sizeof(cbor_tree_node), expected, out->nodes.count + total) ||
         !reserve(&out->slots, sizeof(int32_t), expected, out->slots.count + total))
@@ -497,7 +496,6 @@ int cbor_walk_tree_each(const uint8_t *data, size_t *ranges, size_t count, const
         ranges[2 * count + i] = (size_t)(out->row_base + (long)out->nodes.count);
         out->input_base = input_base + (long)ranges[i];
         status = cbor_walk_tree(data + ranges[i], ranges[count + i], limits, out, error_offset);
-        if (status != CBOR_WALK_OK) *failed_index = i;
     }
     out->input_base = input_base;
     return status;

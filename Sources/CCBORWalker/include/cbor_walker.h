@@ -102,9 +102,9 @@ int cbor_walk_tree(const uint8_t *data, size_t length, const cbor_walk_limits *l
 /// Walks `count` items one after another into `out`, as cbor_walk_tree would each: item i occupies
 /// `ranges[count + i]` bytes at `data + ranges[i]` (`out->input_base` is the input index of
 /// `data[0]`), and its root row is written to `ranges[2 * count + i]`. Stops at the first item that
-/// fails and returns its status, with `*failed_index` set and `*error_offset` an offset in that item.
+/// fails and returns its status (the caller decodes the items one at a time then, to report it).
 int cbor_walk_tree_each(const uint8_t *data, size_t *ranges, size_t count, const cbor_walk_limits *limits,
-                        cbor_tree_output *out, size_t *failed_index, size_t *error_offset);
+                        cbor_tree_output *out, size_t *error_offset);
 
 /// Frees the buffers the walker allocated.
 void cbor_tree_output_release(cbor_tree_output *out);

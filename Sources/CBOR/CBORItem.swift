@@ -159,6 +159,39 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
         return slots[2 * position + 1]
     }
+
+    /// Whether the key of entry `position` is a text string; read without making an item.
+    public func keyIsText(_ position: Int) -> Bool {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        let kind = Int(slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position])].kind)
+        return kind == CBOR_WALK_TEXT || kind == CBOR_WALK_TEXT_INDEF
+    }
+
+    /// The key of entry `position` if it is an unsigned integer, otherwise nil; read without making an item.
+    public func unsignedKey(_ position: Int) -> UInt64? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        let node = slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position])]
+        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
+    }
+
+    /// `body` applied to the content of entry `position`'s value if it is a byte string, otherwise nil. Reads the
+    /// bytes in place, without making an item or a slice (for checks that compare many values, such as digests).
+    public func withValueBytes<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots.tree.withBytes(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]), body)
+    }
+
+    /// The length of entry `position`'s value if it is a byte string, otherwise nil; read without making an item.
+    public func valueByteCount(_ position: Int) -> Int? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        let tree = slots.tree
+        let node = tree.nodes[Int(tree.children[slots.firstSlot + 2 * position + 1])]
+        switch Int(node.kind) {
+        case CBOR_WALK_BYTES: return node.contentRange.count
+        case CBOR_WALK_BYTES_INDEF: return tree.content(of: node).count
+        default: return nil
+        }
+    }
 }
 
 // MARK: - Convenience accessors (nil when the item is of another type)

@@ -49,6 +49,22 @@ final class CBORTree: Sendable {
         withText(row) { text in keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } } } ?? nil
     }
 
+    /// `body` applied to row `row`'s content if it is a byte string (definite: in the input; indefinite: the joined
+    /// chunks), or nil when it is not.
+    @inline(__always)
+    func withBytes<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        let node = nodes[row]
+        switch Int(node.kind) {
+        case CBOR_WALK_BYTES:
+            let content = node.contentRange
+            return input.withUnsafeBufferPointer { body($0.bytes(at: content, base: input.startIndex)) }
+        case CBOR_WALK_BYTES_INDEF:
+            return joined[Int(node.firstChild)].withUnsafeBufferPointer(body)
+        default:
+            return nil
+        }
+    }
+
     /// `body` applied to row `row`'s UTF-8 bytes (definite: in the input; indefinite: the joined chunks), or nil when
     /// the row is not a text string. Always inlined: as a call, its closure cost a retain and a release per lookup.
     @inline(__always)

@@ -2,8 +2,8 @@ import TestSupport
 import Testing
 @testable import CBOR
 
-/// `isText`, `isBytes`, `isMap`, `isText(_:)` and `textIndex(among:)` read the node's kind without building a value; each must agree with
-/// the decoded `value`, for definite and indefinite strings alike.
+/// `isText`, `isBytes`, `isMap`, `isText(_:)`, `textIndex(among:)` and the map's in-place readers read the node's kind without
+/// building a value; each must agree with the decoded `value`, for definite and indefinite strings alike.
 @Suite("Item predicates agree with the decoded value")
 struct ItemPredicateTests {
     static let items: [(hex: String, text: String?)] = [
@@ -58,6 +58,20 @@ struct ItemPredicateTests {
             #expect(map.keyIndex(position, among: ["ke", "keys", "key", ""]) == map[position].key.textIndex(among: ["ke", "keys", "key", ""]))
             #expect(map.key(position).byteRange == map[position].key.byteRange)
             #expect(map.value(position).byteRange == map[position].value.byteRange)
+        }
+    }
+
+    @Test("a map's unsignedKey, keyIsText, valueByteCount and withValueBytes agree with its entries", arguments: items)
+    func mapInPlaceReaders(_ hexInput: String, _ text: String?) throws {
+        // {item: 7, 1: item, "keys": h'00ff'}: the entries' own items are the oracle.
+        let item = hex(hexInput)
+        let map = try #require(try CBORDecoder.decode([0xA3] + item + [0x07, 0x01] + item + hex("64 6b657973 42 00ff")).map)
+        for position in map.indices {
+            let entry = map[position]
+            #expect(map.unsignedKey(position) == entry.key.uint)
+            #expect(map.keyIsText(position) == entry.key.isText)
+            #expect(map.valueByteCount(position) == entry.value.bytes?.count)
+            #expect(map.withValueBytes(position) { Array($0) } == entry.value.bytes.map(Array.init))
         }
     }
 }

@@ -16,7 +16,7 @@ extension DocumentVerification {
         for nameSpace in document.issuerNameSpaces {
             var seenIDs = Set<UInt64>(minimumCapacity: nameSpace.items.count)
             var seenElements = Set<String>(minimumCapacity: nameSpace.items.count)
-            let digests = mso.valueDigests[nameSpace.name]
+            let digests = mso.valueDigests[nameSpace: nameSpace.name]
             let items = nameSpace.items
             // By index: a copy of each item would cost a reference count per field.
             for index in items.indices {
@@ -30,14 +30,10 @@ extension DocumentVerification {
                     problems.append((.digestDuplicate, "\(label): element returned twice"))
                     continue
                 }
-                guard let expected = digests?[digestID] else {
-                    problems.append((.digestMissing, "\(label): no digest \(digestID) in the MSO"))
-                    continue
-                }
-                if Digest.matches(algorithm, items[index].taggedBytes, expected) {
-                    matched += 1
-                } else {
-                    problems.append((.digestMismatch, "\(label): digest does not match the MSO"))
+                switch digests?.matches(digestID, algorithm, items[index].taggedBytes) {
+                case true?: matched += 1
+                case false?: problems.append((.digestMismatch, "\(label): digest does not match the MSO"))
+                case nil: problems.append((.digestMissing, "\(label): no digest \(digestID) in the MSO"))
                 }
             }
         }

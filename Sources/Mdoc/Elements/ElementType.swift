@@ -2,7 +2,8 @@ import CBOR
 
 /// The data type a known element must have (ISO/IEC 18013-5 §7.2.1 and the namespaces in `ElementTypeTable`).
 /// Unknown namespaces and elements are not typed.
-package indirect enum ElementType: Sendable {
+/// Only `array` is `indirect`: an indirect `text` would box every text type, and the check reads one per element.
+package enum ElementType: Sendable {
     case bool
     case uint
     case bytes
@@ -12,11 +13,34 @@ package indirect enum ElementType: Sendable {
     case fullDate
     /// `tdate` = `#6.0(tstr)`, an RFC 3339 date-time.
     case tdate
-    case array(of: ElementType)
-    /// A map with text keys; `optional` keys may be absent and any other key passes untyped.
-    case map(required: [String: ElementType], optional: [String: ElementType])
+    indirect case array(of: ElementType)
+    /// A map with text keys (`MapShape`).
+    case map(MapShape)
     /// Any one of these.
     case oneOf([ElementType])
+
+    /// A map with text keys; `optional` keys may be absent and any other key passes untyped.
+    package static func map(required: KeyValuePairs<StaticString, ElementType>, optional: KeyValuePairs<StaticString, ElementType>) -> ElementType {
+        .map(MapShape(required: required, optional: optional))
+    }
+
+    /// The keys a map type knows and their types. Keys are compared with the received ones as UTF-8 bytes, in place.
+    package final class MapShape: Sendable {
+        /// Required keys first, then optional ones.
+        let keys: [StaticString]
+        let types: [ElementType]
+        let requiredCount: Int
+        /// The positions in `keys` of the required keys, in key order: the report names the first missing one.
+        let requiredInKeyOrder: [Int]
+
+        init(required: KeyValuePairs<StaticString, ElementType>, optional: KeyValuePairs<StaticString, ElementType>) {
+            precondition(required.count + optional.count <= 64, "a map shape's keys are tracked in 64 bits")
+            keys = required.map(\.key) + optional.map(\.key)
+            types = required.map(\.value) + optional.map(\.value)
+            requiredCount = required.count
+            requiredInKeyOrder = required.indices.sorted { "\(required[$0].key)" < "\(required[$1].key)" }
+        }
+    }
 
     static let text = ElementType.text(maxCharacters: nil)
     static let name = ElementType.text(maxCharacters: 150)
@@ -63,32 +87,29 @@ package indirect enum ElementType: Sendable {
                 if let problem = element.mismatch(entry) { return "an array whose item \(index) is \(problem)" }
             }
             return nil
-        case .map(let required, let optional):
+        case .map(let shape):
             guard let entries = item.map else { return Self.kind(item) }
-            return Self.mapMismatch(entries, required: required, optional: optional)
+            return Self.mapMismatch(entries, shape)
         case .oneOf(let types):
             return types.contains(where: { $0.mismatch(item) == nil }) ? nil : Self.kind(item)
         }
     }
 
-    /// Keys are compared as UTF-8 bytes (the table's keys are ASCII, so this is what String equality would say).
-    private static func mapMismatch(_ entries: CBORMap, required: [String: ElementType],
-                                    optional: [String: ElementType]) -> String? {
-        // The first missing required key in key order, as the report names it (found without building a list).
-        var missing: String?
-        for key in required.keys where !entries.contains(where: { $0.key.isText(key) }) {
-            if let earlier = missing, earlier < key { continue }
-            missing = key
+    /// The first required key missing in key order, else the first entry (in received order) with a non-text key or a
+    /// known key of the wrong type. Each entry's key is compared with the shape's keys once, in place.
+    private static func mapMismatch(_ entries: CBORMap, _ shape: MapShape) -> String? {
+        var present: UInt64 = 0  // bit i: shape.keys[i] is a key of the map
+        for position in entries.indices {
+            if let known = entries.keyIndex(position, among: shape.keys) { present |= 1 << known }
         }
-        if let missing {
-            return "a map without \(missing)"
+        if let missing = shape.requiredInKeyOrder.first(where: { present & (1 << $0) == 0 }) {
+            return "a map without \(shape.keys[missing])"
         }
-        for entry in entries {
-            guard entry.key.isText else { return "a map with a non-text key" }
-            guard let (key, type) = required.first(where: { entry.key.isText($0.key) }) ?? optional.first(where: { entry.key.isText($0.key) })
-            else { continue }
-            if let problem = type.mismatch(entry.value) {
-                return "a map whose \(key) is \(problem)"
+        for position in entries.indices {
+            guard entries.keyIsText(position) else { return "a map with a non-text key" }
+            guard let known = entries.keyIndex(position, among: shape.keys) else { continue }
+            if let problem = shape.types[known].mismatch(entries.value(position)) {
+                return "a map whose \(shape.keys[known]) is \(problem)"
             }
         }
         return nil

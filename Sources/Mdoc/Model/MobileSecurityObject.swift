@@ -23,7 +23,7 @@ package final class MobileSecurityObject: Sendable {
     package let digestAlgorithmName: String
     package let digestAlgorithm: DigestAlgorithm?
     /// namespace → digestID → digest.
-    package let valueDigests: [String: [UInt64: ArraySlice<UInt8>]]
+    package let valueDigests: ValueDigests
     package let deviceKey: CBORItem
     package let keyAuthorizations: KeyAuthorizations?
     package let docType: String
@@ -62,37 +62,42 @@ package final class MobileSecurityObject: Sendable {
     static func malformed(_ what: String) -> VerificationError { VerificationError(.msoMalformed, what) }
 
     /// `valueDigests`: namespace → digestID → digest. Every digest, disclosed or not, has the algorithm's length.
-    static func valueDigests(_ node: CBORItem?, algorithm: DigestAlgorithm?) throws(VerificationError)
-        -> [String: [UInt64: ArraySlice<UInt8>]] {
+    static func valueDigests(_ node: CBORItem?, algorithm: DigestAlgorithm?) throws(VerificationError) -> ValueDigests {
         guard let entries = node?.map else { throw malformed("MSO has no `valueDigests` map") }
         guard entries.count <= ResponseLimits.maxNameSpaces else {
             throw malformed(ResponseLimits.over("valueDigests", count: entries.count, limit: ResponseLimits.maxNameSpaces, name: "maxNameSpaces"))
         }
-        let total = entries.reduce(0) { $0 + ($1.value.map?.count ?? 0) }
+        let total = digestCount(entries)
         guard total <= ResponseLimits.maxDigests else {
             throw malformed(ResponseLimits.over("valueDigests (digests)", count: total, limit: ResponseLimits.maxDigests, name: "maxDigests"))
         }
-        var digests: [String: [UInt64: ArraySlice<UInt8>]] = [:]
-        for entry in entries {
-            guard let nameSpace = entry.key.text, let ids = entry.value.map else {
+        var nameSpaces: [(name: String, digests: ValueDigests.NameSpace)] = []
+        nameSpaces.reserveCapacity(entries.count)
+        for index in entries.indices {
+            guard let nameSpace = entries.key(index).text, let ids = entries.value(index).map else {
                 throw malformed("valueDigests is not namespace → {digestID → digest}")
             }
-            var table: [UInt64: ArraySlice<UInt8>] = [:]
-            table.reserveCapacity(ids.count)
-            // By position: an entry value would make both items where the key is only read.
-            for index in ids.indices {
-                guard let id = ids.key(index).uint, let digest = ids.value(index).bytes else {
+            // Read in place: the digests stay rows of the MSO's table, looked up when they are checked.
+            var keys: [UInt64] = []
+            keys.reserveCapacity(ids.count)
+            for position in ids.indices {
+                guard let id = ids.unsignedKey(position), let length = ids.valueByteCount(position) else {
                     throw malformed("valueDigests entry is not uint → bstr")
                 }
-                if let algorithm, digest.count != algorithm.outputByteCount {
-                    throw malformed("valueDigests[\(nameSpace)][\(id)] is \(digest.count) bytes; \(algorithm.rawValue) digests are "
+                if let algorithm, length != algorithm.outputByteCount {
+                    throw malformed("valueDigests[\(nameSpace)][\(id)] is \(length) bytes; \(algorithm.rawValue) digests are "
                                     + "\(algorithm.outputByteCount)")
                 }
-                table[id] = digest
+                keys.append(id)
             }
-            digests[nameSpace] = table
+            nameSpaces.append((nameSpace, ValueDigests.NameSpace(ids, ids: keys)))
         }
-        return digests
+        return ValueDigests(nameSpaces)
+    }
+
+    /// Every digest of every namespace (entries that are not maps count none).
+    private static func digestCount(_ entries: CBORMap) -> Int {
+        entries.indices.reduce(0) { $0 + (entries.value($1).map?.count ?? 0) }
     }
 
     /// `keyAuthorizations` (optional): namespaces and/or namespace → element identifiers.

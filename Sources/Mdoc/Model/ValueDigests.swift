@@ -1,0 +1,60 @@
+import CBOR
+import CryptoCore
+
+/// An MSO's `valueDigests` (ISO/IEC 18013-5 §9.1.2.4): namespace → digestID → digest, read in place from the MSO's
+/// decoded rows. `MobileSecurityObject` checks every entry once when it decodes the MSO (uint keys, byte strings of
+/// the algorithm's length, the `ResponseLimits` ceilings), so lookups read only what they return.
+package struct ValueDigests: Sendable {
+    /// The digests of one namespace. A class: the digest check reads it once per disclosed element, and a struct of
+    /// three references cost three reference counts each time.
+    package final class NameSpace: Sendable {
+        let map: CBORMap
+        /// The digest IDs in map order. Scanned for namespaces shorter than `indexedFrom`: a scan of a few dozen
+        /// integers costs less than hashing every digest ID of a response that discloses most of them.
+        let ids: [UInt64]
+        /// digestID → position in `map`, for longer namespaces.
+        let index: [UInt64: Int]?
+
+        static let indexedFrom = 64
+
+        /// `ids` are the map's keys, in order (read while its entries were checked).
+        init(_ map: CBORMap, ids: [UInt64]) {
+            self.map = map
+            self.ids = ids
+            guard ids.count >= Self.indexedFrom else {
+                index = nil
+                return
+            }
+            var index: [UInt64: Int] = [:]
+            index.reserveCapacity(ids.count)
+            // Keys are unique (the decoder refuses duplicate map keys), so no position is overwritten.
+            for (position, id) in ids.enumerated() { index[id] = position }
+            self.index = index
+        }
+
+        /// The number of digests.
+        package var count: Int { ids.count }
+
+        /// Whether the digest of `data` with `algorithm` equals the digest with `id` (compared in constant time),
+        /// or nil when the namespace has no digest with `id`. The expected digest is read in place.
+        package func matches(_ id: UInt64, _ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> Bool? {
+            guard let position = index.map({ $0[id] }) ?? ids.firstIndex(of: id) else { return nil }
+            return map.withValueBytes(position) { Digest.matches(algorithm, data, $0) } ?? false
+        }
+    }
+
+    private let nameSpaces: [(name: String, digests: NameSpace)]
+
+    init(_ nameSpaces: [(name: String, digests: NameSpace)]) {
+        self.nameSpaces = nameSpaces
+    }
+
+    /// The number of namespaces.
+    package var count: Int { nameSpaces.count }
+
+    /// The digests of `nameSpace`, or nil when the MSO has none for it. Namespace keys are unique: the decoder refuses
+    /// duplicate map keys.
+    package subscript(nameSpace nameSpace: String) -> NameSpace? {
+        nameSpaces.first { $0.name == nameSpace }?.digests
+    }
+}

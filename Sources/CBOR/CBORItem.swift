@@ -52,7 +52,7 @@ public struct CBORItem: Sendable {
         case CBOR_WALK_UINT: return .unsigned(node.value)
         case CBOR_WALK_NEGINT: return .negative(node.value)
         case CBOR_WALK_BYTES, CBOR_WALK_BYTES_INDEF: return .bytes(tree.content(of: node))
-        case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return .text(String(decoding: tree.content(of: node), as: UTF8.self))
+        case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return .text(tree.string(row) ?? "")
         case CBOR_WALK_ARRAY: return .array(CBORArray(tree: tree, node: node))
         case CBOR_WALK_MAP: return .map(CBORMap(tree: tree, node: node))
         case CBOR_WALK_TAG: return .tagged(node.value, CBORItem(tree: tree, row: row + 1))
@@ -181,6 +181,19 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         return slots.tree.withBytes(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]), body)
     }
 
+    /// The value of entry `position` if it is an unsigned integer, otherwise nil; read without making an item.
+    public func unsignedValue(_ position: Int) -> UInt64? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        let node = slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position + 1])]
+        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
+    }
+
+    /// The value of entry `position` if it is a text string, otherwise nil; read without making an item.
+    public func textValue(_ position: Int) -> String? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots.tree.string(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]))
+    }
+
     /// The length of entry `position`'s value if it is a byte string, otherwise nil; read without making an item.
     public func valueByteCount(_ position: Int) -> Int? {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
@@ -214,13 +227,7 @@ extension CBORItem {
     }
 
     /// The string if this item is a text string, otherwise nil.
-    public var text: String? {
-        let node = self.node
-        switch Int(node.kind) {
-        case CBOR_WALK_TEXT, CBOR_WALK_TEXT_INDEF: return String(decoding: tree.content(of: node), as: UTF8.self)
-        default: return nil
-        }
-    }
+    public var text: String? { tree.string(row) }
 
     /// The content if this item is a byte string, otherwise nil.
     public var bytes: ArraySlice<UInt8>? {

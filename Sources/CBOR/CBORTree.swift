@@ -49,6 +49,12 @@ final class CBORTree: Sendable {
         withText(row) { text in keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } } } ?? nil
     }
 
+    /// Row `row`'s text as a String, or nil when it is not a text string. Decoded from the input in place: through a
+    /// slice, every text read cost a reference count each way on the input.
+    func string(_ row: Int) -> String? {
+        withText(row) { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// `body` applied to row `row`'s content if it is a byte string (definite: in the input; indefinite: the joined
     /// chunks), or nil when it is not.
     @inline(__always)

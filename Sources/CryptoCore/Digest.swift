@@ -55,8 +55,15 @@ public enum Digest {
     ///
     /// The digest is computed into a stack buffer, so checking many values (an MSO's value digests) allocates nothing.
     public static func matches(_ algorithm: DigestAlgorithm, _ data: some CryptoBytes, _ expected: some CryptoBytes) -> Bool {
+        data.withCryptoBytes { data in expected.withCryptoBytes { matches(algorithm, data, $0) } }
+    }
+
+    /// Whether the digest of `data` with `algorithm` equals `expected`, compared in constant time. Not generic, so a
+    /// caller in another module with other buffer types than the generic version's own uses does not go through
+    /// witness tables for every value.
+    public static func matches(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer, _ expected: UnsafeRawBufferPointer) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputByteCount) { out in
-            let count = data.withCryptoBytes { compute(algorithm, $0, into: out) }
+            let count = compute(algorithm, data, into: out)
             return constantTimeEquals(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(out)[..<count]), expected)
         }
     }

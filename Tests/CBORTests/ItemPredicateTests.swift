@@ -61,7 +61,7 @@ struct ItemPredicateTests {
         }
     }
 
-    @Test("a map's unsignedKey, keyIsText, valueByteCount and withValueBytes agree with its entries", arguments: items)
+    @Test("a map's in-place key and value readers agree with its entries", arguments: items)
     func mapInPlaceReaders(_ hexInput: String, _ text: String?) throws {
         // {item: 7, 1: item, "keys": h'00ff'}: the entries' own items are the oracle.
         let item = hex(hexInput)
@@ -70,6 +70,8 @@ struct ItemPredicateTests {
             let entry = map[position]
             #expect(map.unsignedKey(position) == entry.key.uint)
             #expect(map.keyIsText(position) == entry.key.isText)
+            #expect(map.unsignedValue(position) == entry.value.uint)
+            #expect(map.textValue(position) == entry.value.text)
             #expect(map.valueByteCount(position) == entry.value.bytes?.count)
             #expect(map.withValueBytes(position) { Array($0) } == entry.value.bytes.map(Array.init))
         }

@@ -37,12 +37,12 @@ package struct IssuerSignedItem: Sendable {
         var identifier: String?
         var value: CBORItem?
         if let map = inner.map {
-            // Keys are read in place; an entry's value only when the key is one of the four.
+            // Keys and values are read in place; an item is made only of the element's value.
             for index in map.indices {
                 switch map.keyIndex(index, among: Self.keys) {
-                case 0: digestID = map.value(index).uint
-                case 1: hasRandom = map.value(index).isBytes
-                case 2: identifier = map.value(index).text
+                case 0: digestID = map.unsignedValue(index)
+                case 1: hasRandom = map.valueByteCount(index) != nil
+                case 2: identifier = map.textValue(index)
                 case 3: value = map.value(index)
                 default: break
                 }

@@ -39,7 +39,9 @@ package struct ValueDigests: Sendable {
         /// or nil when the namespace has no digest with `id`. The expected digest is read in place.
         package func matches(_ id: UInt64, _ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> Bool? {
             guard let position = index.map({ $0[id] }) ?? ids.firstIndex(of: id) else { return nil }
-            return map.withValueBytes(position) { Digest.matches(algorithm, data, $0) } ?? false
+            return data.withUnsafeBytes { data in
+                map.withValueBytes(position) { Digest.matches(algorithm, data, UnsafeRawBufferPointer($0)) }
+            } ?? false
         }
     }
 

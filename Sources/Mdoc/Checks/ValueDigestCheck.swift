@@ -14,21 +14,22 @@ extension DocumentVerification {
         var matched = 0
         var problems: [(ErrorCode, String)] = []
         for nameSpace in document.issuerNameSpaces {
-            var seenIDs = Set<UInt64>(minimumCapacity: nameSpace.items.count)
-            var seenElements = Set<String>(minimumCapacity: nameSpace.items.count)
             let digests = mso.valueDigests[nameSpace: nameSpace.name]
             let items = nameSpace.items
+            let repeats = IssuerSignedItem.repeats(items)
             // By index: a copy of each item would cost a reference count per field.
             for index in items.indices {
                 let digestID = items[index].digestID
                 var label: String { "\(nameSpace.name)/\(items[index].elementIdentifier)" }  // built only for a problem
-                if !seenIDs.insert(digestID).inserted {
+                switch repeats.isEmpty ? nil : repeats[index] {
+                case .digestID?:
                     problems.append((.digestDuplicate, "\(label): digestID \(digestID) appears twice"))
                     continue
-                }
-                if !seenElements.insert(items[index].elementIdentifier).inserted {
+                case .element?:
                     problems.append((.digestDuplicate, "\(label): element returned twice"))
                     continue
+                case nil:
+                    break
                 }
                 switch digests?.matches(digestID, algorithm, items[index].taggedBytes) {
                 case true?: matched += 1

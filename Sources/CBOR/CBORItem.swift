@@ -181,6 +181,12 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         return slots.tree.withBytes(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]), body)
     }
 
+    /// The key of entry `position` if it is a text string, otherwise nil; read without making an item.
+    public func textKey(_ position: Int) -> String? {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots.tree.string(Int(slots.tree.children[slots.firstSlot + 2 * position]))
+    }
+
     /// The value of entry `position` if it is an unsigned integer, otherwise nil; read without making an item.
     public func unsignedValue(_ position: Int) -> UInt64? {
         precondition(position >= 0 && position < count, "CBORMap index out of range")

@@ -69,6 +69,7 @@ struct ItemPredicateTests {
         for position in map.indices {
             let entry = map[position]
             #expect(map.unsignedKey(position) == entry.key.uint)
+            #expect(map.textKey(position) == entry.key.text)
             #expect(map.keyIsText(position) == entry.key.isText)
             #expect(map.unsignedValue(position) == entry.value.uint)
             #expect(map.textValue(position) == entry.value.text)

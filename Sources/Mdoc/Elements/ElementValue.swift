@@ -45,12 +45,21 @@ public enum ElementValue: Sendable, Equatable {
         case .bytes(let b): self = .bytes(Array(b))
         case .text(let t): self = .text(t)
         case .array(let items): self = .array(items.map(ElementValue.init))
-        case .map(let entries): self = .map(entries.map { MapEntry(key: ElementValue($0.key), value: ElementValue($0.value)) })
-        case .tagged(1004, let inner) where inner.text != nil: self = .fullDate(inner.text ?? "")
-        case .tagged(0, let inner) where inner.text != nil:
-            let text = inner.text ?? ""
-            self = .dateTime(text, RFC3339.parseDateTime(text))
-        case .tagged(let tag, let inner): self = .tagged(tag, ElementValue(inner))
+        case .map(let entries):
+            // By position: an entry makes an item of its key, where a text key is read in place.
+            var converted: [MapEntry] = []
+            converted.reserveCapacity(entries.count)
+            for position in entries.indices {
+                let key = entries.textKey(position).map(ElementValue.text) ?? ElementValue(entries.key(position))
+                converted.append(MapEntry(key: key, value: ElementValue(entries.value(position))))
+            }
+            self = .map(converted)
+        case .tagged(let tag, let inner):
+            switch (tag, tag == 1004 || tag == 0 ? inner.text : nil) {
+            case (1004, let text?): self = .fullDate(text)
+            case (0, let text?): self = .dateTime(text, RFC3339.parseDateTime(text))
+            default: self = .tagged(tag, ElementValue(inner))
+            }
         case .simple(let v): self = .unsigned(UInt64(v))
         case .bool(let b): self = .bool(b)
         case .null, .undefined: self = .null

@@ -41,7 +41,16 @@ package struct DocumentVerification {
     package var facts: DocumentFacts
     /// Every returned element, issuer-signed first, with its value and provenance (listed once per document: the
     /// type, policy and assembly steps all read it).
-    let returnedElements: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)]
+    let returnedElements: [ReturnedElement]
+
+    /// One returned element. A struct, not a tuple: reading one field of a tuple in an array copied all of its fields
+    /// (a reference count each way for each).
+    struct ReturnedElement {
+        let nameSpace: String
+        let element: String
+        let value: CBORItem
+        let deviceSigned: Bool
+    }
 
     package init(index: Int, document: MdocDocument, context: MdocVerificationContext) {
         self.index = index
@@ -49,15 +58,20 @@ package struct DocumentVerification {
         self.context = context
         self.timings = StageTimings(traced: context.traced)
         self.facts = DocumentFacts(requestPolicy: context.request)
-        var returned: [(nameSpace: String, element: String, value: CBORItem, deviceSigned: Bool)] = []
+        var returned: [ReturnedElement] = []
         returned.reserveCapacity(document.issuerNameSpaces.reduce(0) { $0 + $1.items.count }
                                  + document.deviceNameSpaces.reduce(0) { $0 + $1.elements.count })
         for nameSpace in document.issuerNameSpaces {
             let items = nameSpace.items
-            for index in items.indices { returned.append((nameSpace.name, items[index].elementIdentifier, items[index].elementValue, false)) }
+            for index in items.indices {
+                returned.append(ReturnedElement(nameSpace: nameSpace.name, element: items[index].elementIdentifier,
+                                                value: items[index].elementValue, deviceSigned: false))
+            }
         }
         for nameSpace in document.deviceNameSpaces {
-            for element in nameSpace.elements { returned.append((nameSpace.name, element.identifier, element.value, true)) }
+            for element in nameSpace.elements {
+                returned.append(ReturnedElement(nameSpace: nameSpace.name, element: element.identifier, value: element.value, deviceSigned: true))
+            }
         }
         self.returnedElements = returned
     }

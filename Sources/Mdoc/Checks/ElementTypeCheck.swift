@@ -9,11 +9,16 @@ extension DocumentVerification {
         var typed = 0
         var failed = false
         var untaggedDates: [String] = []
+        // The namespace's table is looked up once per run of its elements (they are grouped by namespace).
+        var current: (nameSpace: String, types: ElementTypeTable.NameSpaceTypes?)?
         // By index, reading fields in place (a copy of each entry would cost reference counts for all of them).
         for index in returnedElements.indices {
             let value = returnedElements[index].value
-            guard let type = ElementTypeTable.type(nameSpace: returnedElements[index].nameSpace,
-                                                   element: returnedElements[index].element) else { continue }
+            if current?.nameSpace != returnedElements[index].nameSpace {
+                let nameSpace = returnedElements[index].nameSpace
+                current = (nameSpace, ElementTypeTable.types(nameSpace: nameSpace))
+            }
+            guard let type = current?.types?.type(returnedElements[index].element) else { continue }
             typed += 1
             var label: String { "\(returnedElements[index].nameSpace)/\(returnedElements[index].element)" }
             // Some issuers (the CMWallet test issuer among them) send a full-date without its tag 1004: the value is

@@ -6,24 +6,39 @@ package enum ElementTypeTable {
     static let iso23220 = "org.iso.23220.1"
     static let iso23220Japan = "org.iso.23220.1.jp"
 
-    /// The type of `element` in `nameSpace`, or nil when it is not typed.
-    package static func type(nameSpace: String, element: String) -> ElementType? {
-        switch nameSpace {
-        case mDL:
-            if AgeDisclosure.ageOverThreshold(element) != nil { return .bool }
-            return mDLElements[element]
-        case aamva:
-            return aamvaElements[element]
-        case iso23220:
-            if AgeDisclosure.ageOverThreshold(element) != nil { return .bool }
-            return iso23220Elements[element]
-        case iso23220Japan:
-            // Every element of the Japanese namespace named *_unicode is text (birth_date_unicode included).
-            return element.hasSuffix("_unicode") ? .text : nil
-        default:
-            return nil
+    /// The types of one namespace's elements.
+    package struct NameSpaceTypes: Sendable {
+        let elements: [String: ElementType]
+        /// `age_over_NN` elements are booleans.
+        var ageOverIsBool = false
+        /// Every element named *_unicode is text.
+        var unicodeSuffixIsText = false
+
+        /// The type of `element`, or nil when it is not typed.
+        package func type(_ element: String) -> ElementType? {
+            if ageOverIsBool, AgeDisclosure.ageOverThreshold(element) != nil { return .bool }
+            if unicodeSuffixIsText { return element.hasSuffix("_unicode") ? .text : nil }
+            return elements[element]
         }
     }
+
+    /// The types of `nameSpace`'s elements, or nil when the namespace is not typed. Looked up once per namespace: the
+    /// returned elements are grouped by namespace.
+    package static func types(nameSpace: String) -> NameSpaceTypes? {
+        switch nameSpace {
+        case mDL: mDLTypes
+        case aamva: aamvaTypes
+        case iso23220: iso23220Types
+        // Every element of the Japanese namespace named *_unicode is text (birth_date_unicode included).
+        case iso23220Japan: iso23220JapanTypes
+        default: nil
+        }
+    }
+
+    static let mDLTypes = NameSpaceTypes(elements: mDLElements, ageOverIsBool: true)
+    static let aamvaTypes = NameSpaceTypes(elements: aamvaElements)
+    static let iso23220Types = NameSpaceTypes(elements: iso23220Elements, ageOverIsBool: true)
+    static let iso23220JapanTypes = NameSpaceTypes(elements: [:], unicodeSuffixIsText: true)
 
     /// ISO/IEC 18013-5 §7.2.1, Table 5.
     static let mDLElements: [String: ElementType] = [

@@ -37,17 +37,17 @@ public enum CBORDecoder {
             let tree = shared.tree(input: items.tree.input)
             var result: [EmbeddedCBOR] = []
             result.reserveCapacity(items.count)
+            // Read from the array's rows: an item per element would cost a reference count each way.
+            let outer = items.tree
             for index in 0..<items.count {
-                let element = items[index]
-                let content = items.tree.nodes[element.row + 1]
-                result.append(EmbeddedCBOR(tagged: element.raw, inner: items.tree.input[content.contentRange],
-                                           item: CBORItem(tree: tree, row: roots[index])))
+                let element = outer.nodes[Int(outer.children[items.firstSlot + index])]
+                result.append(EmbeddedCBOR(tagged: outer.input[element.start..<element.end], item: CBORItem(tree: tree, row: roots[index])))
             }
             return result
         }
         // One element at a time, so the first element that fails does so as it would alone.
         enum Decoded {
-            case shared(tagged: ArraySlice<UInt8>, inner: ArraySlice<UInt8>, row: Int)
+            case shared(tagged: ArraySlice<UInt8>, row: Int)
             case separate(EmbeddedCBOR)
         }
         var builder = TreeBuilder()
@@ -58,16 +58,16 @@ public enum CBORDecoder {
                 throw CBORDecodingError(.notEmbeddedCBOR, offset: item.byteRange.lowerBound)
             }
             if Int(content.node.kind) == CBOR_WALK_BYTES {
-                decoded.append(.shared(tagged: item.raw, inner: inner, row: try builder.append(inner, limits: limits)))
+                decoded.append(.shared(tagged: item.raw, row: try builder.append(inner, limits: limits)))
             } else {
                 // An indefinite-length byte string's content is a joined copy, not part of the shared input.
-                decoded.append(.separate(EmbeddedCBOR(tagged: item.raw, inner: inner, item: try decodeTyped(inner, limits: limits))))
+                decoded.append(.separate(EmbeddedCBOR(tagged: item.raw, item: try decodeTyped(inner, limits: limits))))
             }
         }
         let tree = builder.tree(input: items.tree.input)
         return decoded.map { element in
             switch element {
-            case .shared(let tagged, let inner, let row): EmbeddedCBOR(tagged: tagged, inner: inner, item: CBORItem(tree: tree, row: row))
+            case .shared(let tagged, let row): EmbeddedCBOR(tagged: tagged, item: CBORItem(tree: tree, row: row))
             case .separate(let embedded): embedded
             }
         }

@@ -3,11 +3,13 @@
 public struct EmbeddedCBOR: Sendable {
     /// The whole `d8 18 <bstr>` item as received (hash this for IssuerSignedItemBytes).
     public let tagged: ArraySlice<UInt8>
-    /// The byte string's content.
-    public let inner: ArraySlice<UInt8>
     /// The decoded inner item. For a definite-length byte string its `raw` slices index into
     /// the original buffer; for an indefinite one, into the concatenated chunks.
     public let item: CBORItem
+
+    /// The byte string's content. The decoder refuses trailing bytes, so the item spans all of it: this is the item's
+    /// `raw` (kept once rather than as a second slice of the same bytes).
+    public var inner: ArraySlice<UInt8> { item.raw }
 }
 
 extension CBORItem {
@@ -21,7 +23,7 @@ extension CBORItem {
             throw CBORDecodingError(.notEmbeddedCBOR, offset: raw.startIndex)
         }
         let item = try CBORDecoder.decode(inner, limits: limits)
-        return EmbeddedCBOR(tagged: raw, inner: inner, item: item)
+        return EmbeddedCBOR(tagged: raw, item: item)
     }
 }
 

@@ -59,28 +59,27 @@ final class CBORTree: Sendable {
     /// chunks), or nil when it is not.
     @inline(__always)
     func withBytes<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        let node = nodes[row]
-        switch Int(node.kind) {
-        case CBOR_WALK_BYTES:
-            let content = node.contentRange
-            return input.withUnsafeBufferPointer { body($0.bytes(at: content, base: input.startIndex)) }
-        case CBOR_WALK_BYTES_INDEF:
-            return joined[Int(node.firstChild)].withUnsafeBufferPointer(body)
-        default:
-            return nil
-        }
+        withContent(row, definite: CBOR_WALK_BYTES, indefinite: CBOR_WALK_BYTES_INDEF, body)
     }
 
-    /// `body` applied to row `row`'s UTF-8 bytes (definite: in the input; indefinite: the joined chunks), or nil when
-    /// the row is not a text string. Always inlined: as a call, its closure cost a retain and a release per lookup.
+    /// `body` applied to row `row`'s UTF-8 bytes, or nil when the row is not a text string.
     @inline(__always)
     private func withText<Result>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        withContent(row, definite: CBOR_WALK_TEXT, indefinite: CBOR_WALK_TEXT_INDEF, body)
+    }
+
+    /// `body` applied to the content of row `row` (definite: in the input; indefinite: the joined chunks) when its kind
+    /// is `definite` or `indefinite`, otherwise nil. Always inlined: as a call, its closure cost a retain and a release
+    /// per lookup.
+    @inline(__always)
+    private func withContent<Result>(_ row: Int, definite: Int, indefinite: Int,
+                                     _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         let node = nodes[row]
         switch Int(node.kind) {
-        case CBOR_WALK_TEXT:
+        case definite:
             let content = node.contentRange
             return input.withUnsafeBufferPointer { body($0.bytes(at: content, base: input.startIndex)) }
-        case CBOR_WALK_TEXT_INDEF:
+        case indefinite:
             return joined[Int(node.firstChild)].withUnsafeBufferPointer(body)
         default:
             return nil

@@ -58,9 +58,8 @@ public enum Digest {
         data.withCryptoBytes { data in expected.withCryptoBytes { matches(algorithm, data, $0) } }
     }
 
-    /// Whether the digest of `data` with `algorithm` equals `expected`, compared in constant time. Not generic, so a
-    /// caller in another module with other buffer types than the generic version's own uses does not go through
-    /// witness tables for every value.
+    /// Whether the digest of `data` with `algorithm` equals `expected`, compared in constant time. Not generic: called
+    /// from another module, the generic version goes through witness tables for every value it checks.
     public static func matches(_ algorithm: DigestAlgorithm, _ data: UnsafeRawBufferPointer, _ expected: UnsafeRawBufferPointer) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxOutputByteCount) { out in
             let count = compute(algorithm, data, into: out)

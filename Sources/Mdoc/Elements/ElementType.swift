@@ -29,7 +29,6 @@ package enum ElementType: Sendable {
         /// Required keys first, then optional ones.
         let keys: [StaticString]
         let types: [ElementType]
-        let requiredCount: Int
         /// The positions in `keys` of the required keys, in key order: the report names the first missing one.
         let requiredInKeyOrder: [Int]
 
@@ -37,7 +36,6 @@ package enum ElementType: Sendable {
             precondition(required.count + optional.count <= 64, "a map shape's keys are tracked in 64 bits")
             keys = required.map(\.key) + optional.map(\.key)
             types = required.map(\.value) + optional.map(\.value)
-            requiredCount = required.count
             requiredInKeyOrder = required.indices.sorted { "\(required[$0].key)" < "\(required[$1].key)" }
         }
     }
@@ -96,7 +94,7 @@ package enum ElementType: Sendable {
     }
 
     /// The first required key missing in key order, else the first entry (in received order) with a non-text key or a
-    /// known key of the wrong type. Each entry's key is compared with the shape's keys once, in place.
+    /// known key of the wrong type. Keys are compared with the shape's as UTF-8 bytes in place, without making items.
     private static func mapMismatch(_ entries: CBORMap, _ shape: MapShape) -> String? {
         var present: UInt64 = 0  // bit i: shape.keys[i] is a key of the map
         for position in entries.indices {

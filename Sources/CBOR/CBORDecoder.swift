@@ -38,10 +38,8 @@ public enum CBORDecoder {
             var result: [EmbeddedCBOR] = []
             result.reserveCapacity(items.count)
             // Read from the array's rows: an item per element would cost a reference count each way.
-            let outer = items.tree
             for index in 0..<items.count {
-                let element = outer.nodes[Int(outer.children[items.firstSlot + index])]
-                result.append(EmbeddedCBOR(tagged: outer.input[element.start..<element.end], item: CBORItem(tree: tree, row: roots[index])))
+                result.append(EmbeddedCBOR(tagged: items.tree.raw(items.row(index)), item: CBORItem(tree: tree, row: roots[index])))
             }
             return result
         }

@@ -67,10 +67,7 @@ public struct CBORItem: Sendable {
 
     /// The exact received bytes of this item (head + content), as a slice of the input buffer.
     /// Its indices are byte offsets in the original input.
-    public var raw: ArraySlice<UInt8> {
-        let node = self.node
-        return tree.input[node.start..<node.end]
-    }
+    public var raw: ArraySlice<UInt8> { tree.raw(row) }
 
     /// The byte offsets this item occupies in the original input (the indices of `raw`).
     public var byteRange: Range<Int> {
@@ -110,8 +107,13 @@ public struct CBORArray: RandomAccessCollection, Sendable {
 
     /// The element at `position` (0 ..< count).
     public subscript(position: Int) -> CBORItem {
+        CBORItem(tree: tree, row: row(position))
+    }
+
+    /// The row of the element at `position` (0 ..< count), for reading it in place.
+    func row(_ position: Int) -> Int {
         precondition(position >= 0 && position < count, "CBORArray index out of range")
-        return tree.item(atSlot: firstSlot + position)
+        return Int(tree.children[firstSlot + position])
     }
 }
 
@@ -137,79 +139,71 @@ public struct CBORMap: RandomAccessCollection, Sendable {
 
     /// The entry at `position` (0 ..< count).
     public subscript(position: Int) -> CBORMapEntry {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return CBORMapEntry(key: slots[2 * position], value: slots[2 * position + 1])
+        CBORMapEntry(key: key(position), value: value(position))
     }
 
     /// The position in `keys` of the text key of entry `position` (compared as UTF-8 bytes), or nil (another text or
     /// not a text). Reads a map of known keys without making an item of each key.
     public func keyIndex(_ position: Int, among keys: [StaticString]) -> Int? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots.tree.textIndex(Int(slots.tree.children[slots.firstSlot + 2 * position]), among: keys)
+        slots.tree.textIndex(keyRow(position), among: keys)
     }
 
     /// The key of entry `position` (0 ..< count).
     public func key(_ position: Int) -> CBORItem {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots[2 * position]
+        CBORItem(tree: slots.tree, row: keyRow(position))
     }
 
     /// The value of entry `position` (0 ..< count).
     public func value(_ position: Int) -> CBORItem {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots[2 * position + 1]
+        CBORItem(tree: slots.tree, row: valueRow(position))
     }
 
-    /// Whether the key of entry `position` is a text string; read without making an item.
+    // In-place readers: each reads one row of the table without making an item (a reference count each way).
+
+    /// Whether the key of entry `position` is a text string.
     public func keyIsText(_ position: Int) -> Bool {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let kind = Int(slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position])].kind)
-        return kind == CBOR_WALK_TEXT || kind == CBOR_WALK_TEXT_INDEF
+        slots.tree.textByteCount(keyRow(position)) != nil
     }
 
-    /// The key of entry `position` if it is an unsigned integer, otherwise nil; read without making an item.
+    /// The key of entry `position` if it is an unsigned integer, otherwise nil.
     public func unsignedKey(_ position: Int) -> UInt64? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let node = slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position])]
-        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
+        slots.tree.unsigned(keyRow(position))
     }
 
-    /// `body` applied to the content of entry `position`'s value if it is a byte string, otherwise nil. Reads the
-    /// bytes in place, without making an item or a slice (for checks that compare many values, such as digests).
-    public func withValueBytes<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots.tree.withBytes(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]), body)
-    }
-
-    /// The key of entry `position` if it is a text string, otherwise nil; read without making an item.
+    /// The key of entry `position` if it is a text string, otherwise nil.
     public func textKey(_ position: Int) -> String? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots.tree.string(Int(slots.tree.children[slots.firstSlot + 2 * position]))
+        slots.tree.string(keyRow(position))
     }
 
-    /// The value of entry `position` if it is an unsigned integer, otherwise nil; read without making an item.
+    /// The value of entry `position` if it is an unsigned integer, otherwise nil.
     public func unsignedValue(_ position: Int) -> UInt64? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let node = slots.tree.nodes[Int(slots.tree.children[slots.firstSlot + 2 * position + 1])]
-        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
+        slots.tree.unsigned(valueRow(position))
     }
 
-    /// The value of entry `position` if it is a text string, otherwise nil; read without making an item.
+    /// The value of entry `position` if it is a text string, otherwise nil.
     public func textValue(_ position: Int) -> String? {
-        precondition(position >= 0 && position < count, "CBORMap index out of range")
-        return slots.tree.string(Int(slots.tree.children[slots.firstSlot + 2 * position + 1]))
+        slots.tree.string(valueRow(position))
     }
 
-    /// The length of entry `position`'s value if it is a byte string, otherwise nil; read without making an item.
+    /// The length of entry `position`'s value if it is a byte string, otherwise nil.
     public func valueByteCount(_ position: Int) -> Int? {
+        slots.tree.withBytes(valueRow(position)) { $0.count }
+    }
+
+    /// `body` applied to the content of entry `position`'s value if it is a byte string, otherwise nil. The bytes are
+    /// read in place, without a slice (for checks that compare many values, such as digests).
+    public func withValueBytes<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        slots.tree.withBytes(valueRow(position), body)
+    }
+
+    private func keyRow(_ position: Int) -> Int {
         precondition(position >= 0 && position < count, "CBORMap index out of range")
-        let tree = slots.tree
-        let node = tree.nodes[Int(tree.children[slots.firstSlot + 2 * position + 1])]
-        switch Int(node.kind) {
-        case CBOR_WALK_BYTES: return node.contentRange.count
-        case CBOR_WALK_BYTES_INDEF: return tree.content(of: node).count
-        default: return nil
-        }
+        return slots.row(2 * position)
+    }
+
+    private func valueRow(_ position: Int) -> Int {
+        precondition(position >= 0 && position < count, "CBORMap index out of range")
+        return slots.row(2 * position + 1)
     }
 }
 
@@ -217,10 +211,7 @@ public struct CBORMap: RandomAccessCollection, Sendable {
 
 extension CBORItem {
     /// The value if this item is an unsigned integer, otherwise nil.
-    public var uint: UInt64? {
-        let node = self.node
-        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
-    }
+    public var uint: UInt64? { tree.unsigned(row) }
 
     /// An unsigned or negative integer that fits Int64.
     public var int: Int64? {
@@ -280,14 +271,7 @@ extension CBORItem {
     }
 
     /// The length in UTF-8 bytes if this item is a text string, without making a String of it; otherwise nil.
-    public var textUTF8Count: Int? {
-        let node = self.node
-        switch Int(node.kind) {
-        case CBOR_WALK_TEXT: return node.contentRange.count
-        case CBOR_WALK_TEXT_INDEF: return tree.content(of: node).count
-        default: return nil
-        }
-    }
+    public var textUTF8Count: Int? { tree.textByteCount(row) }
 
     /// Whether this item is a byte string (definite or indefinite), without making a slice of it.
     public var isBytes: Bool {

@@ -49,6 +49,23 @@ final class CBORTree: Sendable {
         withText(row) { text in keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } } } ?? nil
     }
 
+    /// The exact received bytes of row `row` (head and content).
+    func raw(_ row: Int) -> ArraySlice<UInt8> {
+        let node = nodes[row]
+        return input[node.start..<node.end]
+    }
+
+    /// Row `row`'s value if it is an unsigned integer, otherwise nil.
+    func unsigned(_ row: Int) -> UInt64? {
+        let node = nodes[row]
+        return Int(node.kind) == CBOR_WALK_UINT ? node.value : nil
+    }
+
+    /// The length in UTF-8 bytes of row `row`'s text, or nil when it is not a text string.
+    func textByteCount(_ row: Int) -> Int? {
+        withText(row) { $0.count }
+    }
+
     /// Row `row`'s text as a String, or nil when it is not a text string. Decoded from the input in place: through a
     /// slice, every text read cost a reference count each way on the input.
     func string(_ row: Int) -> String? {

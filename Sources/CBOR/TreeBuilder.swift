@@ -36,7 +36,7 @@ struct TreeBuilder {
         // Starts, lengths (offsets in `input`) and, from the walker, root rows.
         var ranges = [Int](repeating: 0, count: 3 * count)
         for index in 0..<count {
-            let row = Int(tree.children[items.firstSlot + index])
+            let row = items.row(index)
             guard Int(tree.nodes[row].kind) == CBOR_WALK_TAG, tree.nodes[row].value == 24, row + 1 < tree.nodes.count else { return nil }
             let content = tree.nodes[row + 1]
             guard Int(content.kind) == CBOR_WALK_BYTES, content.contentRange.count <= limits.maxInputBytes else { return nil }

@@ -7,8 +7,8 @@ import Testing
 @Suite("Repeated digest IDs and elements in a namespace")
 struct IssuerSignedItemRepeatsTests {
     static func items(_ entries: [(UInt64, String)]) throws -> [IssuerSignedItem] {
-        let array = CBORValue.array(try entries.map { id, element in
-            .tagged(24, .bytes(try CBOREncoder.encode(.map([
+        let array = CBORValue.array(entries.map { id, element in
+            .tagged(24, .bytes(CBOREncoder.encode(.map([
                 (.text("digestID"), .unsigned(id)), (.text("random"), .bytes([0])),
                 (.text("elementIdentifier"), .text(element)), (.text("elementValue"), .bool(true)),
             ]))))

@@ -67,7 +67,7 @@ package final class MobileSecurityObject: Sendable {
         guard entries.count <= ResponseLimits.maxNameSpaces else {
             throw malformed(ResponseLimits.over("valueDigests", count: entries.count, limit: ResponseLimits.maxNameSpaces, name: "maxNameSpaces"))
         }
-        let total = digestCount(entries)
+        let total = entries.indices.reduce(0) { $0 + (entries.value($1).map?.count ?? 0) }
         guard total <= ResponseLimits.maxDigests else {
             throw malformed(ResponseLimits.over("valueDigests (digests)", count: total, limit: ResponseLimits.maxDigests, name: "maxDigests"))
         }
@@ -93,11 +93,6 @@ package final class MobileSecurityObject: Sendable {
             nameSpaces.append((nameSpace, ValueDigests.NameSpace(ids, ids: keys)))
         }
         return ValueDigests(nameSpaces)
-    }
-
-    /// Every digest of every namespace (entries that are not maps count none).
-    private static func digestCount(_ entries: CBORMap) -> Int {
-        entries.indices.reduce(0) { $0 + (entries.value($1).map?.count ?? 0) }
     }
 
     /// `keyAuthorizations` (optional): namespaces and/or namespace → element identifiers.

@@ -126,8 +126,15 @@ static int is_indefinite_string(uint8_t kind) {
 /// Room for `more` elements of `size` bytes, up to `bound` in all. A walk adds at most one element
 /// per input byte, so the bound is what the buffer held before the walk plus the walk's input
 /// length. Returns 0 when out of memory or over the bound.
-static int reserve(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound) {
-    if (more <= buffer->capacity - buffer->count) return 1;
+static int grow(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound);
+
+static inline int reserve(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound) {
+    if (__builtin_expect(more <= buffer->capacity - buffer->count, 1)) return 1;
+    return grow(buffer, size, more, bound);
+}
+
+/// reserve's slow path, out of line: the walk calls reserve for nearly every item and rarely grows.
+__attribute__((noinline)) static int grow(cbor_tree_buffer *buffer, size_t size, size_t more, size_t bound) {
     if (more > bound || buffer->count > bound - more) return 0;
     size_t needed = buffer->count + more;
     size_t wanted = buffer->capacity ? buffer->capacity * 2 : 64;
@@ -295,8 +302,9 @@ static int close_frame(walk *w, size_t end) {
 }
 
 /// One item has ended at `end`: count it in the enclosing definite containers, closing those
-/// that are now full. Returns 1 when the outermost item is complete, -1 when out of memory.
-static int complete_item(walk *w, size_t end) {
+/// that are now full. Returns 1 when the outermost item is complete, -1 when out of memory. Inlined: it runs after
+/// every item, and usually only counts one down.
+static inline __attribute__((always_inline)) int complete_item(walk *w, size_t end) {
     while (w->depth > 0) {
         frame *top = &w->stack[w->depth - 1];
         if (is_indefinite(top->kind)) return 0;

@@ -36,8 +36,26 @@ package final class CertificateCache: Sendable {
         }
     }
 
+    /// A certificate's DER bytes as a key: the per-process seeded `Hasher` over all of them, and equality over all of
+    /// them. Looking a received certificate up this way costs a keyed hash and one comparison, not the SHA-256 digest
+    /// (with its OpenSSL context) a digest key needed on every verification. A stored key owns a copy of its bytes,
+    /// so the cache never keeps a response's buffer alive.
+    private struct DERKey: Hashable {
+        let bytes: ArraySlice<UInt8>
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        static func == (lhs: DERKey, rhs: DERKey) -> Bool {
+            lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { a in
+                rhs.bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            }
+        }
+    }
+
     private struct State {
-        var certificates: [DigestKey: Certificate] = [:]
+        var certificates: [DERKey: Certificate] = [:]
         var publicKeys: [DigestKey: PublicKey] = [:]
         var profiles: [DigestKey: [AnnexBDeviation]] = [:]
         var chains: [DigestKey: ChainEntry] = [:]
@@ -53,12 +71,11 @@ package final class CertificateCache: Sendable {
 
     /// The parsed certificate for these DER bytes, from the cache when seen before.
     package func certificate(der: ArraySlice<UInt8>) throws -> Certificate {
-        let key = DigestKey(Digest.hash(.sha256, der))
-        if let cached = state.withLockedValue({ $0.certificates[key] }) { return cached }
+        if let cached = state.withLockedValue({ $0.certificates[DERKey(bytes: der)] }) { return cached }
         let certificate = try Certificate(derEncoded: der)
         state.withLockedValue { state in
             if state.certificates.count >= capacity { state.certificates.removeAll(keepingCapacity: true) }
-            state.certificates[key] = certificate
+            state.certificates[DERKey(bytes: certificate.derEncoded[...])] = certificate
         }
         return certificate
     }

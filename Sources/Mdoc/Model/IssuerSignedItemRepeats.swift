@@ -18,10 +18,13 @@ extension IssuerSignedItem {
             var counted: UInt64 = 0  // bit i: item i's digestID was new, so its element identifier counts
             for index in items.indices {
                 let digestID = items[index].digestID
+                // Identifiers of different lengths differ: most pairs are told apart without a string comparison.
+                let length = items[index].elementIdentifier.utf8.count
                 if (0 ..< index).contains(where: { items[$0].digestID == digestID }) {
                     repeats[index] = .digestID
                 } else if (0 ..< index).contains(where: {
-                    counted & (1 << $0) != 0 && items[$0].elementIdentifier == items[index].elementIdentifier
+                    counted & (1 << $0) != 0 && items[$0].elementIdentifier.utf8.count == length
+                        && items[$0].elementIdentifier == items[index].elementIdentifier
                 }) {
                     repeats[index] = .element
                 } else {

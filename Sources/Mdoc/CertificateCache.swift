@@ -49,7 +49,10 @@ package final class CertificateCache: Sendable {
 
         static func == (lhs: DERKey, rhs: DERKey) -> Bool {
             lhs.bytes.count == rhs.bytes.count && lhs.bytes.withUnsafeBytes { a in
-                rhs.bytes.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+                rhs.bytes.withUnsafeBytes { b in
+                    guard let x = a.baseAddress, let y = b.baseAddress else { return true }  // both empty
+                    return memcmp(x, y, a.count) == 0
+                }
             }
         }
     }

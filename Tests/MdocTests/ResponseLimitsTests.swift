@@ -91,7 +91,7 @@ struct ResponseLimitsTests {
 
     @Test("MSO valueDigests: 16384 digests parse, 16385 are mso.malformed naming ResponseLimits.maxDigests")
     func digests() throws {
-        #expect(try MobileSecurityObject.valueDigests(Self.valueDigests([8192, 8192]), algorithm: .sha256).count == 2)
+        #expect(try MobileSecurityObject.valueDigests(Self.valueDigests([8192, 8192]), algorithm: .sha256).nameSpaces.count == 2)
         let over = try Self.valueDigests([8192, 8193])
         let error = try #require(Self.refusal { () throws(VerificationError) in
             _ = try MobileSecurityObject.valueDigests(over, algorithm: .sha256)

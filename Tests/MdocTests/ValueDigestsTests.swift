@@ -23,10 +23,10 @@ struct ValueDigestsTests {
     ])
     func lookups(ids: [UInt64]) throws {
         let digests = try Self.valueDigests([("other", [1]), ("ns", ids)])
-        #expect(digests.count == 2)
+        #expect(digests.nameSpaces.map(\.name) == ["other", "ns"])
         #expect(digests[nameSpace: "absent"] == nil)
         let nameSpace = try #require(digests[nameSpace: "ns"])
-        #expect(nameSpace.count == ids.count)
+        #expect(nameSpace.ids == ids)
         #expect((nameSpace.index != nil) == (ids.count >= ValueDigests.NameSpace.indexedFrom))
         for id in ids {
             #expect(nameSpace.matches(id, .sha256, Self.data(id)) == true)

@@ -32,27 +32,22 @@ package struct ValueDigests: Sendable {
             self.index = index
         }
 
-        /// The number of digests.
-        package var count: Int { ids.count }
-
         /// Whether the digest of `data` with `algorithm` equals the digest with `id` (compared in constant time),
         /// or nil when the namespace has no digest with `id`. The expected digest is read in place.
         package func matches(_ id: UInt64, _ algorithm: DigestAlgorithm, _ data: ArraySlice<UInt8>) -> Bool? {
-            guard let position = index.map({ $0[id] }) ?? ids.firstIndex(of: id) else { return nil }
+            let position = if let index { index[id] } else { ids.firstIndex(of: id) }
+            guard let position else { return nil }
             return data.withUnsafeBytes { data in
                 map.withValueBytes(position) { Digest.matches(algorithm, data, UnsafeRawBufferPointer($0)) }
             } ?? false
         }
     }
 
-    private let nameSpaces: [(name: String, digests: NameSpace)]
+    let nameSpaces: [(name: String, digests: NameSpace)]
 
     init(_ nameSpaces: [(name: String, digests: NameSpace)]) {
         self.nameSpaces = nameSpaces
     }
-
-    /// The number of namespaces.
-    package var count: Int { nameSpaces.count }
 
     /// The digests of `nameSpace`, or nil when the MSO has none for it. Namespace keys are unique: the decoder refuses
     /// duplicate map keys.

@@ -175,6 +175,11 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         slots.tree.string(keyRow(position))
     }
 
+    /// The key of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise nil.
+    public func textKey(_ position: Int, in vocabulary: TextVocabulary) -> String? {
+        slots.tree.string(keyRow(position), in: vocabulary)
+    }
+
     /// The value of entry `position` if it is an unsigned integer, otherwise nil.
     public func unsignedValue(_ position: Int) -> UInt64? {
         slots.tree.unsigned(valueRow(position))
@@ -183,6 +188,12 @@ public struct CBORMap: RandomAccessCollection, Sendable {
     /// The value of entry `position` if it is a text string, otherwise nil.
     public func textValue(_ position: Int) -> String? {
         slots.tree.string(valueRow(position))
+    }
+
+    /// The value of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise
+    /// nil.
+    public func textValue(_ position: Int, in vocabulary: TextVocabulary) -> String? {
+        slots.tree.string(valueRow(position), in: vocabulary)
     }
 
     /// The length of entry `position`'s value if it is a byte string, otherwise nil.
@@ -225,6 +236,9 @@ extension CBORItem {
 
     /// The string if this item is a text string, otherwise nil.
     public var text: String? { tree.string(row) }
+
+    /// The string if this item is a text string (the stored String when `vocabulary` knows it), otherwise nil.
+    public func text(in vocabulary: TextVocabulary) -> String? { tree.string(row, in: vocabulary) }
 
     /// The content if this item is a byte string, otherwise nil.
     public var bytes: ArraySlice<UInt8>? {

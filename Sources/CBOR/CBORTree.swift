@@ -46,7 +46,19 @@ final class CBORTree: Sendable {
     /// The position in `keys` of row `row`'s text, compared as UTF-8 bytes, or nil (another text or not a text). One
     /// look at the input for all candidates, where a loop of `isText` calls would look once per candidate.
     func textIndex(_ row: Int, among keys: [StaticString]) -> Int? {
-        withText(row) { text in keys.firstIndex { key in key.withUTF8Buffer { text.sameBytes(as: $0) } } } ?? nil
+        withText(row) { text in
+            for index in keys.indices {
+                let key = keys[index]
+                // Lengths first: most candidates differ in length, and a literal's bytes are read without a closure.
+                if key.hasPointerRepresentation {
+                    guard key.utf8CodeUnitCount == text.count else { continue }
+                    if text.sameBytes(as: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) { return index }
+                } else if key.withUTF8Buffer({ text.sameBytes(as: $0) }) {
+                    return index
+                }
+            }
+            return nil
+        } ?? nil
     }
 
     /// The exact received bytes of row `row` (head and content).
@@ -70,6 +82,11 @@ final class CBORTree: Sendable {
     /// slice, every text read cost a reference count each way on the input.
     func string(_ row: Int) -> String? {
         withText(row) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Row `row`'s text, the stored String when `vocabulary` knows it, or nil when it is not a text string.
+    func string(_ row: Int, in vocabulary: TextVocabulary) -> String? {
+        withText(row) { vocabulary.text(matching: $0) ?? String(decoding: $0, as: UTF8.self) }
     }
 
     /// `body` applied to row `row`'s content if it is a byte string (definite: in the input; indefinite: the joined

@@ -49,6 +49,15 @@ struct ItemPredicateTests {
         #expect(item.textIndex(among: []) == nil)
     }
 
+    @Test("textIndex matches one-character candidates too")
+    func textIndexOneCharacter() throws {
+        // {"x": 1, "y": 2, "é": 3}; one-character literals may be stored as a scalar rather than as UTF-8 bytes.
+        let map = try #require(try CBORDecoder.decode(hex("a3 6178 01 6179 02 62c3a9 03")).map)
+        let keys: [StaticString] = ["y", "é", "x"]
+        #expect(map.indices.map { map.keyIndex($0, among: keys) } == [2, 0, 1])
+        #expect(map.indices.map { map.keyIndex($0, among: ["yy", "xé"]) } == [nil, nil, nil])
+    }
+
     @Test("a map's keyIndex, key and value agree with its entries, entry by entry", arguments: items)
     func mapKeyIndex(_ hexInput: String, _ text: String?) throws {
         // {item: 7, 1: item, "keys": 8}: the entries' own answers are the oracle.

@@ -16,9 +16,10 @@ package enum ElementTypeTable {
 
         /// The type of `element`, or nil when it is not typed.
         package func type(_ element: String) -> ElementType? {
-            if ageOverIsBool, AgeDisclosure.ageOverThreshold(element) != nil { return .bool }
             if unicodeSuffixIsText { return element.hasSuffix("_unicode") ? .text : nil }
-            return elements[element]
+            // The table first: most elements are in it, and no `age_over_NN` is.
+            if let type = elements[element] { return type }
+            return ageOverIsBool && AgeDisclosure.ageOverThreshold(element) != nil ? .bool : nil
         }
     }
 

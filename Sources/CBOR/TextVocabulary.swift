@@ -1,31 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Texts a format knows in advance (namespaces, document types, element identifiers, map keys). Reading a received
 /// text that is one of them returns the stored String instead of a new one: no allocation, and copies of a literal
 /// cost no reference counting. Only texts of 16 UTF-8 bytes or more are kept: a shorter String is stored inline, so
 /// there is nothing to save.
 public struct TextVocabulary: Sendable {
-    /// The known texts by UTF-8 length (index 0 ..< 16 empty).
-    private let byLength: [[String]]
+    /// The UTF-8 bytes of every known text, one after another, shorter texts first. Flat arrays of plain values: a
+    /// lookup reads them without a reference count (an array of arrays of Strings cost two per candidate).
+    private let bytes: [UInt8]
+    /// Per known text, in `bytes` order: where its bytes start, and the String it is.
+    private let starts: [Int]
+    private let texts: [String]
+    /// `firstOfLength[n] ..< firstOfLength[n + 1]`: the known texts of n bytes.
+    private let firstOfLength: [Int]
 
     static let minimumLength = 16
 
     public init(_ texts: some Sequence<String>) {
-        var byLength: [[String]] = []
         var seen = Set<String>()
-        for text in texts where text.utf8.count >= Self.minimumLength && seen.insert(text).inserted {
-            let length = text.utf8.count
-            if byLength.count <= length { byLength.append(contentsOf: repeatElement([], count: length + 1 - byLength.count)) }
-            byLength[length].append(text)
+        let kept = texts.filter { $0.utf8.count >= Self.minimumLength && seen.insert($0).inserted }
+            .enumerated().sorted { ($0.element.utf8.count, $0.offset) < ($1.element.utf8.count, $1.offset) }.map(\.element)
+        var bytes: [UInt8] = [], starts: [Int] = [], firstOfLength = [0]
+        for text in kept {
+            while firstOfLength.count <= text.utf8.count { firstOfLength.append(starts.count) }
+            starts.append(bytes.count)
+            bytes.append(contentsOf: text.utf8)
         }
-        self.byLength = byLength
+        firstOfLength.append(starts.count)
+        (self.bytes, self.starts, self.texts, self.firstOfLength) = (bytes, starts, kept, firstOfLength)
     }
 
     /// The known text whose UTF-8 bytes are `utf8`, or nil.
     func text(matching utf8: UnsafeBufferPointer<UInt8>) -> String? {
-        guard utf8.count >= Self.minimumLength, utf8.count < byLength.count else { return nil }
-        for candidate in byLength[utf8.count] {
-            var candidate = candidate
-            if candidate.withUTF8({ $0.sameBytes(as: utf8) }) { return candidate }
+        let length = utf8.count
+        guard length >= Self.minimumLength, length + 1 < firstOfLength.count, let received = utf8.baseAddress else { return nil }
+        let candidates = firstOfLength[length] ..< firstOfLength[length + 1]
+        guard !candidates.isEmpty else { return nil }
+        var match: Int?
+        bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return }
+            for candidate in candidates where memcmp(base + starts[candidate], received, length) == 0 {
+                match = candidate
+                return
+            }
         }
-        return nil
+        guard let match else { return nil }
+        return texts[match]
     }
 }

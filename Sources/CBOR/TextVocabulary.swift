@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// Texts a format knows in advance (namespaces, document types, element identifiers, map keys). Reading a received
-/// text that is one of them returns the stored String instead of a new one: no allocation, and copies of a literal
-/// cost no reference counting. Only texts of 16 UTF-8 bytes or more are kept: a shorter String is stored inline, so
-/// there is nothing to save.
+/// text that is one of them returns the stored String instead of a new one: no allocation, and no buffer to free when
+/// the response is dropped. Only texts of 16 UTF-8 bytes or more are kept: a shorter String is stored inline, so there
+/// is nothing to save.
 public struct TextVocabulary: Sendable {
     /// The UTF-8 bytes of every known text, one after another, shorter texts first. Flat arrays of plain values: a
     /// lookup reads them without a reference count (an array of arrays of Strings cost two per candidate).

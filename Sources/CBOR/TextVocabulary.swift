@@ -20,6 +20,7 @@ public struct TextVocabulary: Sendable {
 
     static let minimumLength = 16
 
+    /// A vocabulary of `texts`; repeats and texts under 16 UTF-8 bytes are left out.
     public init(_ texts: some Sequence<String>) {
         var seen = Set<String>()
         let kept = texts.filter { $0.utf8.count >= Self.minimumLength && seen.insert($0).inserted }

@@ -170,13 +170,8 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         slots.tree.unsigned(keyRow(position))
     }
 
-    /// The key of entry `position` if it is a text string, otherwise nil.
-    public func textKey(_ position: Int) -> String? {
-        slots.tree.string(keyRow(position))
-    }
-
     /// The key of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise nil.
-    public func textKey(_ position: Int, in vocabulary: TextVocabulary) -> String? {
+    public func textKey(_ position: Int, in vocabulary: TextVocabulary? = nil) -> String? {
         slots.tree.string(keyRow(position), in: vocabulary)
     }
 
@@ -185,14 +180,9 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         slots.tree.unsigned(valueRow(position))
     }
 
-    /// The value of entry `position` if it is a text string, otherwise nil.
-    public func textValue(_ position: Int) -> String? {
-        slots.tree.string(valueRow(position))
-    }
-
     /// The value of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise
     /// nil.
-    public func textValue(_ position: Int, in vocabulary: TextVocabulary) -> String? {
+    public func textValue(_ position: Int, in vocabulary: TextVocabulary? = nil) -> String? {
         slots.tree.string(valueRow(position), in: vocabulary)
     }
 

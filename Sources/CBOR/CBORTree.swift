@@ -78,15 +78,10 @@ final class CBORTree: Sendable {
         withText(row) { $0.count }
     }
 
-    /// Row `row`'s text as a String, or nil when it is not a text string. Decoded from the input in place: through a
-    /// slice, every text read cost a reference count each way on the input.
-    func string(_ row: Int) -> String? {
-        withText(row) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Row `row`'s text, the stored String when `vocabulary` knows it, or nil when it is not a text string.
-    func string(_ row: Int, in vocabulary: TextVocabulary) -> String? {
-        withText(row) { vocabulary.text(matching: $0) ?? String(decoding: $0, as: UTF8.self) }
+    /// Row `row`'s text as a String (the stored one when `vocabulary` knows it), or nil when it is not a text string.
+    /// Decoded from the input in place: through a slice, every text read cost a reference count each way on the input.
+    func string(_ row: Int, in vocabulary: TextVocabulary? = nil) -> String? {
+        withText(row) { vocabulary?.text(matching: $0) ?? String(decoding: $0, as: UTF8.self) }
     }
 
     /// `body` applied to row `row`'s content if it is a byte string (definite: in the input; indefinite: the joined

@@ -24,7 +24,7 @@ public struct TextVocabulary: Sendable {
     public init(_ texts: some Sequence<String>) {
         var seen = Set<String>()
         let kept = texts.filter { $0.utf8.count >= Self.minimumLength && seen.insert($0).inserted }
-            .enumerated().sorted { ($0.element.utf8.count, $0.offset) < ($1.element.utf8.count, $1.offset) }.map(\.element)
+            .sorted { $0.utf8.count < $1.utf8.count }
         var bytes: [UInt8] = [], starts: [Int] = [], firstOfLength = [0]
         for text in kept {
             while firstOfLength.count <= text.utf8.count { firstOfLength.append(starts.count) }

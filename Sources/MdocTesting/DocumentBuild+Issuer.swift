@@ -30,12 +30,15 @@ extension DocumentBuild {
             docType: faults.contains(.msoDocTypeMismatch) ? (options.docType == DocType.mDL ? DocType.photoID : DocType.mDL) : options.docType,
             validity: msoValidity(documentSigner: dsValidity))
         mso.extraEntries = extraEntries
+        var status: [(CBORValue, CBORValue)] = []
         if let reference = options.statusList {
             let index = faults.contains(.statusIndexOutOfRange) ? UInt64(1) << 40 : reference.index
-            mso.extraEntries.append((.text("status"), .map([(.text("status_list"), .map([
-                (.text("idx"), .unsigned(index)), (.text("uri"), .text(reference.uri)),
-            ]))])))
+            status.append((.text("status_list"), .map([(.text("idx"), .unsigned(index)), (.text("uri"), .text(reference.uri))])))
         }
+        if let reference = options.identifierListReference(faults: faults) {
+            status.append((.text("identifier_list"), .map([(.text("id"), .bytes(reference.id)), (.text("uri"), .text(reference.uri))])))
+        }
+        if !status.isEmpty { mso.extraEntries.append((.text("status"), .map(status))) }
 
         let payload = mso.encode(style: style)
         var chain = [signer] + intermediates

@@ -88,13 +88,24 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case statusSuspended = "status-suspended"
     /// The status list token's exp has passed, so the status is unknown (`revocation.unknown`).
     case statusListExpired = "status-list-expired"
-    /// The status list token is signed by a key outside the trust store, so the status is unknown
-    /// (`revocation.unknown`).
+    /// The status list token is signed by a key outside the trust store (`status.signer_untrusted`).
     case statusListUntrusted = "status-list-untrusted"
     /// The status list token's sub is another URI than the MSO names, so the status is unknown (`revocation.unknown`).
     case statusListSubMismatch = "status-list-sub-mismatch"
     /// The MSO's status index is outside the status list (`status.invalid`).
     case statusIndexOutOfRange = "status-index-out-of-range"
+    /// The status list token is signed by another issuer's Document Signer, whose IACA the verifier trusts too
+    /// (`SimulatedRevocation.otherIssuerAnchors`): another issuer's list cannot decide this document's status
+    /// (`status.signer_untrusted`).
+    case statusListOtherIssuer = "status-list-other-issuer"
+    /// The status list token's exp is a float 60 days before the verification time, so the status is unknown
+    /// (`revocation.unknown`).
+    case statusListExpiredFloatExp = "status-list-expired-float-exp"
+    /// The status list token's iat is after the verification time, so the status is unknown (`revocation.unknown`).
+    case statusListIssuedInFuture = "status-list-issued-in-future"
+    /// The MSO names a status list and an identifier list; the status list says valid, the identifier list revoked
+    /// (`status.revoked`).
+    case identifierListRevoked = "identifier-list-revoked"
     // Transport (encrypted formats).
     /// The response is sealed to another recipient key.
     ///
@@ -170,9 +181,13 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .statusRevoked: return "the status list marks the document revoked (status 1)"
         case .statusSuspended: return "the status list marks the document suspended (status 2)"
         case .statusListExpired: return "the status list token's exp has passed (status unknown)"
-        case .statusListUntrusted: return "the status list token is signed by a key outside the trust store (status unknown)"
+        case .statusListUntrusted: return "the status list token is signed by a key outside the trust store"
         case .statusListSubMismatch: return "the status list token's sub is another URI than the MSO names (status unknown)"
         case .statusIndexOutOfRange: return "the MSO's status index is outside the status list"
+        case .statusListOtherIssuer: return "the status list token is signed by another trusted issuer's Document Signer"
+        case .statusListExpiredFloatExp: return "the status list token's exp is a float 60 days in the past (status unknown)"
+        case .statusListIssuedInFuture: return "the status list token's iat is after the verification time (status unknown)"
+        case .identifierListRevoked: return "the MSO names a status list (valid) and an identifier list (revoked)"
         case .nonShortestCBOR: return "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)"
         case .unknownMapKeys: return "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)"
         }
@@ -220,15 +235,18 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .documentSignerRevoked: return .issuerCertificateRevoked
         case .statusRevoked: return .statusRevoked
         case .statusSuspended: return .statusSuspended
-        case .statusListExpired, .statusListUntrusted, .statusListSubMismatch: return .revocationUnknown
+        case .statusListExpired, .statusListSubMismatch, .statusListExpiredFloatExp, .statusListIssuedInFuture: return .revocationUnknown
+        case .statusListUntrusted, .statusListOtherIssuer: return .statusSignerUntrusted
         case .statusIndexOutOfRange: return .statusInvalid
+        case .identifierListRevoked: return .statusRevoked
         case .nonShortestCBOR, .unknownMapKeys: return nil
         }
     }
 
     /// Faults that shape the status list the MSO names.
     var needsStatusList: Bool {
-        [.statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch, .statusIndexOutOfRange].contains(self)
+        [.statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch, .statusIndexOutOfRange,
+         .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked].contains(self)
     }
 
     /// Position in the transport pipeline (the verifier stops at the first transport failure); nil for the rest.

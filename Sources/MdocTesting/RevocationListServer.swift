@@ -1,4 +1,5 @@
 import Foundation
+import Mdoc
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -59,11 +60,13 @@ public final class RevocationListServer: Sendable {
         state.withLockedValue { $0.answers[path] = answer }
     }
 
-    /// Publishes the simulated response's status list tokens (each at its URI's path on this server) and its CRL.
+    /// Publishes the simulated response's status list and identifier list tokens (each at its URI's path on this
+    /// server) and its CRL.
     public func publish(_ revocation: SimulatedRevocation, crlPath: String = "/crl") {
         for (uri, token) in revocation.tokens {
             guard let path = URL(string: uri)?.path, !path.isEmpty else { continue }
-            publish(.list(token, contentType: "application/statuslist+cwt"), at: path)
+            let type = uri == revocation.identifierListURI ? StatusToken.identifierListType : StatusToken.statusListType
+            publish(.list(token, contentType: type), at: path)
         }
         publish(.list(revocation.crl.derEncoded, contentType: "application/pkix-crl"), at: crlPath)
     }

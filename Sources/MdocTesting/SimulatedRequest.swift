@@ -53,6 +53,13 @@ package struct SimulatedRequest: Sendable {
         var environment = self.environment
         environment.configuration.revocationSource = response.revocation.source
         environment.configuration.revocation = response.revocation.tokens.isEmpty ? .soft : .hard
+        if !response.revocation.otherIssuerAnchors.isEmpty {
+            // The relying party trusts the other issuer of the `status-list-other-issuer` fault too.
+            let store = environment.configuration.trustStore
+            environment.configuration.trustStore = TrustStore(anchors: store.anchors + response.revocation.otherIssuerAnchors,
+                                                              allowNonSelfSignedAnchors: store.allowsNonSelfSignedAnchors,
+                                                              provenance: store.provenance)
+        }
         guard let state else {
             return DeviceResponseVerifier(configuration: environment.configuration).verify(
                 deviceResponse: response.bytes, transcript: response.transcript, readerKey: response.readerKey, request: policy, at: time)

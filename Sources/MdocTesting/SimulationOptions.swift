@@ -54,6 +54,9 @@ public struct SimulationOptions: Sendable {
     /// The MSO's `status` reference to a status list the kit issues with the response (`SimulatedRevocation`);
     /// nil leaves `status` out of the MSO.
     public var statusList: StatusReference? = StatusReference()
+    /// The MSO's `identifier_list` reference, beside `statusList` (or alone), to an identifier list the kit issues with
+    /// the response; nil (the default) leaves it out. The `identifier-list-revoked` fault adds one when it is nil.
+    public var identifierList: IdentifierReference?
     /// The Document Signer's CRL distribution point (nil: the kit's unreachable default), e.g. a
     /// `RevocationListServer` URL serving `SimulatedRevocation.crl`.
     public var crlDistributionPoint: String?
@@ -70,6 +73,28 @@ public struct SimulationOptions: Sendable {
             self.uri = uri
             self.index = index
         }
+    }
+
+    /// Where the simulated identifier list is published and the document's id in it.
+    public struct IdentifierReference: Sendable, Equatable {
+        /// The identifier list's URI: the MSO names it, and the token's `sub` must match it.
+        public var uri: String
+        /// The document's id in the identifier list.
+        public var id: [UInt8]
+
+        /// Creates an identifier reference; the defaults name the kit's example list and the id "mdoctesting-document".
+        public init(uri: String = "https://status.mdoctesting.example/identifiers/1", id: [UInt8] = Array("mdoctesting-document".utf8)) {
+            self.uri = uri
+            self.id = id
+        }
+    }
+
+    /// The identifier list the MSO names: `identifierList`, or for the `identifier-list-revoked` fault one at the
+    /// status list's URI + "-identifiers" (so a list server that publishes the status list publishes it too).
+    func identifierListReference(faults: Set<Fault>) -> IdentifierReference? {
+        if let identifierList { return identifierList }
+        guard faults.contains(.identifierListRevoked) else { return nil }
+        return statusList.map { IdentifierReference(uri: $0.uri + "-identifiers") } ?? IdentifierReference()
     }
 
     /// Creates default options for verification at `time` (rounded down to whole seconds) with `faults`.

@@ -183,12 +183,16 @@ struct SimulationArguments: ParsableArguments {
         let response: String
         let trust: String
         let crl: String
-        /// nil when the MSO names no status list.
-        let statusList: String?
+        /// The status list and identifier list tokens the MSO names (none without `status`).
+        let statusLists: [String]
+        /// Other issuers' IACAs the verifier trusts too (the `status-list-other-issuer` fault).
+        let otherTrust: [String]
 
-        /// `--crl`, and `--status-list` with `--revocation hard` when there is a list, for the verify command.
+        /// `--crl`, the other trusted IACAs, and each `--status-list` with `--revocation hard` when there is a list,
+        /// for the verify command.
         var revocation: [String] {
-            ["--crl", crl] + (statusList.map { ["--status-list", $0, "--revocation", "hard"] } ?? [])
+            ["--crl", crl] + otherTrust.flatMap { ["--trust", $0] } + statusLists.flatMap { ["--status-list", $0] }
+                + (statusLists.isEmpty ? [] : ["--revocation", "hard"])
         }
     }
 
@@ -230,8 +234,14 @@ struct SimulationArguments: ParsableArguments {
         }
         // The IACA's CRL and the status list the MSO names, as a verifier would fetch them.
         let crl = try OutputFiles.write(Array(built.response.revocation.crl.pemEncoded.utf8), to: out, name: "iaca.crl")
-        let statusList = try built.response.revocation.tokens.values.first.map { try OutputFiles.write($0, to: out, name: "status-list.cwt") }
-        return Files(response: response, trust: trust, crl: crl, statusList: statusList)
+        let revocation = built.response.revocation
+        let statusLists = try revocation.tokens.sorted { $0.key < $1.key }.map { uri, token in
+            try OutputFiles.write(token, to: out, name: uri == revocation.identifierListURI ? "identifier-list.cwt" : "status-list.cwt")
+        }
+        let otherTrust = try revocation.otherIssuerAnchors.enumerated().map { index, anchor in
+            try OutputFiles.write(Array(PEMText.certificate(anchor).utf8), to: out, name: "other-issuer-iaca-\(index + 1).pem")
+        }
+        return Files(response: response, trust: trust, crl: crl, statusLists: statusLists, otherTrust: otherTrust)
     }
 
     /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
@@ -247,7 +257,7 @@ struct SimulationArguments: ParsableArguments {
             "seed": seed,
             "issuerCurve": built.curve.rawValue,
             "at": RFC3339.format(response.time),
-            "files": ["response": files.response, "trust": files.trust, "revocation": [files.crl] + (files.statusList.map { [$0] } ?? [])],
+            "files": ["response": files.response, "trust": files.trust, "revocation": [files.crl] + files.statusLists],
             "expected": [
                 "verified": expected.isVerified,
                 "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),

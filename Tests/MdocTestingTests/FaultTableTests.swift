@@ -55,8 +55,13 @@ struct FaultTableTests {
         case "status-revoked": .statusRevoked
         case "status-suspended": .statusSuspended
         // The kit verifies under the hard revocation policy: a status it cannot determine rejects.
-        case "status-list-expired", "status-list-untrusted", "status-list-sub-mismatch": .revocationUnknown
+        case "status-list-expired", "status-list-sub-mismatch", "status-list-expired-float-exp", "status-list-issued-in-future":
+            .revocationUnknown
+        // A list signed outside this document's issuer (another trusted issuer included) is refused under any policy.
+        case "status-list-untrusted", "status-list-other-issuer": .statusSignerUntrusted
         case "status-index-out-of-range": .statusInvalid
+        // Both mechanisms are consulted; the identifier list's revoked answer wins over the status list's valid one.
+        case "identifier-list-revoked": .statusRevoked
         default: nil
         }
     }

@@ -66,7 +66,7 @@ extension CheckID {
     /// suspended).
     public static let revocationStatus = CheckID(
         "revocation.status", clause: "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list",
-        codes: [.statusRevoked, .statusSuspended, .statusInvalid, .revocationUnknown])
+        codes: [.statusRevoked, .statusSuspended, .statusSignerUntrusted, .statusInvalid, .revocationUnknown])
     /// Every disclosed IssuerSignedItem's digest matches the MSO's `valueDigests`, with no digest ID or element
     /// repeated in a namespace.
     public static let digestValues = CheckID(

@@ -7,15 +7,20 @@ extension ErrorCode {
     public static let statusRevoked = ErrorCode("status.revoked")
     /// The MSO's status list or identifier list marks the document suspended (status 2).
     public static let statusSuspended = ErrorCode("status.suspended")
+    /// The status list or identifier list token is signed by a certificate that chains neither to the anchor of the
+    /// document's own signer nor to the certificate the MSO's `status` names: another issuer's list cannot decide
+    /// this document's status. Raised under the `soft` and `hard` policies alike.
+    public static let statusSignerUntrusted = ErrorCode("status.signer_untrusted")
     /// The MSO's `status` reference cannot be followed: not of the §9.1.2.6 shape, or an index outside its list.
     public static let statusInvalid = ErrorCode("status.invalid")
     /// Under the `hard` revocation policy: no current, trusted answer (no CRL or list, unreachable, stale, expired,
-    /// untrusted signer, no `status` in the MSO). The detail says which.
+    /// issued in the future, wrong `typ`, `sub` mismatch, an application-specific status value, no `status` in the
+    /// MSO). The detail says which.
     public static let revocationUnknown = ErrorCode("revocation.unknown")
 
     /// Every code raised by revocation checking: `issuerCertificateRevoked`, `statusRevoked`, `statusSuspended`,
-    /// `statusInvalid` and `revocationUnknown`.
+    /// `statusSignerUntrusted`, `statusInvalid` and `revocationUnknown`.
     public static let revocationCodes: [ErrorCode] = [
-        .issuerCertificateRevoked, .statusRevoked, .statusSuspended, .statusInvalid, .revocationUnknown,
+        .issuerCertificateRevoked, .statusRevoked, .statusSuspended, .statusSignerUntrusted, .statusInvalid, .revocationUnknown,
     ]
 }

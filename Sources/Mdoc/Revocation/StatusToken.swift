@@ -4,17 +4,20 @@ import Foundation
 
 /// A Status List Token or Identifier List Token in CWT form (draft-ietf-oauth-status-list §5.2; ISO/IEC 18013-5
 /// second edition §9.1.2.6): a COSE_Sign1 (tag 18, optionally inside CWT tag 61) whose payload is the claims map.
-/// Parsing checks the shape (and inflates the list once); `StatusCheck` decides whether to trust it (signer, `sub`,
-/// `exp`) at each verification.
+/// Parsing checks the shape (and inflates the list once); `StatusCheck` decides whether to trust it (signer, `typ`,
+/// `sub`, `iat`, `exp`) at each verification.
 public struct StatusToken: Sendable {
     /// The `typ` (protected header label 16) of a Status List Token.
     public static let statusListType = "application/statuslist+cwt"
+    /// The `typ` (protected header label 16) of an Identifier List Token.
+    public static let identifierListType = "application/identifierlist+cwt"
     /// Largest inflated status list accepted (a real list is at most a few MB).
     public static let maxListBytes = 16 << 20
 
     enum Claim {
         static let subject: Int64 = 2
         static let expires: Int64 = 4
+        static let issuedAt: Int64 = 6
         static let identifierList: Int64 = 65530
         static let statusList: Int64 = 65533
         static let timeToLive: Int64 = 65534
@@ -36,9 +39,12 @@ public struct StatusToken: Sendable {
     public let subject: String
     /// The `exp` (4) claim, if present.
     public let expires: Date?
-    /// Seconds a fetched copy may be reused: the `ttl` (65534) claim, if present.
+    /// The `iat` (6) claim, if present.
+    public let issuedAt: Date?
+    /// Seconds a fetched copy may be reused: the `ttl` (65534) claim, if present (a fraction rounded down, a value
+    /// past `UInt64.max` held as `UInt64.max`; the reader bounds it).
     public let timeToLive: UInt64?
-    /// The protected header's `typ` (label 16), if present.
+    /// The protected header's `typ` (label 16) when it is text; a `typ` only in the unprotected header is not read.
     public let type: String?
     /// The status list or identifier list the token carries.
     public let content: Content
@@ -49,24 +55,36 @@ public struct StatusToken: Sendable {
     ///   - bytes: The token: a COSE_Sign1, optionally inside CWT tag 61.
     ///   - listLimit: The largest inflated status list accepted, in bytes.
     /// - Throws: `input.malformed` when the bytes are not a COSE_Sign1 with an attached CWT claims map, a header is
-    ///   misplaced or not understood, `sub` is missing, or there is no well-formed list claim; `status.invalid` for a
-    ///   status list of another shape or over `listLimit`.
+    ///   misplaced or not understood, `sub` is missing, `exp`, `iat` or `ttl` is not a NumericDate (an unsigned
+    ///   integer or a finite, non-negative float, RFC 8392), or there is no well-formed list claim; `status.invalid`
+    ///   for a status list of another shape or over `listLimit`.
     public init(_ bytes: [UInt8], listLimit: Int = maxListBytes) throws(VerificationError) {
         let (message, claims) = try Self.parse(bytes)
         guard let subject = claims[intKey: Claim.subject]?.text else { throw Self.malformed("the token has no text `sub` (2) claim") }
         // Claims are read in separate functions: inline here, Swift 6.3.1's optimizer crashed (CopyPropagation).
         let content = try Self.content(of: claims, listLimit: listLimit)
+        let expires = try Self.numericDate(claims, Claim.expires, "exp")
+        let issuedAt = try Self.numericDate(claims, Claim.issuedAt, "iat")
+        let timeToLive = try Self.numericDate(claims, Claim.timeToLive, "ttl")
         self.message = message
         self.sha256Fingerprint = Digest.hash(.sha256, bytes)
         self.subject = subject
-        self.expires = Self.unsigned(claims, Claim.expires).map { Date(timeIntervalSince1970: Double($0)) }
-        self.timeToLive = Self.unsigned(claims, Claim.timeToLive)
-        self.type = message.header(Self.typeLabel)?.text
+        self.expires = expires.map { Date(timeIntervalSince1970: $0) }
+        self.issuedAt = issuedAt.map { Date(timeIntervalSince1970: $0) }
+        self.timeToLive = timeToLive.map { $0 >= 0x1p64 ? UInt64.max : UInt64($0.rounded(.down)) }
+        self.type = message.protectedHeader.first { $0.key.int == Self.typeLabel }?.value.text
         self.content = content
     }
 
+    /// A NumericDate claim (RFC 8392 §2): an unsigned integer or a finite, non-negative float of any precision, in
+    /// seconds; nil when absent. A negative integer, a tag, NaN, an infinity or any other type is malformed.
     @inline(never)
-    static func unsigned(_ claims: CBORItem, _ key: Int64) -> UInt64? { claims[intKey: key]?.uint }
+    static func numericDate(_ claims: CBORItem, _ key: Int64, _ name: String) throws(VerificationError) -> Double? {
+        guard let item = claims[intKey: key] else { return nil }
+        if let value = item.uint { return Double(value) }
+        if let value = item.float, value.isFinite, value >= 0 { return value }
+        throw malformed("`\(name)` (\(key)) is not a NumericDate (an unsigned integer or a finite, non-negative float)")
+    }
 
     static func content(of claims: CBORItem, listLimit: Int) throws(VerificationError) -> Content {
         if let list = claims[intKey: Claim.statusList] {

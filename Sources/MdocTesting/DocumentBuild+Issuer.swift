@@ -33,7 +33,9 @@ extension DocumentBuild {
         var status: [(CBORValue, CBORValue)] = []
         if let reference = options.statusList {
             let index = faults.contains(.statusIndexOutOfRange) ? UInt64(1) << 40 : reference.index
-            status.append((.text("status_list"), .map([(.text("idx"), .unsigned(index)), (.text("uri"), .text(reference.uri))])))
+            var entries: [(CBORValue, CBORValue)] = [(.text("idx"), .unsigned(index)), (.text("uri"), .text(reference.uri))]
+            if let certificate = reference.certificate { entries.append((.text("certificate"), .bytes(certificate.derEncoded))) }
+            status.append((.text("status_list"), .map(entries)))
         }
         if let reference = options.identifierListReference(faults: faults) {
             status.append((.text("identifier_list"), .map([(.text("id"), .bytes(reference.id)), (.text("uri"), .text(reference.uri))])))

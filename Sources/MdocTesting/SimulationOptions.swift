@@ -67,11 +67,14 @@ public struct SimulationOptions: Sendable {
         public var uri: String
         /// The document's index in the status list.
         public var index: UInt64
+        /// The `certificate` the MSO's `status_list` names (the one the list's signer chains to); nil leaves it out.
+        public var certificate: Certificate?
 
-        /// Creates a status reference; the defaults name the kit's example list and index 17.
-        public init(uri: String = "https://status.mdoctesting.example/lists/1", index: UInt64 = 17) {
+        /// Creates a status reference; the defaults name the kit's example list and index 17, and no certificate.
+        public init(uri: String = "https://status.mdoctesting.example/lists/1", index: UInt64 = 17, certificate: Certificate? = nil) {
             self.uri = uri
             self.index = index
+            self.certificate = certificate
         }
     }
 

@@ -51,6 +51,10 @@ extension DocumentVerification {
         case unknown(String)
     }
 
+    /// The checks that run before this one: issuer algorithm, x5chain, chain, profile, signature, certificate
+    /// revocation, and the MSO's decoding, digest algorithm, docType, validity and signing time.
+    private static let issuerSideChecks: Set<String> = Set(DocumentCheck.order.prefix { $0 !== DocumentCheck.msoStatus }.map(\.id.rawValue))
+
     mutating func checkStatus() {
         let id = CheckID.revocationStatus
         guard let mso = facts.mso, !revocationIsOff(id) else { return }
@@ -85,11 +89,13 @@ extension DocumentVerification {
         }
     }
 
-    /// The ids of earlier checks of this document that failed, other than `revocation.certificate` failing only for
-    /// want of an answer (the CRL and the list are then looked up in one round).
+    /// The ids of this document's issuer-side checks (those before this one) that failed, other than
+    /// `revocation.certificate` failing only for want of an answer (the CRL and the list are then looked up in one
+    /// round). The log also holds the response's and earlier documents' lines: only this document's count.
     private func issuerSideFailures() -> [String] {
         var ids: [String] = []
-        for check in log.checks where check.status == .fail && !(check.id == .revocationCertificate && check.code == .revocationUnknown) {
+        for check in log.checks where check.document == index && check.status == .fail && Self.issuerSideChecks.contains(check.id.rawValue)
+            && !(check.id == .revocationCertificate && check.code == .revocationUnknown) {
             if !ids.contains(check.id.rawValue) { ids.append(check.id.rawValue) }
         }
         return ids

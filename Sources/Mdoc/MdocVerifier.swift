@@ -22,14 +22,19 @@ package final class MdocVerifier: Sendable {
         package var documents: [VerifiedDocument] = []
         /// Documents the response held (verified or not).
         package var documentCount = 0
+        /// Documents per docType, this response's (those that parsed) added to `earlierDocTypes`.
+        package var docTypeCounts: [String: Int] = [:]
     }
 
     /// `log` holds the lines recorded before (the envelope's); the outcome's log continues it. Logs are moved from
-    /// step to step, never appended to one another: copying every line costs more than a check.
+    /// step to step, never appended to one another: copying every line costs more than a check. `earlierDocTypes`:
+    /// the documents per docType of the DeviceResponses of the same answer checked before this one (the previous
+    /// outcome's `docTypeCounts`), so that the request's one document per docType holds across them.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
+                        earlierDocTypes: [String: Int] = [:],
                         log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled) -> Outcome {
-        var outcome = Outcome(log: log, timings: StageTimings(traced: traced))
+        var outcome = Outcome(log: log, timings: StageTimings(traced: traced), docTypeCounts: earlierDocTypes)
         let response: DeviceResponse
         do {
             response = try outcome.timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
@@ -42,7 +47,9 @@ package final class MdocVerifier: Sendable {
             documents = response.documents.map { node in Result { () throws(VerificationError) in try MdocDocument(node) } }
         }
         let parsed = documents.compactMap { try? $0.get() }
-        ResponseChecks(response: response, documents: parsed, request: request).run(&outcome.log)
+        let responseChecks = ResponseChecks(response: response, documents: parsed, request: request, earlierDocTypes: earlierDocTypes)
+        responseChecks.run(&outcome.log)
+        outcome.docTypeCounts = responseChecks.docTypeCounts
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
                                               trustStore: trustStore, cache: cache, request: request, traced: traced)

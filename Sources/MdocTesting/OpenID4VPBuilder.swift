@@ -5,9 +5,37 @@ import Mdoc
 import Verifier
 
 /// An OpenID4VP request as the simulated wallet answers it: origin, nonce, response mode, the verifier's
-/// encryption JWK (`dc_api.jwt`) and the credential query id. Built from a seed (the kit keeps the private key,
+/// encryption JWK (`dc_api.jwt`) and the credential queries. Built from a seed (the kit keeps the private key,
 /// so `session` verifies the answer), or read from the `data` a server handed to the page.
 public struct OpenID4VPRequest: Sendable {
+    /// One DCQL credential query: its id and `meta.doctype_value`.
+    public struct CredentialQuery: Sendable, Equatable {
+        /// The credential query id, the `vp_token` key that answers it.
+        public let id: String
+        /// The docType the query asks for.
+        public let docType: String
+
+        /// Creates a credential query.
+        public init(id: String, docType: String) {
+            self.id = id
+            self.docType = docType
+        }
+    }
+
+    /// One `vp_token` member: a credential query id and its presentations (base64url-encoded in order).
+    public struct Presentation: Sendable {
+        /// The `vp_token` key.
+        public let queryID: String
+        /// The DeviceResponses presented for it.
+        public let deviceResponses: [[UInt8]]
+
+        /// Creates a `vp_token` member; `deviceResponses` may be empty or hold several, as a test needs.
+        public init(queryID: String, deviceResponses: [[UInt8]]) {
+            self.queryID = queryID
+            self.deviceResponses = deviceResponses
+        }
+    }
+
     /// The origin of the page that made the request.
     public let origin: String
     /// The request nonce (for a seeded request, base64url of 32 seeded bytes).
@@ -18,20 +46,25 @@ public struct OpenID4VPRequest: Sendable {
     public let protocolIdentifier: String
     /// The verifier's encryption key for `dc_api.jwt`; nil with `dc_api`.
     public let jwk: EncryptionJWK?
-    /// The DCQL credential query id the `vp_token` answers (the first query's, for a request read from `data`).
+    /// The DCQL credential query id the kit's single-document answer uses: the first query's.
     public let queryID: String
+    /// Every credential query of the request, in order.
+    public let queries: [CredentialQuery]
     /// The encryption key's private half, when the kit made the request.
     public let encryptionKey: PrivateKey?
 
-    /// A request whose key and nonce come from `seed`.
+    /// A request whose key and nonce come from `seed`, with `queries` (nil: one query `queryID` for the mDL).
     public init(seed: UInt64, origin: String = "https://verifier.example", responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
-                queryID: String = "org_iso_18013_5_1_mDL") throws {
+                queryID: String = "org_iso_18013_5_1_mDL", queries: [CredentialQuery]? = nil) throws {
         let material = SeedMaterial(seed)
         self.origin = origin
         nonce = Base64URL.encode(material.bytes("openid4vp/nonce", count: 32))
         self.responseMode = responseMode
         protocolIdentifier = "openid4vp-v1-unsigned"
-        self.queryID = queryID
+        let queries = queries ?? [CredentialQuery(id: queryID, docType: DocType.mDL)]
+        guard let first = queries.first else { throw SimulationError.invalidOption("openid4vp request: no credential query") }
+        self.queries = queries
+        self.queryID = first.id
         if responseMode == .dcAPIJWT {
             let key = try material.key("openid4vp/encryption", curve: .p256)
             encryptionKey = key
@@ -58,14 +91,21 @@ public struct OpenID4VPRequest: Sendable {
         }
         guard let nonce = parameters["nonce"] as? String,
               let mode = (parameters["response_mode"] as? String).flatMap(OpenID4VPSession.ResponseMode.init(rawValue:)),
-              let dcql = parameters["dcql_query"] as? [String: Any], let queries = dcql["credentials"] as? [[String: Any]],
-              let queryID = queries.first?["id"] as? String
+              let dcql = parameters["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]]
         else { throw invalid("nonce, response_mode or dcql_query missing") }
+        var queries: [CredentialQuery] = []
+        for credential in credentials {
+            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
+            else { throw invalid("a credential query has no id or meta.doctype_value") }
+            queries.append(CredentialQuery(id: id, docType: docType))
+        }
+        guard let first = queries.first else { throw invalid("dcql_query has no credential query") }
         self.origin = origin
         self.nonce = nonce
         responseMode = mode
         self.protocolIdentifier = protocolIdentifier
-        self.queryID = queryID
+        self.queries = queries
+        queryID = first.id
         encryptionKey = nil
         if mode == .dcAPIJWT {
             guard let metadata = parameters["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
@@ -83,10 +123,26 @@ public struct OpenID4VPRequest: Sendable {
         .openID4VPDCAPI(origin: origin, nonce: nonce, jwkThumbprint: responseMode == .dcAPIJWT ? jwk?.thumbprint : nil)
     }
 
-    /// What a verifier keeps for this request (only for requests the kit made: it holds the key).
-    public var session: OpenID4VPSession {
+    /// What a verifier keeps for this request (only for requests the kit made: it holds the key), without a request
+    /// policy.
+    public var session: OpenID4VPSession { session(request: nil) }
+
+    /// What a verifier keeps for this request, checked against `request` (only for requests the kit made).
+    public func session(request: RequestPolicy?) -> OpenID4VPSession {
         OpenID4VPSession(origin: origin, nonce: nonce, responseMode: responseMode, encryptionKey: encryptionKey, jwk: jwk,
-                         queryIDs: [queryID], request: nil)
+                         queryIDs: queries.map(\.id),
+                         queryDocTypes: Dictionary(queries.map { ($0.id, $0.docType) }, uniquingKeysWith: { first, _ in first }),
+                         request: request)
+    }
+
+    /// The wallet's DC API result `{protocol, data}` with `presentations` as the `vp_token`'s members, in order (a
+    /// query id may repeat, or name no query of the request), sealed to the request's key for `dc_api.jwt`. The
+    /// DeviceResponses are taken as given: build them for `transcript` (e.g. `SimulatedResponse.deviceResponse` of
+    /// a response simulated for `.openID4VP(self)`).
+    ///
+    /// Throws `SimulationError.invalidOption` for `dc_api.jwt` without the verifier's key; rethrows sealing errors.
+    public func answer(_ presentations: [Presentation]) throws -> String {
+        try OpenID4VPResponseBuilder.answer(presentations, request: self, recipient: try jwk?.publicKey(), corruptCiphertext: false)
     }
 }
 
@@ -94,7 +150,15 @@ public struct OpenID4VPRequest: Sendable {
 /// (ECDH-ES with a fresh ephemeral key, Concat KDF, A128GCM, `kid` echoed) (`dc_api.jwt`).
 enum OpenID4VPResponseBuilder {
     static func answer(deviceResponse: [UInt8], request: OpenID4VPRequest, recipient: PublicKey?, corruptCiphertext: Bool) throws -> String {
-        let payload = JSONValue.object([("vp_token", .object([(request.queryID, .array([.string(Base64URL.encode(deviceResponse))]))]))])
+        try answer([OpenID4VPRequest.Presentation(queryID: request.queryID, deviceResponses: [deviceResponse])], request: request,
+                   recipient: recipient, corruptCiphertext: corruptCiphertext)
+    }
+
+    static func answer(_ presentations: [OpenID4VPRequest.Presentation], request: OpenID4VPRequest, recipient: PublicKey?,
+                       corruptCiphertext: Bool) throws -> String {
+        let payload = JSONValue.object([("vp_token", .object(presentations.map { presentation in
+            (presentation.queryID, .array(presentation.deviceResponses.map { .string(Base64URL.encode($0)) }))
+        }))])
         let data: JSONValue
         switch request.responseMode {
         case .dcAPI:

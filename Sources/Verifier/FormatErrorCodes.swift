@@ -41,12 +41,19 @@ extension ErrorCode {
     /// `vp_token.malformed`: the `vp_token` is not one base64url DeviceResponse per credential query id the request
     /// asked for.
     public static let vpTokenMalformed = ErrorCode("vp_token.malformed")
+    /// `vp_token.query_unanswered`: the `vp_token` leaves a credential query of the request unanswered (every query is
+    /// required: the request sends no `credential_sets`).
+    public static let vpTokenQueryUnanswered = ErrorCode("vp_token.query_unanswered")
+    /// `vp_token.doctype_mismatch`: a document presented for a credential query is not of that query's
+    /// `doctype_value`.
+    public static let vpTokenDocTypeMismatch = ErrorCode("vp_token.doctype_mismatch")
 
     /// Every code the format front doors raise (beside `mdocCodes`).
     public static let formatCodes: [ErrorCode] = [
         .envelopeUnsupported, .envelopeRecipientMismatch, .envelopeTestKey, .envelopeTranscriptMismatch, .hpkeOpenFailed,
         .openID4VPWalletError, .openID4VPEncryptionRequired, .jweMalformed, .jweAlgorithmUnsupported, .jweEncryptionNotAllowed,
         .jweCompressionUnsupported, .jweKeyIDMismatch, .jweEphemeralKeyInvalid, .jweDecryptionFailed, .vpTokenMalformed,
+        .vpTokenQueryUnanswered, .vpTokenDocTypeMismatch,
     ]
 
     /// Every code a verification report can carry.

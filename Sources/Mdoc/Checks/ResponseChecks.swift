@@ -8,6 +8,16 @@ struct ResponseChecks {
     /// The documents that parsed (the others fail `document.structure`).
     let documents: [MdocDocument]
     let request: RequestPolicy?
+    /// Documents per docType in the DeviceResponses checked before this one for the same answer (OpenID4VP: one per
+    /// credential query); the request's counts hold across all of them.
+    var earlierDocTypes: [String: Int] = [:]
+
+    /// `earlierDocTypes` plus this response's documents.
+    var docTypeCounts: [String: Int] {
+        var counts = earlierDocTypes
+        for document in documents { counts[document.docType, default: 0] += 1 }
+        return counts
+    }
 
     func run(_ log: inout CheckLog) {
         log.pass(.responseStructure, "DeviceResponse version \(response.version), \(response.documents.count) document(s)")
@@ -59,14 +69,15 @@ struct ResponseChecks {
         }
     }
 
-    /// A request names each docType once: more documents of a docType than that is more than was asked for.
+    /// A request names each docType once: more documents of a docType than that is more than was asked for, within
+    /// one DeviceResponse or across the DeviceResponses of one answer.
     func checkDocumentsPerDocType(_ log: inout CheckLog) {
         guard let request else {
             log.skip(.policyDocuments, "needs the relying party's request, which the caller did not give")
             return
         }
-        var counts: [String: Int] = [:]
-        for document in documents { counts[document.docType, default: 0] += 1 }
+        let counts = docTypeCounts
+        let across = earlierDocTypes.isEmpty ? "" : " in this answer's DeviceResponses"
         // Unrequested docTypes fail policy.doctype on each document; here only the requested ones are counted.
         let repeated = counts.filter { docType, count in
             let asked = request.documents.filter { $0.docType == docType }.count
@@ -76,7 +87,7 @@ struct ResponseChecks {
             log.pass(.policyDocuments, "at most the requested number of documents per docType")
         }
         for (docType, count) in repeated.sorted(by: { $0.key < $1.key }) {
-            log.fail(.policyDocuments, .policyDocTypeRepeated, "\(count) documents of docType \(docType); the request asks for one")
+            log.fail(.policyDocuments, .policyDocTypeRepeated, "\(count) documents of docType \(docType)\(across); the request asks for one")
         }
     }
 }

@@ -46,8 +46,12 @@ struct OpenID4VPAdapter: FormatAdapter {
         case (.encrypted, .dcAPI):
             run.log.fail(.openID4VPResponse, .inputMalformed, "the request asked for a plain response (dc_api); an encrypted one was posted")
             return nil
-        case (.plain(let object), .dcAPI):
+        case (.plain(let object, let repeatedQueryID), .dcAPI):
             run.log.pass(.openID4VPResponse, "plain vp_token (dc_api)")
+            if let repeatedQueryID {
+                run.log.fail(.vpTokenStructure, .vpTokenMalformed, OpenID4VPResponse.repeatedQueryMessage(repeatedQueryID))
+                return nil
+            }
             payload = object
         case (.encrypted(let text), .dcAPIJWT):
             run.log.pass(.openID4VPResponse, "compact JWE (dc_api.jwt)")
@@ -80,7 +84,41 @@ struct OpenID4VPAdapter: FormatAdapter {
                 return nil
             }
         }
+        guard checkDocTypes(zip(presentations.map(\.queryID), items), session: session, in: &run) else { return nil }
         return OpenedResponse(deviceResponses: items, transcript: session.transcript)
+    }
+
+    /// Every document presented for a credential query must be of the query's `doctype_value` (B.2.3): otherwise
+    /// one query's answer could stand in for another's. Only the docType is read here; a DeviceResponse or Document
+    /// that does not parse fails its own mdoc check, and the MSO binds the docType there.
+    private func checkDocTypes(_ answers: Zip2Sequence<[String], [CBORItem]>, session: OpenID4VPSession, in run: inout PipelineRun) -> Bool {
+        guard !session.queryDocTypes.isEmpty || (!session.queryIDs.isEmpty && session.request != nil) else {
+            run.log.skip(.vpTokenDocType, "the stored request names no doctype_value per credential query (kept before they were, "
+                         + "and no request policy was given)")
+            return true
+        }
+        var bound: [String] = []
+        var mismatches: [String] = []
+        for (queryID, item) in answers {
+            guard let expected = session.queryDocTypes[queryID] else {
+                mismatches.append("the stored request has no doctype_value for credential query \(InputQuote.short(queryID)) "
+                                  + "(the request policy given does not make that query)")
+                continue
+            }
+            bound.append("\(queryID): \(expected)")
+            guard let response = try? DeviceResponse(item) else { continue }
+            for (index, document) in response.documents.enumerated() {
+                guard let docType = document["docType"]?.text, docType != expected else { continue }
+                mismatches.append("credential query \(InputQuote.short(queryID)) asks for \(InputQuote.short(expected)); document \(index) "
+                                  + "of its DeviceResponse is \(InputQuote.short(docType))")
+            }
+        }
+        guard mismatches.isEmpty else {
+            for detail in mismatches { run.log.fail(.vpTokenDocType, .vpTokenDocTypeMismatch, detail) }
+            return false
+        }
+        run.log.pass(.vpTokenDocType, "each presentation holds only its query's doctype_value (\(bound.joined(separator: ", ")))")
+        return true
     }
 
     /// The protocol identifiers a request of this session may be answered with.
@@ -154,6 +192,13 @@ struct OpenID4VPAdapter: FormatAdapter {
 
         guard let object = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any] else {
             run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the decrypted payload is not a JSON object")
+            return nil
+        }
+        if let repeated = JSONMemberNames.firstRepeat(plaintext) {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, repeated.parent == "vp_token"
+                         ? OpenID4VPResponse.repeatedQueryMessage(repeated.name)
+                         : "the decrypted payload names the JSON member \(InputQuote.short(repeated.name)) twice in one object; "
+                           + "parsers disagree on which one counts, so the answer is refused")
             return nil
         }
         return object

@@ -4,8 +4,8 @@ import Mdoc
 
 /// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §7): a fresh nonce and, for
 /// `dc_api.jwt`, a fresh encryption key per request; signed with the reader identity when one is configured. The
-/// kept state is the encryption key, its JWK coordinates and kid, the origin, the nonce, the response mode and the
-/// credential query ids; the answer is the DC API result the page posts.
+/// kept state is the encryption key, its JWK coordinates and kid, the origin, the nonce, the response mode, the
+/// credential query ids and each query's `doctype_value`; the answer is the DC API result the page posts.
 public struct OpenID4VPFlow: RequestFlow {
     enum StateKey {
         static let privateKey = "privateKey"
@@ -16,6 +16,8 @@ public struct OpenID4VPFlow: RequestFlow {
         static let nonce = "nonce"
         static let responseMode = "responseMode"
         static let queryIDs = "queryIDs"
+        /// A JSON object, query id → `doctype_value`; absent in state kept before it was.
+        static let queryDocTypes = "queryDocTypes"
     }
 
     /// The verifier that checks the answers.
@@ -51,6 +53,10 @@ public struct OpenID4VPFlow: RequestFlow {
             StateKey.origin: session.origin, StateKey.nonce: session.nonce, StateKey.responseMode: session.responseMode.rawValue,
             StateKey.queryIDs: session.queryIDs.joined(separator: ","),
         ]
+        if !session.queryDocTypes.isEmpty {
+            state[StateKey.queryDocTypes] = JSONValue.object(session.queryDocTypes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+                .serialized()
+        }
         if let key = session.encryptionKey, let jwk = session.jwk {
             state[StateKey.privateKey] = key.pkcs8PEM()
             state[StateKey.kid] = jwk.kid
@@ -60,7 +66,8 @@ public struct OpenID4VPFlow: RequestFlow {
         return state
     }
 
-    /// The session back from kept state; nil when it is incomplete.
+    /// The session back from kept state; nil when it is incomplete. State kept without the queries' `doctype_value`s
+    /// takes them from `request` (see `OpenID4VPSession.init`).
     public static func session(_ state: [String: String], request: RequestPolicy?) -> OpenID4VPSession? {
         guard let origin = state[StateKey.origin], let nonce = state[StateKey.nonce],
               let mode = state[StateKey.responseMode].flatMap(OpenID4VPSession.ResponseMode.init(rawValue:))
@@ -75,7 +82,13 @@ public struct OpenID4VPFlow: RequestFlow {
             jwk = EncryptionJWK(kid: kid, x: x, y: y)
         }
         let ids = (state[StateKey.queryIDs] ?? "").split(separator: ",").map(String.init)
-        return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids, request: request)
+        var docTypes: [String: String]?
+        if let text = state[StateKey.queryDocTypes] {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else { return nil }
+            docTypes = object
+        }
+        return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids,
+                                queryDocTypes: docTypes, request: request)
     }
 
     /// Verifies the DC API result the page posted against the kept `state`, as of `time`.

@@ -6,7 +6,8 @@ import Mdoc
 /// `{"response": JWE}` (`dc_api.jwt`), `{"vp_token": {...}}` (`dc_api`) or `{"error": …}` (OpenID4VP 1.0 §8.5).
 enum OpenID4VPResponse {
     case encrypted(String)
-    case plain([String: Any])
+    /// `repeatedQueryID`: a credential query id the `vp_token` names twice (refused on `vp_token.structure`).
+    case plain([String: Any], repeatedQueryID: String?)
     case walletError(String, description: String?)
 
     /// `protocol`, when the page posted the whole DC API result.
@@ -19,6 +20,7 @@ enum OpenID4VPResponse {
         guard var object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
             throw VerificationError(.inputMalformed, "the response is not a JSON object")
         }
+        var repeatedQueryID = try Self.repeatedQueryID(in: trimmed.utf8, what: "the response")
         var protocolIdentifier: String?
         if object["data"] != nil || object["protocol"] != nil {
             guard let identifier = object["protocol"] as? String else {
@@ -30,6 +32,7 @@ enum OpenID4VPResponse {
                     throw VerificationError(.inputMalformed, "`data` is a string but not a JSON object")
                 }
                 object = inner
+                repeatedQueryID = try Self.repeatedQueryID(in: text.utf8, what: "`data`")
             } else if let inner = object["data"] as? [String: Any] {
                 object = inner
             } else {
@@ -47,11 +50,26 @@ enum OpenID4VPResponse {
         guard object["vp_token"] != nil else {
             throw VerificationError(.inputMalformed, "`data` has none of `response`, `vp_token` or `error`")
         }
-        return (.plain(object), protocolIdentifier)
+        return (.plain(object, repeatedQueryID: repeatedQueryID), protocolIdentifier)
+    }
+
+    /// A query id `vp_token` names twice; throws `input.malformed` for any other member name repeated within one
+    /// object, which parsers read differently.
+    static func repeatedQueryID<Bytes: Sequence<UInt8>>(in json: Bytes, what: String) throws(VerificationError) -> String? {
+        guard let repeated = JSONMemberNames.firstRepeat(json) else { return nil }
+        if repeated.parent == "vp_token" { return repeated.name }
+        throw VerificationError(.inputMalformed, "\(what) names the JSON member \(InputQuote.short(repeated.name)) twice in one object; "
+                                + "parsers disagree on which one counts, so the answer is refused")
+    }
+
+    /// The message for a `vp_token` that names a credential query twice.
+    static func repeatedQueryMessage(_ id: String) -> String {
+        "`vp_token` names credential query \(InputQuote.short(id)) twice; each query is answered once"
     }
 
     /// The presentations of a `vp_token` (OpenID4VP 1.0 §8.1, B.2.5): credential query id → array of base64url
-    /// DeviceResponses. A bare string per id is the pre-1.0 shape (accepted, with `legacy` set).
+    /// DeviceResponses. A bare string per id is the pre-1.0 shape (accepted, with `legacy` set). Every one of
+    /// `queryIDs` must be answered: the request sends no `credential_sets`, so each query is required (§6.4.2).
     struct Presentation {
         let queryID: String
         let deviceResponse: [UInt8]
@@ -86,6 +104,12 @@ enum OpenID4VPResponse {
                 throw VerificationError(.vpTokenMalformed, "`vp_token.\(InputQuote.short(id))` is not an unpadded base64url DeviceResponse")
             }
             presentations.append(Presentation(queryID: id, deviceResponse: bytes))
+        }
+        let unanswered = queryIDs.filter { token[$0] == nil }
+        if !unanswered.isEmpty {
+            throw VerificationError(.vpTokenQueryUnanswered, "`vp_token` does not answer credential "
+                                    + (unanswered.count == 1 ? "query " : "queries ") + unanswered.map { InputQuote.short($0) }.joined(separator: ", ")
+                                    + "; the request requires every query it makes, so ask the holder to present each requested document")
         }
         return (presentations, legacy)
     }

@@ -3,7 +3,7 @@ import Mdoc
 
 /// What the server keeps for one OpenID4VP request until its response arrives (docs/formats.md §7.5): the origin
 /// and nonce the transcript binds, the response mode asked for, the encryption key and the `enc` values offered,
-/// and the credential query ids. Keep it server-side and use it once.
+/// and the credential queries (ids and `doctype_value`s). Keep it server-side and use it once.
 public struct OpenID4VPSession: Sendable {
     /// The response mode a request asks for: encrypted or plain.
     public enum ResponseMode: String, Sendable, CaseIterable {
@@ -34,8 +34,13 @@ public struct OpenID4VPSession: Sendable {
     public let jwk: EncryptionJWK?
     /// The `enc` values offered in `encrypted_response_enc_values_supported`.
     public let encryptionValues: [String]
-    /// The DCQL credential query ids asked for; a `vp_token` key outside them is refused. Empty: any id.
+    /// The DCQL credential query ids asked for; each must be answered, and a `vp_token` key outside them is refused.
+    /// Empty (a session kept before the ids were): any id, none required.
     public let queryIDs: [String]
+    /// Each credential query's `doctype_value`, by query id: every document presented for a query must be of it, and
+    /// a presentation for a query without one fails `vp_token.doctype`. Empty with no `queryIDs` or no `request`: not
+    /// known, and that check is skipped.
+    public let queryDocTypes: [String: String]
     /// The handover the session transcript is built with.
     public let handover: Handover
     /// Draft 24 only: the `client_id` hashed into the transcript (`web-origin:` + origin for unsigned requests).
@@ -47,9 +52,12 @@ public struct OpenID4VPSession: Sendable {
     public static let defaultEncryptionValues = ["A128GCM", "A256GCM"]
 
     /// Creates a session from the values kept for one request.
+    ///
+    /// `queryDocTypes` nil (values kept before they were): each query id's `doctype_value` is taken from `request`,
+    /// whose documents make the DCQL credential queries in order; a query id `request` does not make gets none.
     public init(origin: String, nonce: String, responseMode: ResponseMode = .dcAPIJWT, encryptionKey: PrivateKey?, jwk: EncryptionJWK?,
-                encryptionValues: [String] = defaultEncryptionValues, queryIDs: [String] = [], handover: Handover = .v1,
-                clientID: String? = nil, request: RequestPolicy?) {
+                encryptionValues: [String] = defaultEncryptionValues, queryIDs: [String] = [], queryDocTypes: [String: String]? = nil,
+                handover: Handover = .v1, clientID: String? = nil, request: RequestPolicy?) {
         self.origin = origin
         self.nonce = nonce
         self.responseMode = responseMode
@@ -57,9 +65,19 @@ public struct OpenID4VPSession: Sendable {
         self.jwk = jwk
         self.encryptionValues = encryptionValues
         self.queryIDs = queryIDs
+        self.queryDocTypes = queryDocTypes ?? Self.docTypes(of: queryIDs, request: request)
         self.handover = handover
         self.clientID = clientID
         self.request = request
+    }
+
+    /// The `doctype_value` of each of `queryIDs` as `DCQLQuery` makes the queries from `request`; empty without
+    /// query ids or a request.
+    static func docTypes(of queryIDs: [String], request: RequestPolicy?) -> [String: String] {
+        guard !queryIDs.isEmpty, let request, let query = try? DCQLQuery(request) else { return [:] }
+        var docTypes: [String: String] = [:]
+        for (id, document) in zip(query.ids, request.documents) where queryIDs.contains(id) { docTypes[id] = document.docType }
+        return docTypes
     }
 
     /// The session transcript of this request (OpenID4VP 1.0 Appendix B.2.6.2, or draft 24): the thumbprint of our

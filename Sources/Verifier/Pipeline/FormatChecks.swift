@@ -54,16 +54,20 @@ extension CheckID {
     public static let jweDecrypt = CheckID(
         "jwe.decrypt", clause: "RFC 7518 §4.6.2 (Concat KDF), RFC 7516 §5.2 (AES-GCM with the protected header as AAD)",
         codes: [.jweDecryptionFailed])
-    /// `vp_token.structure`: the `vp_token` maps the request's credential query ids to one base64url DeviceResponse
-    /// each.
+    /// `vp_token.structure`: the `vp_token` maps every credential query id of the request, and no other, to one
+    /// base64url DeviceResponse.
     public static let vpTokenStructure = CheckID(
-        "vp_token.structure", clause: "OpenID4VP 1.0 §8.1, Appendix B.2.5", codes: [.vpTokenMalformed])
+        "vp_token.structure", clause: "OpenID4VP 1.0 §8.1, §6.4.2, Appendix B.2.5", codes: [.vpTokenMalformed, .vpTokenQueryUnanswered])
+    /// `vp_token.doctype`: every document presented for a credential query has that query's `doctype_value`.
+    public static let vpTokenDocType = CheckID(
+        "vp_token.doctype", clause: "OpenID4VP 1.0 §6.1, Appendix B.2.3 (meta.doctype_value)", codes: [.vpTokenDocTypeMismatch])
 
     /// Every check of the format front doors.
     public static let formatChecks: [CheckID] = [
         .inputSize, .envelopeStructure, .envelopeAlgorithm, .envelopeTestKey, .envelopeRecipient, .envelopeTranscript,
         .hpkeOpen, .responseTopics, .responseDecode,
         .openID4VPResponse, .jweStructure, .jweAlgorithm, .jweRecipient, .jweDecrypt, .vpTokenStructure,
+        .vpTokenDocType,
     ]
 
     /// Every check a verification report can hold.

@@ -34,34 +34,39 @@ package struct VerificationPipeline: Sendable {
         let size = adapter.inputSize(input)
         let limit = Self.inputLimit(configuration.cborLimits, isText: size.isText)
         guard size.bytes <= limit else {
-            run.log.fail(.inputSize, .inputMalformed, "the response is \(size.bytes) bytes; the limit is \(limit) "
-                         + "(CBORLimits.maxInputBytes\(size.isText ? ", plus a third and 4 KiB for text" : ""))")
+            run.log.fail(.inputSize, .inputMalformed, "the response is \(size.bytes) bytes\(size.isText ? " of text" : ""); the limit is "
+                         + "\(limit) (\(size.isText ? "4/3 of CBORLimits.maxInputBytes plus 4 KiB" : "CBORLimits.maxInputBytes"))")
             return report()
         }
-        run.log.pass(.inputSize, "\(size.bytes) bytes, within the \(limit)-byte limit")
+        run.log.pass(.inputSize, "\(size.bytes) bytes\(size.isText ? " of text" : ""), within the \(limit)-byte limit")
         guard let opened = adapter.open(input, in: &run) else { return report() }
         PipelineInspection.current?.record(opened.deviceResponses)
         let mdoc = Adapter.acceptsDeviceMac ? macOrSignature : signatureOnly
         // Several DeviceResponses (one per presentation) are checked one after another; their documents are numbered
-        // on, so every report line names a distinct document.
+        // on, so every report line names a distinct document, and counted per docType across them all, so the
+        // request's one document per docType holds for the answer, not for each DeviceResponse.
         var documents: [VerifiedDocument] = []
         var documentCount = 0
+        var docTypeCounts: [String: Int] = [:]
         for deviceResponse in opened.deviceResponses {
             // Moved, not copied: a second reference would make the first append copy every result.
             var log = CheckLog()
             swap(&log, &run.log)
             var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
-                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount, log: consume log,
+                                      readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount,
+                                      earlierDocTypes: docTypeCounts, log: consume log,
                                       traced: run.timings.isTraced)
             swap(&run.log, &outcome.log)
             run.timings += outcome.timings
             documents += outcome.documents
             documentCount += outcome.documentCount
+            docTypeCounts = outcome.docTypeCounts
         }
         return report(run.log.hasFailures ? [] : documents)
     }
 
-    /// The ceiling on what a caller hands in: the CBOR limit, or for text (base64 in JSON) 4/3 of it plus 4 KiB.
+    /// The ceiling on what a caller hands in: the CBOR limit, or for text (base64 in JSON, counted in UTF-8 bytes)
+    /// 4/3 of it plus 4 KiB.
     static func inputLimit(_ limits: CBORLimits, isText: Bool) -> Int {
         isText ? limits.maxInputBytes / 3 * 4 + 4096 : limits.maxInputBytes
     }

@@ -14,9 +14,9 @@ struct OpenID4VPCLITests {
     static let origin = "https://shop.example"
     static let requestJSON = #"{"documents":[{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false,"age_over_21":true}}}]}"#
 
-    static func createRequest(_ extra: [String] = []) throws -> String {
+    static func createRequest(_ extra: [String] = [], json: String = requestJSON) throws -> String {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mdocverify-openid4vp-\(UUID().uuidString)").path
-        let request = try MdocVerifyCLITests.temporaryFile(Array(requestJSON.utf8))
+        let request = try MdocVerifyCLITests.temporaryFile(Array(json.utf8))
         let run = try MdocVerifyCLITests.run(["request", "openid4vp", "--origin", origin, "--request", request, "--out", out] + extra)
         #expect(run.status == 0, "\(run.stderr)")
         return out
@@ -48,8 +48,77 @@ struct OpenID4VPCLITests {
     }
 
     static func verify(_ directory: String, response: String, trust: String) throws -> MdocVerifyCLI.Run {
+        try verify(directory, response: response, trust: [trust])
+    }
+
+    static func verify(_ directory: String, response: String, trust: [String]) throws -> MdocVerifyCLI.Run {
         try MdocVerifyCLITests.run(["verify", "openid4vp", "--response", response, "--session", directory + "/session.json",
-                                    "--request", directory + "/request.json", "--trust", trust, "--at", time, "--json"])
+                                    "--request", directory + "/request.json", "--at", time, "--json"] + trust.flatMap { ["--trust", $0] })
+    }
+
+    /// An mDL and a photo ID, one element each.
+    static let twoDocumentRequestJSON = #"""
+        {"documents":[{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":false}}},\#
+        {"docType":"org.iso.23220.photoid.1","nameSpaces":{"org.iso.23220.1":{"family_name_unicode":false}}}]}
+        """#
+
+    /// The wallet's answer to the two-document request in `directory`, read from dc-request.json: for each credential
+    /// query in order, a DeviceResponse of the given docType from the holder seeded `seed`, or nothing (nil); the
+    /// trust anchor files of both holders.
+    static func answer(_ directory: String, _ plan: [(docType: String, seed: UInt64)?]) throws -> (response: String, trust: [String]) {
+        let (protocolIdentifier, data) = try dcRequest(directory)
+        let request = try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: data, origin: origin)
+        let at = VectorFiles.date(time)
+        var presentations: [OpenID4VPRequest.Presentation] = []
+        for (query, entry) in zip(request.queries, plan) {
+            guard let (docType, seed) = entry else { continue }
+            var options = SimulationOptions(time: at)
+            options.docType = docType
+            options.elements = [docType == DocType.mDL ? ElementID(NameSpace.mDL, "family_name") : ElementID(NameSpace.iso23220, "family_name_unicode")]
+            let response = try MdocSimulator(pki: try TestPKI(seed: seed, at: at)).simulate(.openID4VP(request), options: options)
+            presentations.append(.init(queryID: query.id, deviceResponses: [response.deviceResponse]))
+        }
+        let trust = try [23, 24].map { seed in try MdocVerifyCLITests.temporaryFile(Array(try TestPKI(seed: seed, at: at).iacaPEM.utf8)) }
+        return (try MdocVerifyCLITests.temporaryFile(Array(try request.answer(presentations).utf8)), trust)
+    }
+
+    @Test("an mDL and a photo ID requested: both right verify (exit 0); two mDLs of two holders, or the two swapped, are vp_token.doctype_mismatch; one query unanswered is vp_token.query_unanswered (exit 1)")
+    func queryBinding() throws {
+        let out = try Self.createRequest(json: Self.twoDocumentRequestJSON)
+        func run(_ plan: [(docType: String, seed: UInt64)?]) throws -> MdocVerifyCLI.Run {
+            let (response, trust) = try Self.answer(out, plan)
+            return try Self.verify(out, response: response, trust: trust)
+        }
+        let right = try run([(DocType.mDL, 23), (DocType.photoID, 23)])
+        #expect(right.status == 0, "\(right.stdout)")
+        #expect(right.stdout.contains("family_name_unicode"))
+        let twoMDLs: [(docType: String, seed: UInt64)?] = [(DocType.mDL, 23), (DocType.mDL, 24)]
+        let swapped: [(docType: String, seed: UInt64)?] = [(DocType.photoID, 23), (DocType.mDL, 23)]
+        for plan in [twoMDLs, swapped] {
+            let wrong = try run(plan)
+            #expect(wrong.status == 1)
+            #expect(wrong.stdout.contains("vp_token.doctype_mismatch") && wrong.stdout.contains("org_iso_23220_photoid_1"), "\(wrong.stdout)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])
+            #expect((report["documents"] as? [Any] ?? []).isEmpty)
+        }
+        let unanswered = try run([(DocType.mDL, 23), nil])
+        #expect(unanswered.status == 1)
+        #expect(unanswered.stdout.contains("vp_token.query_unanswered") && unanswered.stdout.contains("org_iso_23220_photoid_1"), "\(unanswered.stdout)")
+    }
+
+    @Test("a session.json written before the query doctypes were kept takes them from request.json: two mDLs are still vp_token.doctype_mismatch")
+    func legacySessionFile() throws {
+        let out = try Self.createRequest(json: Self.twoDocumentRequestJSON)
+        let url = URL(fileURLWithPath: out + "/session.json")
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: String])
+        #expect(state.removeValue(forKey: "queryDocTypes") != nil)
+        try JSONSerialization.data(withJSONObject: state).write(to: url)
+        let (response, trust) = try Self.answer(out, [(DocType.mDL, 23), (DocType.mDL, 24)])
+        let run = try Self.verify(out, response: response, trust: trust)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("vp_token.doctype_mismatch"), "\(run.stdout)")
+        let (good, goodTrust) = try Self.answer(out, [(DocType.mDL, 23), (DocType.photoID, 24)])
+        #expect(try Self.verify(out, response: good, trust: goodTrust).status == 0)
     }
 
     @Test("dc_api.jwt (the default) and dc_api: request, wallet answer, verify → exit 0 with the requested elements")

@@ -78,10 +78,12 @@ struct ResponseChecks {
         }
         let counts = docTypeCounts
         let across = earlierDocTypes.isEmpty ? "" : " in this answer's DeviceResponses"
-        // Unrequested docTypes fail policy.doctype on each document; here only the requested ones are counted.
+        let here = Set(documents.map(\.docType))
+        // Unrequested docTypes fail policy.doctype on each document; here only the requested ones are counted, and only
+        // those this response adds to (an excess is reported once, by the response that makes it).
         let repeated = counts.filter { docType, count in
             let asked = request.documents.filter { $0.docType == docType }.count
-            return asked > 0 && count > asked
+            return asked > 0 && count > asked && here.contains(docType)
         }
         if repeated.isEmpty {
             log.pass(.policyDocuments, "at most the requested number of documents per docType")

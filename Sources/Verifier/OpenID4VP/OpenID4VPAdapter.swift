@@ -15,8 +15,8 @@ struct OpenID4VPAdapter: FormatAdapter {
     /// No reader key is agreed with the device: deviceSignature only.
     static let acceptsDeviceMac = false
 
-    /// The text carries base64url inside JSON inside base64url (the JWE): the ceiling counts one base64 layer.
-    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.response.utf8.count * 3 / 4, true) }
+    /// The posted text's own UTF-8 bytes, held against the text ceiling.
+    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.response.utf8.count, true) }
 
     func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
         let session = input.session

@@ -12,6 +12,7 @@ struct StallingStore: RequestStore {
     func consume(id: String, now: Date) async throws -> ConsumeOutcome { try await stall() }
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
+    func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func ping() async throws { try await stall() as Void }
 
     private func stall<T>() async throws -> T {

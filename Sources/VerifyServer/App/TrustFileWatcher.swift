@@ -5,6 +5,7 @@ import ServiceLifecycle
 
 /// Reloads the trust when its files change: every `interval` it compares the names, sizes and modification times of
 /// the trust folders' files, the VICAL files and their roots, and the CRL and status list files with what it saw last.
+/// With a zero interval it checks nothing and only waits for graceful shutdown.
 final class TrustFileWatcher: Service, Sendable {
     let box: RuntimeBox
     let interval: Duration
@@ -19,7 +20,11 @@ final class TrustFileWatcher: Service, Sendable {
     }
 
     func run() async throws {
-        guard interval > .zero else { return }
+        // Off: wait for shutdown instead of returning, since a service that returns ends the whole service group.
+        guard interval > .zero else {
+            try? await gracefulShutdown()
+            return
+        }
         let interval = interval
         while !Task.isCancelledOrShuttingDown {
             // The wait ends early when the server shuts down gracefully.

@@ -21,7 +21,7 @@ public struct VerifyServerApp: Service {
     public let store: any RequestStore
     /// The server's metrics, as `/metrics` serves them.
     public let metrics: ServerMetrics
-    private let application: Application<RouterResponder<BasicRequestContext>>
+    private let application: Application<RouterResponder<ServerRequestContext>>
     private let listening: ListeningPort
     private let purger: ExpiredRequestPurger
 
@@ -62,14 +62,20 @@ public struct VerifyServerApp: Service {
         } else {
             baseStore = try await configuration.store.open(logger: logger)
         }
-        let store = MeteredRequestStore(base: baseStore, metrics: metrics, timeout: .seconds(configuration.storeTimeout),
+        // Sealing encrypts the state before it reaches the store (with a configured key); the counting layer stops
+        // counting a request once it is consumed.
+        let outstanding = OutstandingRequests(maxTotal: configuration.maxOutstandingRequests,
+                                              maxPerClient: configuration.maxOutstandingRequestsPerClient)
+        let sealed = SealedStateStore(base: baseStore, key: configuration.requestStateKey)
+        let store = MeteredRequestStore(base: OutstandingCountingStore(base: sealed, outstanding: outstanding), metrics: metrics,
+                                        timeout: .seconds(configuration.storeTimeout),
                                         timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
         let runtimes = RuntimeBox(runtime)
         let handlers = ServerHandlers(
-            configuration: configuration, runtimes: runtimes, store: store,
+            configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: ServerRequestContext.self)
         // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
         // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
         if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
@@ -122,7 +128,8 @@ public struct VerifyServerApp: Service {
         watcher.checkOnce()
     }
 
-    /// Deletes requests that expired more than one `requestTTL` ago (what the periodic purge does); returns how many.
+    /// Empties the state of expired requests and deletes those that expired more than one `requestTTL` ago (what the
+    /// periodic purge does); returns how many it deleted.
     ///
     /// Throws the store's error when it fails or does not answer within `storeTimeout`.
     public func purgeExpiredRequests() async throws -> Int {

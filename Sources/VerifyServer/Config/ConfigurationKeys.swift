@@ -56,6 +56,17 @@ struct ConfigurationKey: Sendable {
             let path = try value.text()
             configuration.readerKeyPath = path.isEmpty ? nil : path
         },
+        .init(name: "requestStateKeyFile") { configuration, value in
+            let path = try value.text()
+            guard !path.isEmpty else { return configuration.requestStateKey = nil }
+            do {
+                configuration.requestStateKey = try RequestStateKey(contentsOfFile: path)
+            } catch let error as RequestStoreError {
+                throw ConfigurationValueError("is not usable: \(error.message)")
+            }
+        },
+        .init(name: "maxOutstandingRequests") { $0.maxOutstandingRequests = try $1.integer() },
+        .init(name: "maxOutstandingRequestsPerClient") { $0.maxOutstandingRequestsPerClient = try $1.integer() },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
         .init(name: "openid4vpResponseMode") { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },

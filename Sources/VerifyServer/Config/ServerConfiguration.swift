@@ -50,6 +50,16 @@ public struct ServerConfiguration: Sendable {
     /// Where pending requests are kept: `StoreLocation.default` (an SQLite file) unless configured.
     public var store: StoreLocation = .default
     /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
+    /// The key that encrypts each stored request's state (the format's secrets, e.g. a private key) with AES-256-GCM,
+    /// read from `requestStateKeyFile`; nil (the default) stores the state unencrypted.
+    ///
+    /// Either way a request's state is emptied when the request is consumed or expires.
+    public var requestStateKey: RequestStateKey?
+    /// The most requests created by this instance that are neither consumed nor expired (default 10,000); beyond it
+    /// `POST /v1/requests` answers 429.
+    public var maxOutstandingRequests = 10_000
+    /// The most such requests per client address (default 100); beyond it that client gets 429.
+    public var maxOutstandingRequestsPerClient = 100
     public var profile: CertificateProfile = .default
     /// The longest wait, in seconds, for one request-store operation (default 5); then 503 (or, at start, a refusal to
     /// start).
@@ -132,6 +142,8 @@ public struct ServerConfiguration: Sendable {
         if host.isEmpty { problems.append("host is empty") }
         if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
         if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)") }
+    /// The highest outstanding-request cap accepted: each counted request costs about 200 bytes of memory.
+    static let mostOutstandingRequests = 10_000_000
         if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)") }
         if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
@@ -152,6 +164,11 @@ public struct ServerConfiguration: Sendable {
             problems.append("\(timer.name) must be \(allowed) of seconds, at most \(Int(Self.longestTimer))")
         }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
+        for (name, value) in [("maxOutstandingRequests", maxOutstandingRequests),
+                              ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient)]
+            where !(1 ... Self.mostOutstandingRequests).contains(value) {
+            problems.append("\(name) must be 1 to \(Self.mostOutstandingRequests)")
+        }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }

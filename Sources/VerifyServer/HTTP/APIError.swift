@@ -31,6 +31,16 @@ struct APIError: Error, Sendable, HTTPResponseError {
                  outcome: "too_large")
     }
 
+    /// 413: a part of the body is over a ceiling of its own; `message` names it.
+    static func tooLarge(_ message: String) -> APIError {
+        APIError(.contentTooLarge, VerificationError(.inputMalformed, message), outcome: "too_large")
+    }
+
+    /// 429: too many requests outstanding; `message` names the cap.
+    static func tooManyRequests(_ message: String) -> APIError {
+        APIError(.tooManyRequests, VerificationError(.requestsTooMany, message), outcome: "too_many")
+    }
+
     /// 408: the body did not arrive within `bodyTimeout`.
     static func bodyTimeout(_ seconds: TimeInterval) -> APIError {
         APIError(.requestTimeout, VerificationError(.inputMalformed, "the request body did not arrive within \(seconds) s"),

@@ -1,5 +1,29 @@
+import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+
+/// The client address per-client limits are kept by (open connections, outstanding requests): the peer's IP address
+/// as this server sees it, "unknown" when there is none.
+///
+/// Behind a reverse proxy that is the proxy's address.
+func clientAddress(_ peer: SocketAddress?) -> String {
+    peer?.ipAddress ?? "unknown"
+}
+
+/// The context of every route: Hummingbird's basic context plus the connection's peer address.
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connection's peer address.
+    let peer: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        peer = source.channel.remoteAddress
+    }
+
+    /// The client address for per-client limits (see `clientAddress(_:)`).
+    var client: String { clientAddress(peer) }
+}
 
 /// Counts open connections per client IP address and closes a connection beyond `limit` as soon as it is set up, so
 /// one client cannot hold every socket (e.g. trickling bodies on many connections).
@@ -60,7 +84,8 @@ final class ConnectionLimiter: Sendable {
         private func admitOrClose(_ context: ChannelHandlerContext) {
             guard !checked else { return }
             checked = true
-            guard let address = context.channel.remoteAddress?.ipAddress else { return }
+            guard let peer = context.channel.remoteAddress, peer.ipAddress != nil else { return }
+            let address = clientAddress(peer)
             if limiter.admit(address) {
                 admitted = address
             } else {

@@ -4,9 +4,20 @@ import Mdoc
 import Verifier
 import VerifyServerAPI
 
+/// Ceilings of `POST /v1/requests` beyond the body limit: they bound what one request stores.
+enum CreateRequestLimits {
+    /// The most bytes a request's documents (its policy) may take as stored: JSON with sorted keys.
+    static let maxPolicyBytes = 16_384
+    /// The longest `origin`, in bytes (a serialized web origin: scheme, a host name of at most 253 bytes, a port).
+    static let maxOriginBytes = 1_024
+}
+
 extension ServerHandlers {
-    /// `POST /v1/requests`: stores the policy, the format's secret state and an expiry; answers 201.
-    func createRequest(_ request: Request) async -> Response {
+    /// `POST /v1/requests` from `client` (see `clientAddress(_:)`): stores the policy, the format's secret state and an
+    /// expiry; answers 201. 413 over a `CreateRequestLimits` ceiling, 429 with `Retry-After` over an
+    /// outstanding-request cap.
+    func createRequest(_ request: Request, client: String) async -> Response {
+        var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
             let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
@@ -20,21 +31,45 @@ extension ServerHandlers {
             } catch {
                 throw APIError.malformed(error.message, code: error.code)
             }
+            let policyBytes = (try? StoredRequestColumns.encode(policy: policy).utf8.count) ?? Int.max
+            guard policyBytes <= CreateRequestLimits.maxPolicyBytes else {
+                throw APIError.tooLarge(
+                    "the documents take \(policyBytes) bytes as stored, over the \(CreateRequestLimits.maxPolicyBytes)-byte ceiling of "
+                        + "a request; ask for fewer documents, namespaces or elements")
+            }
+            if let origin = body.origin, origin.utf8.count > CreateRequestLimits.maxOriginBytes {
+                throw APIError.malformed(
+                    "origin is longer than a serialized web origin can be (\(CreateRequestLimits.maxOriginBytes) bytes; it has \(origin.utf8.count) bytes)")
+            }
             guard let handler = runtimes.current.flows[format] else {
                 throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
+            }
+            let now = clock.now()
+            let id = StoredRequest.newID()
+            let expiresAt = now.addingTimeInterval(configuration.requestTTL)
+            // Counted before the keys are made, so a refused client costs no key generation.
+            switch outstanding.admit(id: id, client: client, expiresAt: expiresAt, now: now) {
+            case .admitted:
+                break
+            case .refused(let perClient, let seconds):
+                retryAfter = seconds
+                throw APIError.tooManyRequests(perClient
+                    ? "this client has \(outstanding.maxPerClient) requests outstanding (maxOutstandingRequestsPerClient); "
+                        + "verify or let some expire, and retry after \(seconds) s"
+                    : "the server has \(outstanding.maxTotal) requests outstanding (maxOutstandingRequests); retry after \(seconds) s")
             }
             let prepared: PreparedRequest
             do {
                 prepared = try handler.prepare(policy: policy, origin: body.origin)
             } catch {
+                outstanding.release(id: id)
                 throw APIError.malformed(error.message, code: error.code)
             }
-            let now = clock.now()
-            let stored = StoredRequest(id: StoredRequest.newID(), format: format, policy: policy, state: prepared.state,
-                                       createdAt: now, expiresAt: now.addingTimeInterval(configuration.requestTTL))
+            let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt)
             do {
                 try await store.insert(stored)
             } catch {
+                outstanding.release(id: id)
                 logger.error("request store insert failed", metadata: ["error": "\(error)"])
                 throw APIError.storeUnavailable
             }
@@ -46,7 +81,9 @@ extension ServerHandlers {
                 [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
         } catch {
             logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])
-            return error.response
+            var response = error.response
+            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            return response
         }
     }
 }

@@ -54,7 +54,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
 }
 
-extension Router where Context == BasicRequestContext {
+extension Router where Context == ServerRequestContext {
     /// Registers every `Endpoint` on `handlers`.
     /// Registers every `Endpoint` on `handlers`; any other method on a known path answers 405 with `Allow`.
     func register(_ handlers: ServerHandlers) {

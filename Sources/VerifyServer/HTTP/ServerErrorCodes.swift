@@ -19,9 +19,14 @@ extension ErrorCode {
     ///
     /// Answered with HTTP 503.
     public static let storeUnavailable = ErrorCode("store.unavailable")
+    /// Too many requests are outstanding (created, neither verified nor expired), from this client or in total.
+    ///
+    /// Answered with HTTP 429 and `Retry-After`.
+    public static let requestsTooMany = ErrorCode("requests.too_many")
 
-    /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired` and `storeUnavailable`.
-    public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable]
+    /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired`, `storeUnavailable` and
+    /// `requestsTooMany`.
+    public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable, .requestsTooMany]
 
     /// Every code the server can answer with.
     public static let allServerAnswers: [ErrorCode] = verificationCodes + serverCodes

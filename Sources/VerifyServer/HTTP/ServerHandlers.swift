@@ -34,6 +34,8 @@ struct ServerHandlers: Sendable {
     let runtimes: RuntimeBox
     let store: any RequestStore
     let metrics: ServerMetrics
+    /// The requests created and neither consumed nor expired, for the per-client and total caps.
+    let outstanding: OutstandingRequests
     let clock: ServerClock
     let hooks: ServerHooks
     let logger: Logger
@@ -42,9 +44,9 @@ struct ServerHandlers: Sendable {
         BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, timeLimit: TimeLimit(wait: hooks.bodyDeadline))
     }
 
-    func respond(_ endpoint: Endpoint, to request: Request, context: BasicRequestContext) async -> Response {
+    func respond(_ endpoint: Endpoint, to request: Request, context: ServerRequestContext) async -> Response {
         switch endpoint {
-        case .createRequest: return await createRequest(request)
+        case .createRequest: return await createRequest(request, client: context.client)
         case .verify: return await verify(request)
         case .healthz: return Response.json(.ok, .object([("status", .string("ok"))]))
         case .readyz: return await readiness()

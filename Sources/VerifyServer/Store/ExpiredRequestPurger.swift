@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Deletes requests that expired more than `retention` ago, every `interval`, until graceful shutdown.
-/// Keeping expired rows for a while lets a late attempt get `nonce.expired` instead of `nonce.unknown`.
+/// Every `interval` until graceful shutdown: empties the state of requests that have expired (their secrets are of no
+/// further use) and deletes requests that expired more than `retention` ago. Keeping expired rows for a while lets a
+/// late attempt get `nonce.expired` instead of `nonce.unknown`.
 struct ExpiredRequestPurger: Service {
     let store: any RequestStore
     let interval: Duration
@@ -21,8 +22,11 @@ struct ExpiredRequestPurger: Service {
         }
     }
 
+    /// Returns how many requests it deleted.
     func purgeOnce() async throws -> Int {
-        let count = try await store.purge(expiredBefore: clock.now().addingTimeInterval(-retention))
+        let now = clock.now()
+        _ = try await store.eraseState(expiredBefore: now)
+        let count = try await store.purge(expiredBefore: now.addingTimeInterval(-retention))
         if count > 0 { logger.info("purged expired requests", metadata: ["count": "\(count)"]) }
         return count
     }

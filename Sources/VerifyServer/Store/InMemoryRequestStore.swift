@@ -30,13 +30,15 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
-    /// Counts an attempt on request `id` and says what it found, as of `now`.
+    /// Counts an attempt on request `id`, empties its state and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         entries.withLockedValue { entries in
             guard var entry = entries[id] else { return .unknown }
+            let request = entry.request
             entry.attempts += 1
+            entry.request.state = [:]
             entries[id] = entry
-            return ConsumeDecision.outcome(attempts: entry.attempts, expiresAt: entry.request.expiresAt, now: now, request: entry.request)
+            return ConsumeDecision.outcome(attempts: entry.attempts, expiresAt: request.expiresAt, now: now, request: request)
         }
     }
 
@@ -50,6 +52,15 @@ public final class InMemoryRequestStore: RequestStore {
         entries.withLockedValue { entries in
             let expired = entries.filter { $0.value.request.expiresAt < cutoff }.map(\.key)
             for id in expired { entries[id] = nil }
+            return expired.count
+        }
+    }
+
+    /// Empties the state of requests that expired at or before `cutoff`; returns how many still held one.
+    public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
+        entries.withLockedValue { entries in
+            let expired = entries.filter { $0.value.request.expiresAt <= cutoff && !$0.value.request.state.isEmpty }.map(\.key)
+            for id in expired { entries[id]?.request.state = [:] }
             return expired.count
         }
     }

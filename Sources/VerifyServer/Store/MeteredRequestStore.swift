@@ -37,6 +37,10 @@ struct MeteredRequestStore: RequestStore {
         return count
     }
 
+    func eraseState(expiredBefore cutoff: Date) async throws -> Int {
+        try await measure("erase_state") { try await base.eraseState(expiredBefore: cutoff) }
+    }
+
     func ping() async throws {
         try await measure("ping") { try await base.ping() }
     }

@@ -6,9 +6,11 @@ import ServiceLifecycle
 
 /// A request store in PostgreSQL, shared by several server instances behind a load balancer.
 ///
-/// Consumption is one
-/// `UPDATE … RETURNING` statement; PostgreSQL's row lock serializes concurrent attempts, and each attempt
-/// re-reads the latest row version, so exactly one of them sees `attempts = 1`.
+/// Consumption is one statement: a `SELECT … FOR UPDATE` of the row and an `UPDATE … RETURNING` that counts the
+/// attempt and empties the state, returning the state as it was. PostgreSQL's row lock serializes concurrent attempts,
+/// and each attempt re-reads the latest row version, so exactly one of them sees `attempts = 1` (and the state).
+/// Emptied state can linger in old row versions until PostgreSQL vacuums them; `requestStateKeyFile` keeps every
+/// stored state encrypted.
 public final class PostgresRequestStore: RequestStore {
     /// The PostgresNIO connection pool; it runs as one of `services`.
     public let client: PostgresClient
@@ -64,12 +66,14 @@ public final class PostgresRequestStore: RequestStore {
             """, logger: logger)
     }
 
-    /// Counts an attempt on request `id` in one `UPDATE … RETURNING` statement and says what it found, as of `now`.
+    /// Counts an attempt on request `id` and empties its state in one statement, and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         let rows = try await client.query("""
-            UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, \(now))
-            WHERE id = \(id)
-            RETURNING attempts, format, policy, state, created_at, expires_at
+            WITH old AS (SELECT id, state FROM verify_requests WHERE id = \(id) FOR UPDATE)
+            UPDATE verify_requests AS r
+            SET attempts = r.attempts + 1, consumed_at = COALESCE(r.consumed_at, \(now)), state = '{}'
+            FROM old WHERE r.id = old.id
+            RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at
             """, logger: logger)
         var outcome = ConsumeOutcome.unknown
         for try await (attempts, format, policy, state, createdAt, expiresAt) in rows.decode((Int, String, String, String, Date, Date).self) {
@@ -98,6 +102,15 @@ public final class PostgresRequestStore: RequestStore {
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         let rows = try await client.query("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id", logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
+    /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
+    public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
+        let rows = try await client.query(
+            "UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id", logger: logger)
         var count = 0
         for try await _ in rows { count += 1 }
         return count

@@ -5,7 +5,9 @@ import ServiceLifecycle
 ///
 /// `consume` is the single-use guarantee: implementations decide it in one atomic step, so that of any number of
 /// concurrent attempts on one request (from any number of server instances sharing the store) exactly one gets
-/// `.consumed` or `.expired` and every other one `.replayed`.
+/// `.consumed` or `.expired` and every other one `.replayed`. The same step empties the stored state (the format's
+/// secrets, e.g. a private key), so a consumed request keeps none; `eraseState(expiredBefore:)` empties that of
+/// requests that expired unused.
 public protocol RequestStore: Sendable {
     /// A short description for logs and `/readyz` (never includes credentials).
     var kind: String { get }
@@ -16,11 +18,17 @@ public protocol RequestStore: Sendable {
     /// Stores a new pending request; throws when it cannot be stored (e.g. a duplicate ID or an unreachable store).
     func insert(_ request: StoredRequest) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
+    ///
+    /// In the same atomic step the stored state becomes empty; `.consumed` carries the state as it was.
     func consume(id: String, now: Date) async throws -> ConsumeOutcome
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.
     func purge(expiredBefore cutoff: Date) async throws -> Int
+    /// Empties the stored state of requests that expired at or before `cutoff` and still hold one; returns how many.
+    ///
+    /// The rows stay (a late attempt still gets `.expired`) until `purge(expiredBefore:)` deletes them.
+    func eraseState(expiredBefore cutoff: Date) async throws -> Int
     /// Succeeds when the store answers a trivial query.
     func ping() async throws
     /// Services that must run while the store is used (connection pools, closing on shutdown).

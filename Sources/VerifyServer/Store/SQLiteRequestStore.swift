@@ -9,14 +9,19 @@ import SQLiteNIO
 ///
 /// For one server process; several instances must share PostgreSQL instead.
 ///
-/// All statements run on one dedicated thread, so they execute one at a time; consumption is still a single
-/// `UPDATE … RETURNING` statement, atomic on its own. WAL journal with `synchronous=FULL`: a consumed request
-/// stays consumed across a crash or power loss.
+/// All statements run on one dedicated thread, one operation at a time. Consumption is one transaction that counts the
+/// attempt (`UPDATE … RETURNING`, which decides the single winner) and empties the stored state. WAL journal with
+/// `synchronous=FULL`: a consumed request stays consumed across a crash or power loss. `secure_delete` overwrites
+/// what a statement removes, and each purge checkpoints and truncates the WAL file, so emptied state does not linger
+/// in the files after the next purge.
+
 public final class SQLiteRequestStore: RequestStore {
     /// The database file's path, or ":memory:" for a private in-memory database.
     public let path: String
     private let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
+    /// One operation at a time, so no other statement runs inside a consumption's transaction.
+    private let gate = SerialGate()
 
     private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
         self.path = path
@@ -54,13 +59,18 @@ public final class SQLiteRequestStore: RequestStore {
     /// A service that closes the database when the service group shuts down.
     public var services: [any Service] { [SQLiteCloser(store: self)] }
 
-    /// Sets WAL journaling (for files), `synchronous=FULL` and a busy timeout, and creates the `verify_requests` table
-    /// and its expiry index if needed.
+    /// Sets WAL journaling (for files), `synchronous=FULL`, `secure_delete` and a busy timeout, and creates the
+    /// `verify_requests` table and its expiry index if needed.
     public func prepare() async throws {
+        try await gate.run { try await self.prepareSchema() }
+    }
+
+    private func prepareSchema() async throws {
         if path != ":memory:" {
             _ = try await connection.query("PRAGMA journal_mode=WAL")
         }
         _ = try await connection.query("PRAGMA synchronous=FULL")
+        _ = try await connection.query("PRAGMA secure_delete=ON")
         _ = try await connection.query("PRAGMA busy_timeout=5000")
         _ = try await connection.query("""
             CREATE TABLE IF NOT EXISTS verify_requests (
@@ -79,20 +89,35 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID).
     public func insert(_ request: StoredRequest) async throws {
-        _ = try await connection.query(
+        let (policy, state) = (try StoredRequestColumns.encode(policy: request.policy), try StoredRequestColumns.encode(state: request.state))
+        _ = try await gate.run { try await self.connection.query(
             "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(request.id), .text(request.format.rawValue), .text(try StoredRequestColumns.encode(policy: request.policy)),
-             .text(try StoredRequestColumns.encode(state: request.state)),
-             .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))])
+            [.text(request.id), .text(request.format.rawValue), .text(policy), .text(state),
+             .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))]) }
     }
 
-    /// Counts an attempt on request `id` in one `UPDATE … RETURNING` statement and says what it found, as of `now`.
+    /// Counts an attempt on request `id` and empties its state in one transaction, and says what it found, as of `now`.
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        let rows = try await connection.query("""
-            UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
-            WHERE id = ?1
-            RETURNING attempts, format, policy, state, created_at, expires_at
-            """, [.text(id), .integer(Self.milliseconds(now))])
+        // SQLite's RETURNING gives the new values, so the state is read by the counting statement (which leaves it
+        // alone) and emptied by a second one, inside one transaction: one commit, and both or neither survive a crash.
+        let rows = try await gate.run {
+            _ = try await self.connection.query("BEGIN IMMEDIATE")
+            do {
+                let rows = try await self.connection.query("""
+                    UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
+                    WHERE id = ?1
+                    RETURNING attempts, format, policy, state, created_at, expires_at
+                    """, [.text(id), .integer(Self.milliseconds(now))])
+                if !rows.isEmpty {
+                    _ = try await self.connection.query("UPDATE verify_requests SET state = '{}' WHERE id = ?1", [.text(id)])
+                }
+                _ = try await self.connection.query("COMMIT")
+                return rows
+            } catch {
+                _ = try? await self.connection.query("ROLLBACK")
+                throw error
+            }
+        }
         guard let row = rows.first else { return .unknown }
         guard let attempts = row.column("attempts")?.integer, let expires = row.column("expires_at")?.integer else {
             throw RequestStoreError("verify_requests row has no attempts or expires_at")
@@ -103,26 +128,39 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
-        let rows = try await connection.query(
-            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)])
+        let rows = try await gate.run { try await self.connection.query(
+            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)]) }
         return try rows.first.map { try Self.request(id: id, row: $0) }
     }
 
-    /// Deletes requests that expired before `cutoff`; returns how many.
+    /// Deletes requests that expired before `cutoff`, then checkpoints and truncates the WAL file; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        let rows = try await connection.query(
-            "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])
-        return rows.count
+        try await gate.run {
+            let rows = try await self.connection.query(
+                "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])
+            // Old page images (with state emptied since) stay in the WAL file until a checkpoint truncates it.
+            if self.path != ":memory:" { _ = try await self.connection.query("PRAGMA wal_checkpoint(TRUNCATE)") }
+            return rows.count
+        }
+    }
+
+    /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
+    public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
+        try await gate.run {
+            try await self.connection.query(
+                "UPDATE verify_requests SET state = '{}' WHERE expires_at <= ? AND state <> '{}' RETURNING id",
+                [.integer(Self.milliseconds(cutoff, rounding: .down))]).count
+        }
     }
 
     /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
-        _ = try await connection.query("SELECT 1")
+        _ = try await gate.run { try await self.connection.query("SELECT 1") }
     }
 
     /// Closes the database and its thread.
     public func close() async throws {
-        try await connection.close()
+        try await gate.run { try await self.connection.close() }
         try await threadPool.shutdownGracefully()
     }
 
@@ -137,7 +175,10 @@ public final class SQLiteRequestStore: RequestStore {
                              state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires))
     }
 
-    static func milliseconds(_ date: Date) -> SQLiteInt64 { SQLiteInt64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// Rounded down for an erase cutoff: a request is erased only once `consume` would call it expired.
+    static func milliseconds(_ date: Date, rounding: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> SQLiteInt64 {
+        SQLiteInt64((date.timeIntervalSince1970 * 1000).rounded(rounding))
+    }
     static func date(_ milliseconds: some BinaryInteger) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }
 

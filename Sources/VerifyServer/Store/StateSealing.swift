@@ -1,0 +1,134 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import ServiceLifecycle
+
+/// The key that encrypts every request's state (the format's secrets) before the store keeps it: 32 random bytes,
+/// from the file `requestStateKeyFile` names.
+///
+/// The key never appears in logs or descriptions.
+public struct RequestStateKey: Sendable, CustomStringConvertible, CustomReflectable {
+    let bytes: [UInt8]
+
+    /// The key length in bytes (AES-256).
+    public static let byteCount = 32
+    /// The longest key file read: 64 hex digits and some white space. A longer file is refused unread.
+    static let longestFile = 256
+
+    /// A key from its 32 bytes.
+    ///
+    /// Throws `RequestStoreError` for another length, or bytes that do not look random (fewer than 16 distinct values).
+    public init(bytes: [UInt8]) throws(RequestStoreError) {
+        guard bytes.count == Self.byteCount else {
+            throw RequestStoreError("the request state key must be \(Self.byteCount) bytes, not \(bytes.count)")
+        }
+        // 32 random bytes hold about 30 distinct values; fewer than 16 is a placeholder, not a key.
+        guard Set(bytes).count >= 16 else {
+            throw RequestStoreError("the request state key does not look random; make one with `openssl rand -hex 32`")
+        }
+        self.bytes = bytes
+    }
+
+    /// Reads a key file: 32 raw bytes, or 64 hex digits (surrounding white space ignored), as `openssl rand -hex 32`
+    /// writes them.
+    ///
+    /// Throws `RequestStoreError` when the file cannot be read, is longer than 256 bytes, or holds neither form.
+    public init(contentsOfFile path: String) throws(RequestStoreError) {
+        let refusal = RequestStoreError("\(path) must hold 32 random bytes, raw or as 64 hex digits (`openssl rand -hex 32 > FILE`)")
+        let data: Data
+        do {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw RequestStoreError("\(path) cannot be read") }
+            defer { try? handle.close() }
+            // Reads one byte past the longest key file, so /dev/zero or a huge file is refused without reading it all.
+            data = try handle.read(upToCount: Self.longestFile + 1) ?? Data()
+        } catch let error as RequestStoreError {
+            throw error
+        } catch {
+            throw RequestStoreError("\(path) cannot be read")
+        }
+        guard data.count <= Self.longestFile else { throw refusal }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.utf8.count == 2 * Self.byteCount, let bytes = Hex.decode(text) {
+            try self.init(bytes: bytes)
+        } else if data.count == Self.byteCount, !data.allSatisfy({ Character(UnicodeScalar($0)).isHexDigit }) {
+            // 32 hex digits are 16 bytes written as text (`openssl rand -hex 16`), not a raw key.
+            try self.init(bytes: [UInt8](data))
+        } else {
+            throw refusal
+        }
+    }
+
+    /// "RequestStateKey(redacted)".
+    public var description: String { "RequestStateKey(redacted)" }
+    /// No children: `dump` and reflection never show the key.
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+/// Encrypts each request's state with AES-256-GCM under the configured key before the store keeps it, and decrypts it
+/// on the way out; the request ID is the associated data, so a state cannot be moved to another row. Without a key the
+/// state passes through as it is, and a sealed one is refused with a message naming the setting.
+///
+/// The sealed state is `{"aes-256-gcm": base64url(nonce ‖ ciphertext ‖ tag)}`; the empty state a consumed or expired
+/// request is left with stays empty.
+struct SealedStateStore: RequestStore {
+    let base: any RequestStore
+    let key: RequestStateKey?
+
+    static let field = "aes-256-gcm"
+    private static let algorithm = AEADAlgorithm.aes256GCM
+
+    var kind: String { base.kind }
+    var services: [any Service] { base.services }
+
+    func prepare() async throws { try await base.prepare() }
+
+    func insert(_ request: StoredRequest) async throws {
+        var sealed = request
+        sealed.state = try seal(request.state, id: request.id)
+        try await base.insert(sealed)
+    }
+
+    func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+        let outcome = try await base.consume(id: id, now: now)
+        guard case .consumed(var request) = outcome else { return outcome }
+        request.state = try open(request.state, id: id)
+        return .consumed(request)
+    }
+
+    func lookup(id: String) async throws -> StoredRequest? {
+        guard var request = try await base.lookup(id: id) else { return nil }
+        request.state = try open(request.state, id: id)
+        return request
+    }
+
+    func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
+    func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
+    func ping() async throws { try await base.ping() }
+
+    func seal(_ state: [String: String], id: String) throws -> [String: String] {
+        guard let key, !state.isEmpty else { return state }
+        let plaintext = [UInt8](try JSONEncoder.sorted.encode(state))
+        let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
+        let sealed = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: plaintext, aad: Array(id.utf8))
+        return [Self.field: Base64URL.encode(nonce + sealed)]
+    }
+
+    func open(_ state: [String: String], id: String) throws -> [String: String] {
+        guard !state.isEmpty else { return state }
+        let sealed = state.count == 1 ? state[Self.field] : nil
+        guard let key else {
+            guard sealed == nil else {
+                throw RequestStoreError("request \(id) was stored encrypted, and requestStateKeyFile is not set now")
+            }
+            return state
+        }
+        guard let sealed else { throw RequestStoreError("request \(id) was stored unencrypted, and requestStateKeyFile is set now") }
+        let algorithm = Self.algorithm
+        guard let bytes = Base64URL.decode(sealed), bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
+              let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
+                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: Array(id.utf8)),
+              let opened = try? JSONDecoder().decode([String: String].self, from: Data(plaintext))
+        else { throw RequestStoreError("request \(id)'s state does not open with the configured requestStateKeyFile (was the key changed?)") }
+        return opened
+    }
+}

@@ -86,10 +86,11 @@ public enum CBORDiagnostic {
     }
 
     /// Appends `s` as a JSON string literal (RFC 8259 §7); diagnostic notation uses the same syntax (RFC 8949 §8).
-    /// Strings that need no escaping are appended whole.
+    /// Control and bidirectional characters (`TerminalText.needsEscape`) are escaped too, so a quoted string cannot
+    /// drive a terminal. Strings that need no escaping are appended whole.
     public static func appendQuoted(_ s: String, to out: inout String) {
         out += "\""
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !s.utf8.contains(where: { TerminalText.mayStartEscape($0) || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out += s
             out += "\""
             return
@@ -101,7 +102,7 @@ public enum CBORDiagnostic {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where TerminalText.needsEscape(scalar):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:

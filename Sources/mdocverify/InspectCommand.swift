@@ -16,7 +16,9 @@ struct Inspect: ParsableCommand {
             let bytes = InputFiles.decodeResponse(try InputFiles.read(path, what: "input"))
             do {
                 let item = try CBORDecoder.decode(bytes)
-                print(item.diagnostic(expandEmbedded: true))
+                // Text strings come out quoted with their controls escaped; the whole line is escaped once more so
+                // nothing from the input reaches the terminal raw.
+                print(TerminalText.escaped(item.diagnostic(expandEmbedded: true)))
                 return .verified
             } catch {
                 FileHandle.standardError.write(Data("not well-formed CBOR: \(error)\n".utf8))

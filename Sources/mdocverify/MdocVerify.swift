@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBOR
 import Foundation
 import Verifier
 
@@ -51,7 +52,8 @@ extension ParsableCommand {
         do {
             status = try body()
         } catch let failure as UsageFailure {
-            FileHandle.standardError.write(Data("error: \(failure.description)\n".utf8))
+            // A failure may name a VICAL provider, a certificate or a path: escaped like every text output.
+            FileHandle.standardError.write(Data("error: \(TerminalText.escaped(failure.description))\n".utf8))
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         if status != .verified { throw ExitCode(status.rawValue) }

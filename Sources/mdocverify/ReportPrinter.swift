@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Mdoc
 import Verifier
@@ -9,7 +10,8 @@ enum ReportPrinter {
         return report.verified ? .verified : .rejected
     }
 
-    /// Verdict, then failed checks with reasons, warnings, and (when verified) the elements.
+    /// Verdict, then failed checks with reasons, warnings, and (when verified) the elements. Each line is escaped
+    /// (`TerminalText`): details and element values carry the response's text, which must not drive the terminal.
     static func text(_ report: VerificationReport) -> String {
         var lines: [String] = []
         let assurance = report.assurance == .test ? " (TEST assurance: not a real identity)" : ""
@@ -61,6 +63,6 @@ enum ReportPrinter {
                 lines.append("  requested but not returned: \(document.missing.joined(separator: ", "))")
             }
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
@@ -69,7 +70,7 @@ struct Trust: ParsableCommand {
                     return .verified
                 } catch {
                     print(json ? JSONValue.object([("verified", .bool(false)), ("error", error.json)]).serialized(pretty: true)
-                               : "REJECTED VICAL — \(error.code.rawValue): \(error.message)")
+                               : TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
                     return .rejected
                 }
             }
@@ -93,11 +94,12 @@ struct Trust: ParsableCommand {
                 do throws(VerificationError) {
                     verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous, profile: options.profile)
                 } catch {
-                    print("REJECTED VICAL — \(error.code.rawValue): \(error.message)")
+                    print(TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
                     return .rejected
                 }
                 let written = try VICALImport.write(verified, source: options.vical, into: out, at: time)
-                print("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL \(verified.vical.issueID.map(String.init) ?? "-") into \(out)")
+                print(TerminalText.escaped("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL "
+                                           + "\(verified.vical.issueID.map(String.init) ?? "-") into \(out)"))
                 return .verified
             }
         }
@@ -142,7 +144,9 @@ struct Trust: ParsableCommand {
             }
         }
 
+        /// Subjects, docTypes and sources come from certificates and VICALs: each line is escaped (`TerminalText`).
         private func printAnchor(_ certificate: Certificate, file: String, provenance: AnchorProvenance?, at time: Date) {
+            func print(_ line: String) { Swift.print(TerminalText.escaped(line)) }
             let expired = certificate.notAfter < time ? "  EXPIRED" : ""
             print("\(certificate.subject)\(expired)")
             print("  sha256 \(Hex.encode(certificate.sha256Fingerprint))")

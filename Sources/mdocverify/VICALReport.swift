@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
@@ -34,7 +35,8 @@ enum VICALReport {
             lines.append("    valid \(RFC3339.format(certificate.notBefore)) … \(RFC3339.format(certificate.notAfter))")
             lines.append("    docTypes \(entry.docTypes.joined(separator: ", "))")
         }
-        return lines.joined(separator: "\n")
+        // The provider, subjects and docTypes are the VICAL's text: escaped so they cannot drive the terminal.
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 
     static func json(_ verified: VICALVerification) -> JSONValue {

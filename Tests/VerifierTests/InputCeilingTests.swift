@@ -57,3 +57,55 @@ struct InputCeilingTests {
         #expect(error.code == .responseMalformed, "\(name): \(error)")
     }
 }
+
+/// The text ceiling (Annex C, OpenID4VP): 4/3 of `maxInputBytes` plus 4 KiB, on the posted text's own UTF-8 bytes,
+/// whatever it wraps.
+@Suite("Text input ceiling through the pipeline")
+struct TextInputCeilingTests {
+    static let limit = CBORLimits.default.maxInputBytes / 3 * 4 + 4096
+
+    static func sizeCheck(_ report: VerificationReport) -> CheckResult? { report.checks.first { $0.id == .inputSize } }
+
+    @Test("openid4vp: a kit answer padded to the ceiling verifies; one byte more is input.malformed naming both sizes")
+    func openID4VPAtAndPast() throws {
+        #expect(Self.limit == 5_596_500)
+        let item = try OpenID4VPRejectionTests.answer()
+        let padding = Self.limit - item.posted.utf8.count
+        let at = OpenID4VPRejectionTests.verify(item.posted + String(repeating: " ", count: padding), item)
+        #expect(at.verified, "\(at.errors)")
+        #expect(Self.sizeCheck(at)?.detail == "5596500 bytes of text, within the 5596500-byte limit")
+
+        let past = OpenID4VPRejectionTests.verify(item.posted + String(repeating: " ", count: padding + 1), item)
+        #expect(past.errors.map(\.code) == [.inputMalformed])
+        #expect(past.errors.first?.message.hasPrefix("the response is 5596501 bytes of text; the limit is 5596500 ") == true,
+                "\(past.errors)")
+    }
+
+    @Test("openid4vp: the count is UTF-8 bytes, not characters or three quarters of them")
+    func openID4VPCountsBytes() throws {
+        let item = try OpenID4VPRejectionTests.answer()
+        // 6,000,000 characters: once read as 4,500,000 "bytes" and let through.
+        let ascii = OpenID4VPRejectionTests.verify(String(repeating: "a", count: 6_000_000), item)
+        #expect(ascii.errors.first?.message.hasPrefix("the response is 6000000 bytes of text; the limit is 5596500") == true, "\(ascii.errors)")
+        // Fewer characters than the limit, more bytes.
+        let text = String(repeating: "é", count: Self.limit / 2 + 1)
+        #expect(text.count < Self.limit)
+        let wide = OpenID4VPRejectionTests.verify(text, item)
+        #expect(wide.errors.map(\.code) == [.inputMalformed])
+        #expect(wide.errors.first?.message.hasPrefix("the response is \(text.utf8.count) bytes of text") == true, "\(wide.errors)")
+    }
+
+    @Test("annex-c: the same ceiling on the text's bytes")
+    func annexC() throws {
+        let verifier = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
+        let key = try PrivateKey.generate(.p256)
+        let info = AnnexCEncryptionInfo(nonce: [UInt8](repeating: 7, count: 16), recipientPublicKey: key.publicKey)
+        let session = AnnexCSession(privateKey: key, encryptionInfo: info.base64URL, origin: "https://verifier.example", request: nil)
+        func report(_ count: Int) -> VerificationReport {
+            verifier.verify(response: String(repeating: "A", count: count), session: session, at: Date(timeIntervalSince1970: 1_780_315_200))
+        }
+        #expect(Self.sizeCheck(report(Self.limit))?.status == .pass)
+        let past = report(Self.limit + 1)
+        #expect(past.errors.first?.message.hasPrefix("the response is 5596501 bytes of text; the limit is 5596500") == true, "\(past.errors)")
+    }
+}

@@ -25,7 +25,8 @@ struct CompactJWE {
     /// AES-GCM content encryption by `enc` value; A192GCM is not offered (OpenSSL's GCM set here is 128 and 256).
     static let contentEncryption: [String: AEADAlgorithm] = ["A128GCM": .aes128GCM, "A256GCM": .aes256GCM]
 
-    /// Errors: `jwe.malformed` (segments, base64url, header JSON, missing members), `jwe.epk_invalid`.
+    /// Errors: `jwe.malformed` (segments, base64url, header JSON, missing members, a member of the wrong JSON type, an
+    /// empty `crit`), `jwe.epk_invalid`.
     init(_ text: String) throws(VerificationError) {
         let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 5 else {
@@ -41,24 +42,28 @@ struct CompactJWE {
             return bytes
         }
         let headerBytes = try decode(0, "protected header")
+        // JSONSerialization keeps the last of duplicate member names, which RFC 7515 §4 allows in place of refusing them.
         guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else {
             throw VerificationError(.jweMalformed, "the JWE protected header is not a JSON object")
         }
-        guard let algorithm = header["alg"] as? String, let encryption = header["enc"] as? String else {
+        // Every member read here must have its JSON type: a `kid` that is a number is not "no kid".
+        guard let algorithm: String = try Self.member(header, "alg", "a string"),
+              let encryption: String = try Self.member(header, "enc", "a string")
+        else {
             throw VerificationError(.jweMalformed, "the JWE protected header lacks `alg` or `enc`")
         }
-        guard let epk = header["epk"] as? [String: Any] else {
+        guard let epk: [String: Any] = try Self.member(header, "epk", "a JSON object") else {
             throw VerificationError(.jweMalformed, "the JWE protected header has no `epk` object")
         }
         protectedSegment = segments[0]
         self.algorithm = algorithm
         self.encryption = encryption
-        keyID = header["kid"] as? String
+        keyID = try Self.member(header, "kid", "a string")
         ephemeralKey = try Self.ephemeralKey(epk)
         partyUInfo = try Self.party(header["apu"], "apu")
         partyVInfo = try Self.party(header["apv"], "apv")
-        compression = header["zip"] as? String
-        critical = header["crit"] as? [String] ?? []
+        compression = try Self.member(header, "zip", "a string")
+        critical = try Self.critical(header["crit"])
         iv = try decode(2, "initialization vector")
         var sealed = try decode(3, "ciphertext")
         let tag = try decode(4, "authentication tag")
@@ -69,6 +74,17 @@ struct CompactJWE {
         }
     }
 
+    /// The member `name` of `object`: nil when absent; present, it must be a `T` (`expected` names that JSON type for
+    /// the message), null included, or the JWE is `jwe.malformed`.
+    private static func member<T>(_ object: [String: Any], _ name: String, _ expected: String,
+                                  in owner: String = "protected header") throws(VerificationError) -> T? {
+        guard let value = object[name] else { return nil }
+        guard let typed = value as? T else {
+            throw VerificationError(.jweMalformed, "the JWE \(owner) member `\(name)` must be \(expected); the wallet sent another JSON type")
+        }
+        return typed
+    }
+
     private static func party(_ value: Any?, _ name: String) throws(VerificationError) -> [UInt8] {
         guard let value else { return [] }
         guard let text = value as? String, let bytes = Base64URL.decodeStrict(text) else {
@@ -77,12 +93,33 @@ struct CompactJWE {
         return bytes
     }
 
-    /// `epk` must be an EC P-256 public JWK whose point is on the curve (RFC 7518 §4.6.1.1).
+    /// `crit`, when present, is a non-empty array of strings (RFC 7515 §4.1.11).
+    private static func critical(_ value: Any?) throws(VerificationError) -> [String] {
+        guard let value else { return [] }
+        guard let items = value as? [Any], !items.isEmpty else {
+            throw VerificationError(.jweMalformed, "the JWE protected header member `crit` must be a non-empty array of strings")
+        }
+        var names: [String] = []
+        for item in items {
+            guard let name = item as? String else {
+                throw VerificationError(.jweMalformed, "the JWE protected header member `crit` must be a non-empty array of strings")
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// `epk` must be an EC P-256 public JWK whose point is on the curve (RFC 7518 §4.6.1.1); its members, when
+    /// present, must be strings (`jwe.malformed`).
     private static func ephemeralKey(_ jwk: [String: Any]) throws(VerificationError) -> PublicKey {
-        guard jwk["kty"] as? String == "EC", jwk["crv"] as? String == "P-256" else {
+        let kty: String? = try member(jwk, "kty", "a string", in: "`epk`")
+        let crv: String? = try member(jwk, "crv", "a string", in: "`epk`")
+        let xText: String? = try member(jwk, "x", "a string", in: "`epk`")
+        let yText: String? = try member(jwk, "y", "a string", in: "`epk`")
+        guard kty == "EC", crv == "P-256" else {
             throw VerificationError(.jweEphemeralKeyInvalid, "the JWE `epk` is not an EC P-256 key")
         }
-        guard let x = (jwk["x"] as? String).flatMap(Base64URL.decodeStrict), let y = (jwk["y"] as? String).flatMap(Base64URL.decodeStrict),
+        guard let x = xText.flatMap(Base64URL.decodeStrict), let y = yText.flatMap(Base64URL.decodeStrict),
               x.count == 32, y.count == 32, let key = try? PublicKey(curve: .p256, x: x, y: y)
         else {
             throw VerificationError(.jweEphemeralKeyInvalid, "the JWE `epk` is not a point on P-256")

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -34,7 +35,7 @@ final class RuntimeBox: Sendable {
         } catch {
             let reason = error.problems.joined(separator: "; ")
             state.withLockedValue { $0.lastReloadError = reason }
-            logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(reason)"])
+            logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
             return false
         }
     }

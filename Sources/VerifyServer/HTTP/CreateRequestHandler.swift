@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Hummingbird
 import Mdoc
@@ -70,7 +71,7 @@ extension ServerHandlers {
                 try await store.insert(stored)
             } catch {
                 outstanding.release(id: id)
-                logger.error("request store insert failed", metadata: ["error": "\(error)"])
+                logger.error("request store insert failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
                 throw APIError.storeUnavailable
             }
             metrics.requestCreated(format: format)

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Hummingbird
 import Mdoc
@@ -27,7 +28,7 @@ extension ServerHandlers {
         do {
             outcome = try await store.consume(id: body.requestId, now: clock.now())
         } catch {
-            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(error)"])
+            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
             return refuse(.storeUnavailable, format: "unknown", requestId: logID, start: start)
         }
         let stored: StoredRequest

@@ -11,12 +11,20 @@
   var BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
   var inFlight = false;
 
+  // Control characters (but tab and newline) and bidirectional controls, which would reorder what is shown: drawn as
+  // visible escapes such as \u{202E} (the set the CLI escapes, less tab and newline).
+  var INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028-\u202E\u2066-\u2069]/g;
+
+  function visible(text) {
+    return String(text).replace(INVISIBLE, function (c) { return '\\u{' + c.charCodeAt(0).toString(16).toUpperCase() + '}'; });
+  }
+
   function $(id) { return document.getElementById(id); }
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) { node.className = className; }
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    if (text !== undefined && text !== null) { node.textContent = visible(text); }
     return node;
   }
 
@@ -24,7 +32,7 @@
     for (var i = 1; i < arguments.length; i++) {
       var child = arguments[i];
       if (child === null || child === undefined) { continue; }
-      parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+      parent.appendChild(typeof child === 'string' ? document.createTextNode(visible(child)) : child);
     }
     return parent;
   }

@@ -172,12 +172,11 @@ extension DocumentVerification {
         let intermediates = Array(chain.dropFirst())
         // The anchor this document's signer chained to (the runner gives this check a trusted chain).
         guard let anchor = facts.trustedChain?.last else { return .unknown("has no document anchor to be checked against") }
-        let underAnchor: Bool = if case .trusted = context.cache.validate(leaf: signer, intermediates: intermediates,
-                                                                            at: context.time, pinnedAnchor: anchor) { true } else { false }
+        func chains(to root: Certificate) -> Bool {
+            context.cache.validate(leaf: signer, intermediates: intermediates, at: context.time, pinnedAnchor: root).isTrusted
+        }
         // The certificate the MSO names signed the top of the token's chain (or is its signer): the issuer vouches for it.
-        let underPinned: Bool = if let pinned, case .trusted = context.cache.validate(leaf: signer, intermediates: intermediates,
-                                                                                        at: context.time, pinnedAnchor: pinned) { true } else { false }
-        guard underAnchor || underPinned else {
+        guard chains(to: anchor) || pinned.map(chains(to:)) == true else {
             let named = pinned.map { " nor under the certificate the MSO's status names (\($0.subject))" } ?? ""
             return .signerUntrusted("is signed by \(signer.subject), which does not chain to \(anchor.subject), the anchor of this "
                                     + "document's signer\(named); a list signed under another issuer cannot decide this "

@@ -29,8 +29,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        // Fetches status lists and CRLs (server; CLI with --fetch).
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Documentation (`swift package generate-documentation`); a plugin, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Test-only: an independent HPKE/ECDSA implementation to cross-check MdocTesting's output.
@@ -41,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // zlib inflates Token Status Lists (and deflates them in the compliance kit).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libcurl (Debian's OpenSSL flavour) fetches status lists and CRLs: the system's TLS, no second crypto stack.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // One bounded GET with the destination check on every connection's resolved address (C: curl_easy_setopt is variadic).
+        .target(name: "CListFetch", dependencies: ["CCurl"]),
         // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
         .target(name: "CCBORWalker", dependencies: ["CLibCBOR"]),
         // glibc heap calls (malloc_trim, mallinfo2) for verify-server's allocator trim and the load tool's soak.
@@ -59,9 +61,7 @@ let package = Package(
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
-            dependencies: ["Mdoc", "CryptoCore",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            dependencies: ["Mdoc", "CryptoCore", "CListFetch",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Logging", package: "swift-log")]
@@ -153,7 +153,8 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),
-        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "Verifier", "Mdoc", "CryptoCore"]),
+        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "Verifier", "Mdoc", "CryptoCore",
+                                                               .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MdocTestingTests",
             dependencies: ["MdocTesting", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",

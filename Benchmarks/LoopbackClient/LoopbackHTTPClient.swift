@@ -32,8 +32,8 @@ public struct LoopbackHTTPClient: Sendable {
         self.port = port
     }
 
-    public func get(_ path: String) async throws -> Response {
-        try await send(method: .GET, path: path, body: nil)
+    public func get(_ path: String, headers: [(String, String)] = []) async throws -> Response {
+        try await send(method: .GET, path: path, body: nil, headers: headers)
     }
 
     public func post(_ path: String, json: String) async throws -> Response {
@@ -62,12 +62,13 @@ public struct LoopbackHTTPClient: Sendable {
     }
 
     public func send(method: HTTPMethod, path: String, body: [UInt8]?, contentType: String = "application/json",
-                     declaredLength: Int? = nil) async throws -> Response {
+                     declaredLength: Int? = nil, headers: [(String, String)] = []) async throws -> Response {
         let channel = try await connectHTTP()
         return try await channel.executeThenClose { inbound, outbound in
             var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
             head.headers.add(name: "Host", value: "\(host):\(port)")
             head.headers.add(name: "Connection", value: "close")
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
             if let length = body?.count ?? declaredLength {
                 head.headers.add(name: "Content-Type", value: contentType)
                 head.headers.add(name: "Content-Length", value: String(length))

@@ -49,12 +49,13 @@ public struct VICALBuilder: Sendable {
     }
 
     /// A signed VICAL: `COSE_Sign1` (untagged) with ES256, `x5chain` = [signer, root] in the unprotected header.
-    public func build(entries: [Entry], issueID: UInt64, date: Date, nextUpdate: Date?, provider: String = "MdocTesting") throws -> [UInt8] {
+    /// `issueID` nil leaves `vicalIssueID` out (a list that cannot be ordered against others).
+    public func build(entries: [Entry], issueID: UInt64?, date: Date, nextUpdate: Date?, provider: String = "MdocTesting") throws -> [UInt8] {
         func tdate(_ date: Date) -> CBORValue { .tagged(0, .text(RFC3339.format(date))) }
         var fields: [(CBORValue, CBORValue)] = [
             (.text("version"), .text("1.0")), (.text("vicalProvider"), .text(provider)), (.text("date"), tdate(date)),
-            (.text("vicalIssueID"), .unsigned(issueID)),
         ]
+        if let issueID { fields.append((.text("vicalIssueID"), .unsigned(issueID))) }
         if let nextUpdate { fields.append((.text("nextUpdate"), tdate(nextUpdate))) }
         fields.append((.text("certificateInfos"), .array(entries.map { entry in
             .map([

@@ -11,11 +11,13 @@ struct CachedList: Sendable {
     }
 
     var value: Value?
+    /// Bytes the value takes: as downloaded, plus an inflated status list.
+    var byteCount = 0
     /// When `value` was fetched, and until when it may be reused without fetching again.
     var fetchedAt: Date?
     var freshUntil: Date?
     var lastAttempt: Date?
-    /// Why the latest attempt failed; nil when it succeeded.
+    /// Why the latest attempt failed, as a category (report, `/readyz`); nil when it succeeded.
     var lastError: String?
     /// Completed attempts, so a verification that saw generation n does not fetch again after another one did.
     var generation = 0
@@ -39,7 +41,7 @@ struct CachedList: Sendable {
     static func lifetime(of token: StatusToken, fetchedAt: Date, settings: FetchSettings) -> Date {
         var end = fetchedAt.addingTimeInterval(settings.maxLifetime.seconds)
         let ttl = token.timeToLive.map { TimeInterval(min($0, UInt64(Int32.max))) } ?? settings.defaultLifetime.seconds
-        end = min(end, fetchedAt.addingTimeInterval(ttl))
+        end = min(end, fetchedAt.addingTimeInterval(max(ttl, settings.minimumLifetime.seconds)))
         if let expires = token.expires { end = min(end, expires) }
         return end
     }

@@ -11,6 +11,9 @@ public struct FetchSettings: Sendable {
     public var maxRedirects: Int = 3
     /// Cache lifetime of a token without `ttl` or `exp`.
     public var defaultLifetime: Duration = .seconds(300)
+    /// Shortest time a fetched list is reused, whatever a tiny or zero `ttl` says (never past the token's `exp` or the
+    /// CRL's `nextUpdate`): no list is fetched again for every verification.
+    public var minimumLifetime: Duration = .seconds(30)
     /// Longest a fetched list is reused, whatever its `ttl`, `exp` or `nextUpdate` allow.
     public var maxLifetime: Duration = .seconds(86_400)
     /// After a failed fetch, lookups report that failure for this long before a verification triggers another try.
@@ -21,6 +24,11 @@ public struct FetchSettings: Sendable {
     public var idleLimit: Duration = .seconds(86_400)
     /// Most lists kept; the least recently used one goes first.
     public var maxEntries: Int = 1_000
+    /// Most bytes the kept lists may take (downloaded and inflated); the least recently used ones go first.
+    public var maxCachedBytes: Int = 64 << 20
+    /// Destinations reached although not public (lists hosted internally): host names or CIDR networks. Everything
+    /// else that is not a public unicast address is refused, on every redirect and after name resolution.
+    public var allowedDestinations: [FetchDestination] = []
     /// Also fetch CRLs from the document signer's (and intermediates') CRL distribution points.
     public var crlDistributionPoints: Bool = false
 

@@ -1,71 +1,114 @@
-import AsyncHTTPClient
+import CListFetch
 import Foundation
-import NIOCore
-import NIOHTTP1
 
-/// One bounded GET of a revocation list: http or https only (on every redirect too), at most `maxRedirects`
-/// redirects, `maxBytes` of body and `timeout` in all. The request carries nothing but the URI the issuer published:
-/// never the index, the document or anything about the holder.
+/// One bounded GET of a revocation list on the system's libcurl: http or https only (on every redirect too), at most
+/// `maxRedirects` redirects, `maxBytes` of body and `timeout` in all, and only to destinations the policy allows —
+/// checked on the address each connection actually goes to, after name resolution, so a name that resolves to a
+/// private address (DNS rebinding included) is refused like the address itself. The request carries nothing but the
+/// URI the issuer published: never the index, the document or anything about the holder.
 struct ListDownload: Sendable {
-    let client: HTTPClient
     let settings: FetchSettings
 
-    /// Why a fetch failed, in words for the report and `/readyz` (never a response body).
+    /// Why a fetch failed: a category for the report, `/readyz` and the caller, and the detail for the log only (it may
+    /// name internal addresses or echo the server's answer).
     struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+        enum Category: String, Sendable {
+            /// No answer: refused connection, name not resolved, timeout, TLS failure, HTTP error status.
+            case unreachable
+            /// The URI, a redirect or the address a name resolved to is not an allowed destination.
+            case refusedDestination = "refused destination"
+            /// An answer that is not a list: too large, not a token, not a CRL.
+            case badList = "bad list"
+        }
+
+        let category: Category
+        let detail: String
+
+        init(_ category: Category, _ detail: String) {
+            self.category = category
+            self.detail = detail
+        }
+
+        var description: String { category.rawValue }
     }
 
     func get(_ uri: String, accept: String) async throws(Failure) -> [UInt8] {
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(settings.timeout.seconds * 1e9))
+        let deadline = ContinuousClock.now + settings.timeout
         var current = try Self.httpURL(uri)
         for _ in 0...settings.maxRedirects {
-            var request = HTTPClientRequest(url: current.absoluteString)
-            request.method = .GET
-            request.headers.add(name: "Accept", value: accept)
-            let response: HTTPClientResponse
-            do {
-                response = try await client.execute(request, deadline: deadline)
-            } catch {
-                throw Failure(Self.describe(error, timeout: settings.timeout))
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw Failure(.unreachable, "no answer within \(settings.timeout.seconds) s") }
+            let hop = await Self.onOwnThread { [settings, current] in
+                Self.perform(current, accept: accept, timeout: remaining, settings: settings)
             }
-            if (300..<400).contains(response.status.code) {
-                guard let location = response.headers.first(name: "location"),
-                      let next = URL(string: location, relativeTo: current)?.absoluteURL
-                else { throw Failure("HTTP \(response.status.code) without a usable Location") }
+            switch hop {
+            case .body(let bytes): return bytes
+            case .redirect(let location):
+                guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
+                    throw Failure(.unreachable, "a redirect without a usable Location")
+                }
                 current = try Self.httpURL(next.absoluteString)
-                continue
-            }
-            guard response.status == .ok else { throw Failure("HTTP \(response.status.code)") }
-            if let declared = response.headers.first(name: "content-length").flatMap(Int.init), declared > settings.maxBytes {
-                throw Failure("the response declares \(declared) bytes; lists are read up to \(settings.maxBytes)")
-            }
-            do {
-                let body = try await response.body.collect(upTo: settings.maxBytes)
-                return Array(body.readableBytesView)
-            } catch is NIOTooManyBytesError {
-                throw Failure("the response is larger than \(settings.maxBytes) bytes")
-            } catch {
-                throw Failure(Self.describe(error, timeout: settings.timeout))
+            case .failed(let failure): throw failure
             }
         }
-        throw Failure("more than \(settings.maxRedirects) redirects")
+        throw Failure(.unreachable, "more than \(settings.maxRedirects) redirects")
+    }
+
+    private enum Hop: Sendable {
+        case body([UInt8])
+        case redirect(String)
+        case failed(Failure)
+    }
+
+    /// One request, blocking (libcurl's easy interface), on the calling thread.
+    private static func perform(_ url: URL, accept: String, timeout: Duration, settings: FetchSettings) -> Hop {
+        let host = url.host?.lowercased() ?? ""
+        let networks = settings.allowedDestinations.compactMap(\.network)
+        let hostAllowed = settings.allowedDestinations.contains { $0.host == host }
+        var result = list_fetch_result()
+        defer { list_fetch_free(&result) }
+        let started = networks.withUnsafeBufferPointer { buffer -> Int32 in
+            var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
+                                           allow_any_address: hostAllowed ? 1 : 0)
+            return list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, &policy, &result)
+        }
+        guard started == 0 else { return .failed(Failure(.unreachable, "libcurl could not start a transfer")) }
+        if result.refused_destination != 0 {
+            let address = withUnsafeBytes(of: result.refused_address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return .failed(Failure(.refusedDestination, "\(host) resolved to \(address), which is not a public address "
+                                   + "(allow it with revocationFetchAllow)"))
+        }
+        if result.too_large != 0 {
+            return .failed(Failure(.badList, "the answer is larger than \(settings.maxBytes) bytes"))
+        }
+        guard result.ok != 0 else {
+            if result.timed_out != 0 { return .failed(Failure(.unreachable, "no answer within \(settings.timeout.seconds) s")) }
+            let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return .failed(Failure(.unreachable, message))
+        }
+        if (300..<400).contains(result.status) {
+            guard result.redirect_too_long == 0 else { return .failed(Failure(.unreachable, "HTTP \(result.status) with a Location over 2 KB")) }
+            let location = withUnsafeBytes(of: result.redirect) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !location.isEmpty else { return .failed(Failure(.unreachable, "HTTP \(result.status) without a Location")) }
+            return .redirect(location)
+        }
+        guard result.status == 200 else { return .failed(Failure(.unreachable, "HTTP \(result.status)")) }
+        guard let body = result.body else { return .body([]) }
+        return .body(Array(UnsafeBufferPointer(start: body, count: result.length)))
+    }
+
+    /// Runs blocking work on a thread of its own, so no task executor thread waits on the network.
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.start()
+        }
     }
 
     static func httpURL(_ text: String) throws(Failure) -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host?.isEmpty == false
-        else { throw Failure("\(text.prefix(200)) is not an http or https URL") }
+        else { throw Failure(.refusedDestination, "\(text.prefix(200)) is not an http or https URL") }
         return url
-    }
-
-    private static func describe(_ error: any Error, timeout: Duration) -> String {
-        if let client = error as? HTTPClientError {
-            switch client {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "no answer within \(timeout.seconds) s"
-            default: return "\(client)"
-            }
-        }
-        return String(describing: error).prefix(200).description
     }
 }

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CoreMetrics
 import CryptoCore
 import Foundation
@@ -14,7 +13,8 @@ import NIOConcurrencyHelpers
 /// `ttl`, its `nextUpdate` or `FetchSettings.maxLifetime`, whichever is first, and refreshed in the background
 /// (`run()`) before that. A failed fetch is an unknown status, never a valid one.
 ///
-/// Call `shutdown()` when done (the server's service does on shutdown): it closes the HTTP client.
+/// Downloads go through libcurl with a destination policy (`FetchSettings.allowedDestinations`): only public addresses
+/// unless the operator allows more. Call `shutdown()` when done; later fetches fail as unknown status.
 public final class RevocationFetcher: Sendable {
     /// The bounds and cache lifetimes this fetcher uses.
     public let settings: FetchSettings
@@ -23,13 +23,9 @@ public final class RevocationFetcher: Sendable {
     let logger: Logger
     private let cache = NIOLockedValueBox<[ListKey: CachedList]>([:])
     private let inflight = NIOLockedValueBox<[ListKey: Task<Void, Never>]>([:])
-    private let client = NIOLockedValueBox<ClientState>(.none)
+    private let closed = NIOLockedValueBox(false)
 
-    private enum ClientState {
-        case none, running(HTTPClient), closed
-    }
-
-    /// Creates a fetcher with an empty cache; its HTTP client is created at the first fetch.
+    /// Creates a fetcher with an empty cache.
     ///
     /// `now` dates cache lifetimes (the server passes its verification clock); `metricsFactory` receives fetch,
     /// failure, cache and list-age metrics; `logger` receives each fetch's outcome.
@@ -92,31 +88,30 @@ public final class RevocationFetcher: Sendable {
     private func perform(_ key: ListKey) async {
         defer { _ = inflight.withLockedValue { $0.removeValue(forKey: key) } }
         let started = now()
-        let outcome: Result<CachedList.Value, ListDownload.Failure>
-        if let client = httpClient() {
-            let download = ListDownload(client: client, settings: settings)
+        var outcome: Result<(CachedList.Value, Int), ListDownload.Failure>
+        if closed.withLockedValue({ $0 }) {
+            outcome = .failure(ListDownload.Failure(.unreachable, "the fetcher is shut down"))
+        } else {
             do {
-                let bytes = try await download.get(key.uri, accept: key.kind == .statusToken ? "application/statuslist+cwt" : "application/pkix-crl")
+                let bytes = try await ListDownload(settings: settings)
+                    .get(key.uri, accept: key.kind == .statusToken ? "application/statuslist+cwt" : "application/pkix-crl")
                 outcome = Self.parse(bytes, kind: key.kind)
             } catch {
                 outcome = .failure(error)
             }
-        } else {
-            outcome = .failure(ListDownload.Failure("the fetcher is shut down"))
         }
         let fetchedAt = now()
-        metrics.fetched(key.kind, ok: (try? outcome.get()) != nil)
-        switch outcome {
-        case .success: logger.debug("revocation list fetched", metadata: ["list": "\(key)"])
-        case .failure(let failure): logger.warning("revocation list fetch failed", metadata: ["list": "\(key)", "reason": "\(failure)"])
-        }
         cache.withLockedValue { cache in
             var entry = cache[key] ?? CachedList(lastUsed: started)
+            if case .success((let value, _)) = outcome, let refusal = Self.rollback(of: entry.value, by: value) {
+                outcome = .failure(refusal)
+            }
             entry.lastAttempt = fetchedAt
             entry.generation += 1
             switch outcome {
-            case .success(let value):
+            case .success(let (value, byteCount)):
                 entry.value = value
+                entry.byteCount = byteCount
                 entry.fetchedAt = fetchedAt
                 entry.lastError = nil
                 switch value {
@@ -129,58 +124,61 @@ public final class RevocationFetcher: Sendable {
             cache[key] = entry
             evictIfFull(&cache)
         }
+        metrics.fetched(key.kind, ok: (try? outcome.get()) != nil)
+        switch outcome {
+        case .success: logger.debug("revocation list fetched", metadata: ["list": "\(key)"])
+        case .failure(let failure):
+            logger.warning("revocation list fetch failed",
+                           metadata: ["list": "\(key)", "category": "\(failure.category.rawValue)", "reason": "\(failure.detail)"])
+        }
         metrics.ages(oldestAges(at: fetchedAt))
     }
 
-    private static func parse(_ bytes: [UInt8], kind: ListKey.Kind) -> Result<CachedList.Value, ListDownload.Failure> {
+    /// The parsed list and the bytes it takes (as downloaded, plus an inflated status list).
+    private static func parse(_ bytes: [UInt8], kind: ListKey.Kind) -> Result<(CachedList.Value, Int), ListDownload.Failure> {
         switch kind {
         case .statusToken:
             do {
-                return .success(.token(try StatusToken(bytes)))
+                let token = try StatusToken(bytes)
+                var size = bytes.count
+                if case .statusList(let list) = token.content { size += list.bytes.count }
+                return .success((.token(token), size))
             } catch {
-                return .failure(ListDownload.Failure("not a status token: \(error.message)"))
+                return .failure(ListDownload.Failure(.badList, "not a status token: \(error.message)"))
             }
         case .crl:
             guard let crls = try? CertificateRevocationList.load(bytes), !crls.isEmpty else {
-                return .failure(ListDownload.Failure("not a CRL (DER or PEM)"))
+                return .failure(ListDownload.Failure(.badList, "not a CRL (DER or PEM)"))
             }
-            return .success(.crls(crls))
+            return .success((.crls(crls), bytes.count))
         }
     }
 
+    /// A fetched token issued before the cached one (`iat`) never replaces it: an attacker who can answer for the
+    /// list's host cannot roll its statuses back to an older, still unexpired list.
+    private static func rollback(of cached: CachedList.Value?, by fetched: CachedList.Value) -> ListDownload.Failure? {
+        guard case .token(let old)? = cached, case .token(let new) = fetched, let oldIssued = old.issuedAt else { return nil }
+        guard let newIssued = new.issuedAt else {
+            return ListDownload.Failure(.badList, "the fetched token has no iat, the cached one was issued at \(RFC3339.format(oldIssued))")
+        }
+        guard newIssued < oldIssued else { return nil }
+        return ListDownload.Failure(.badList, "the fetched token was issued at \(RFC3339.format(newIssued)), before the cached "
+                                    + "copy (\(RFC3339.format(oldIssued))); the older list is refused")
+    }
+
+    /// Drops least recently used lists while more than `maxEntries` are kept or they take more than `maxCachedBytes`.
     private func evictIfFull(_ cache: inout [ListKey: CachedList]) {
-        while cache.count > settings.maxEntries, let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+        var total = cache.values.reduce(0) { $0 + $1.byteCount }
+        while cache.count > settings.maxEntries || total > settings.maxCachedBytes,
+              let oldest = cache.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            total -= cache[oldest]?.byteCount ?? 0
             cache.removeValue(forKey: oldest)
         }
     }
 
-    private func httpClient() -> HTTPClient? {
-        client.withLockedValue { state in
-            switch state {
-            case .running(let client): return client
-            case .closed: return nil
-            case .none:
-                // Redirects are followed by ListDownload, which checks each target's scheme.
-                var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-                // A refused connection is a failed fetch now, not retried until the timeout.
-                configuration.connectionPool.retryConnectionEstablishment = false
-                let timeout = Int64(settings.timeout.seconds * 1e9)
-                configuration.timeout = .init(connect: .nanoseconds(timeout), read: .nanoseconds(timeout))
-                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-                state = .running(client)
-                return client
-            }
-        }
-    }
-
-    /// Closes the HTTP client; later fetches fail (as unknown status).
+    /// Stops fetching; later fetches fail (as unknown status).
     public func shutdown() async {
-        let running: HTTPClient? = client.withLockedValue { state in
-            defer { state = .closed }
-            if case .running(let client) = state { return client }
-            return nil
-        }
-        try? await running?.shutdown()
+        closed.withLockedValue { $0 = true }
     }
 
     // MARK: Lookups (synchronous, from the checks)

@@ -33,6 +33,9 @@ struct VerificationOptions: ParsableArguments {
     @Flag(name: .customLong("fetch-crls"), help: "With --fetch, also fetch CRLs from the certificates' CRL distribution points.")
     var fetchCRLs = false
 
+    @Option(name: .customLong("fetch-allow"), help: "With --fetch, a host name or CIDR network that may be reached although not public (lists hosted internally); repeatable. Loopback, private, link-local and unique-local addresses are refused otherwise.")
+    var fetchAllow: [String] = []
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -48,10 +51,19 @@ struct VerificationOptions: ParsableArguments {
             }
         }
         if fetchCRLs && !fetch { throw UsageFailure("--fetch-crls needs --fetch") }
+        if !fetchAllow.isEmpty && !fetch { throw UsageFailure("--fetch-allow needs --fetch") }
+        var allowed: [FetchDestination] = []
+        for entry in fetchAllow {
+            guard let destination = FetchDestination(entry) else {
+                throw UsageFailure("--fetch-allow \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
+            }
+            allowed.append(destination)
+        }
         var run = RevocationRun(source: files, fetcher: nil)
         if fetch {
             var settings = FetchSettings()
             settings.crlDistributionPoints = fetchCRLs
+            settings.allowedDestinations = allowed
             let fetcher = RevocationFetcher(settings: settings)
             run = RevocationRun(source: fetcher.source(files: files), fetcher: fetcher)
         }

@@ -27,7 +27,7 @@ struct RevocationFetchCLITests {
         try Data(transcript.bytes).write(to: transcriptURL)
         try pki.iaca.pemEncoded.write(to: iacaURL, atomically: true, encoding: .utf8)
         return ["verify", "device-response", "--device-response", responseURL.path, "--session-transcript", transcriptURL.path,
-                "--trust", iacaURL.path, "--at", RFC3339.format(time), "--fetch", "--fetch-crls"]
+                "--trust", iacaURL.path, "--at", RFC3339.format(time), "--fetch", "--fetch-crls", "--fetch-allow", "127.0.0.1"]
     }
 
     static func folder() throws -> URL {

@@ -69,6 +69,19 @@ struct TrustCLITests {
         #expect(rollback.stdout.contains("vical.rollback"))
     }
 
+    @Test("the real AAMVA list after its signer expired names the certificate, its expiry and how stale the list is; no root pinned is a usage error")
+    func expiredSigner() throws {
+        let run = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root", Self.root, "--at", "2026-11-25T00:00:00Z"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("vical.signer_expired"), "\(run.stdout)")
+        #expect(run.stdout.contains("AAMVA Prod Vical-Signer-01") && run.stdout.contains("expired on 2026-04-18T17:38:41Z"))
+        #expect(run.stdout.contains("stale since its nextUpdate 2025-08-06T20:47:21Z (475 days)"))
+        #expect(!run.stdout.contains("does not chain"))
+
+        let unpinned = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--at", Self.at])
+        #expect(unpinned.status == 2 && unpinned.stderr.contains("pin a VICAL root with --root or --root-sha256"), "\(unpinned.stdout)")
+    }
+
     @Test("from any working directory the embedded production bundle is the default trust (no Certificates/ folder needed)")
     func embeddedBundleFromElsewhere() throws {
         let elsewhere = URL(fileURLWithPath: Self.temporaryDirectory())

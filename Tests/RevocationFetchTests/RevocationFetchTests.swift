@@ -35,12 +35,14 @@ struct RevocationFetchTests {
         return (pki, response)
     }
 
-    static func fetcher(clock: TestClock = TestClock(), crls: Bool = true, configure: (inout FetchSettings) -> Void = { _ in })
-        -> RevocationFetcher {
+    static func fetcher(clock: TestClock = TestClock(), crls: Bool = true, log: LogRecorder? = nil,
+                        configure: (inout FetchSettings) -> Void = { _ in }) -> RevocationFetcher {
         var settings = FetchSettings()
         settings.crlDistributionPoints = crls
+        settings.allowedDestinations = [FetchDestination("127.0.0.1")!]  // the kit's list server is on loopback
         configure(&settings)
-        return RevocationFetcher(settings: settings, now: { clock.now })
+        guard let log else { return RevocationFetcher(settings: settings, now: { clock.now }) }
+        return RevocationFetcher(settings: settings, now: { clock.now }, logger: log.logger)
     }
 
     static func verify(_ response: SimulatedResponse, pki: TestPKI, fetcher: RevocationFetcher,
@@ -109,7 +111,7 @@ struct RevocationFetchTests {
         let fetcher = Self.fetcher(crls: false) { $0.timeout = .milliseconds(300) }
         let soft = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
         #expect(soft.verified)
-        #expect(Self.line(soft, .revocationStatus)?.detail.contains("no answer within 0.3 s") == true,
+        #expect(Self.line(soft, .revocationStatus)?.detail.contains("failed: unreachable") == true,
                 "\(Self.line(soft, .revocationStatus)?.detail ?? "")")
         let fresh = Self.fetcher(crls: false) { $0.timeout = .milliseconds(300) }
         let hard = await Self.verify(response, pki: pki, fetcher: fresh, policy: .hard)
@@ -174,7 +176,7 @@ struct RevocationFetchTests {
         let clock = TestClock()
         let fetcher = Self.fetcher(clock: clock, crls: false)
         let first = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
-        #expect(Self.line(first, .revocationStatus)?.detail.contains("HTTP 404") == true)
+        #expect(Self.line(first, .revocationStatus)?.detail.contains("failed: unreachable") == true)
         _ = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .soft)
         #expect(server.requests("/lists/gone") == 1)
         clock.advance(31)
@@ -186,26 +188,31 @@ struct RevocationFetchTests {
         await server.stop()
     }
 
-    @Test("fetches are bounded: a body over the limit, too many redirects, a redirect away from http(s) are failures naming why")
+    @Test("fetches are bounded: a body over the limit, too many redirects, a redirect away from http(s) are failures; the report names the category, the log the reason")
     func bounds() async throws {
         let server = try await RevocationListServer.start()
-        let cases: [(String, (String) -> Void, String)] = [
+        let cases: [(String, (String) -> Void, category: String, logged: String)] = [
             ("big", { server.publish(.list([UInt8](repeating: 0, count: 4096), contentType: "application/statuslist+cwt"), at: $0) },
-             "read up to 1024"),
+             "bad list", "larger than 1024 bytes"),
             ("loop", { path in
                 for hop in 0..<5 { server.publish(.redirect(hop == 0 ? path + "-1" : path + "-\(hop + 1)"), at: hop == 0 ? path : path + "-\(hop)") }
-            }, "more than 3 redirects"),
-            ("file", { server.publish(.redirect("file:///etc/passwd"), at: $0) }, "is not an http or https URL"),
-            ("garbage", { server.publish(.list([0x01, 0x02], contentType: "application/statuslist+cwt"), at: $0) }, "not a status token"),
+            }, "unreachable", "more than 3 redirects"),
+            ("file", { server.publish(.redirect("file:///etc/passwd"), at: $0) }, "refused destination", "is not an http or https URL"),
+            ("garbage", { server.publish(.list([0x01, 0x02], contentType: "application/statuslist+cwt"), at: $0) }, "bad list", "not a status token"),
+            ("missing", { _ in }, "unreachable", "HTTP 404"),
         ]
-        for (name, setUp, reason) in cases {
+        for (name, setUp, category, logged) in cases {
             let (pki, response) = try Self.simulate(server, name: name, publish: false)
             setUp("/lists/\(name)")
-            let fetcher = Self.fetcher(crls: false) { $0.maxBytes = 1024 }
+            let log = LogRecorder()
+            let fetcher = Self.fetcher(crls: false, log: log) { $0.maxBytes = 1024 }
             let report = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .hard)
             #expect(report.errors.map(\.code) == [.revocationUnknown], "\(name)")
-            #expect(Self.line(report, .revocationStatus)?.detail.contains(reason) == true,
-                    "\(name): \(Self.line(report, .revocationStatus)?.detail ?? "")")
+            let detail = Self.line(report, .revocationStatus)?.detail ?? ""
+            #expect(detail.contains("failed: \(category)"), "\(name): \(detail)")
+            #expect(!detail.contains(logged), "\(name): the reason stays in the log")
+            #expect(log.messages.contains { $0.contains(logged) && $0.contains(category) }, "\(name): \(log.messages)")
+            #expect(fetcher.lists().map(\.error) == [category])
             await fetcher.shutdown()
         }
         await server.stop()

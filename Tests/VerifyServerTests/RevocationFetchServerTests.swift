@@ -21,6 +21,7 @@ struct RevocationFetchServerTests {
         server.publish(try wallet.revocationMaterial(faults: faults))
         var configuration = wallet.configuration(testMode: true, pinnedTime: true)
         configuration.revocationFetch = true
+        configuration.revocationFetchAllow = ["127.0.0.1"]  // the kit's list server is on loopback
         configuration.crlDistributionPoints = true
         configuration.revocationFetchTimeout = 1
         configuration.revocation = policy
@@ -65,8 +66,9 @@ struct RevocationFetchServerTests {
             let ready = try jsonObject(try await server.client.get("/readyz"))
             let revocation = try #require(ready["revocation"] as? [String: Any])
             #expect(revocation["policy"] as? String == "hard" && revocation["fetch"] as? Bool == true)
-            let states = try #require(revocation["lists"] as? [[String: Any]])
-            #expect(states.map { "\($0["kind"] ?? "") \($0["state"] ?? "")" } == ["crl fresh", "status fresh"])
+            let counts = try #require(revocation["lists"] as? [String: Int])
+            #expect(counts == ["fresh": 2, "stale": 0, "unreachable": 0])
+            #expect(!ready.description.contains(lists.url("/lists/1")), "/readyz names no list URI")
             let metrics = try await server.client.get("/metrics").text
             #expect(metrics.contains(#"revocation_fetches_total{kind="status",outcome="ok"} 1"#), "\(metrics)")
             #expect(metrics.contains(#"revocation_cache_lookups_total{kind="status",result="hit"}"#))
@@ -88,9 +90,8 @@ struct RevocationFetchServerTests {
             let readyz = try await server.client.get("/readyz")
             #expect(readyz.status == 200)
             let revocation = try #require(try jsonObject(readyz)["revocation"] as? [String: Any])
-            let states = try #require(revocation["lists"] as? [[String: Any]])
-            #expect(states.map { $0["state"] as? String } == ["unreachable", "unreachable"])
-            #expect(states.allSatisfy { ($0["error"] as? String)?.isEmpty == false })
+            #expect(revocation["lists"] as? [String: Int] == ["fresh": 0, "stale": 0, "unreachable": 2])
+            #expect(!answer.text.contains("Connection refused") && !readyz.text.contains("Connection refused"))
         }
         var hard = soft
         hard.revocation = .hard
@@ -99,6 +100,51 @@ struct RevocationFetchServerTests {
             #expect(answer.status == 422)
             #expect(Set(try errorCodes(answer)) == ["revocation.unknown"])
         }
+    }
+
+    @Test("the operator endpoint lists fetched lists with their state only with the bearer token; 404 without one configured")
+    func operatorEndpoint() async throws {
+        let lists = try await RevocationListServer.start()
+        let (wallet, configuration) = try Self.setUp(lists, faults: [], policy: .hard)
+        defer { wallet.remove() }
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let unconfigured = try await server.client.get("/v1/operator/revocation")
+            #expect(unconfigured.status == 404)
+        }
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("operator-\(UUID().uuidString)").path
+        try Data("s3cret-operator-token\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        defer { try? FileManager.default.removeItem(atPath: tokenFile) }
+        var protected = configuration
+        protected.operatorTokenFile = tokenFile
+        try await ServerFixture.withServer(protected, store: InMemoryRequestStore()) { server in
+            #expect(try await Self.verify(wallet, on: server, faults: []).status == 200)
+            #expect(try await server.client.get("/v1/operator/revocation").status == 401)
+            #expect(try await server.client.get("/v1/operator/revocation", headers: [("Authorization", "Bearer wrong")]).status == 401)
+            let answer = try await server.client.get("/v1/operator/revocation", headers: [("Authorization", "Bearer s3cret-operator-token")])
+            #expect(answer.status == 200)
+            let entries = try #require(try jsonObject(answer)["lists"] as? [[String: Any]])
+            #expect(entries.map { "\($0["kind"] ?? "") \($0["state"] ?? "")" } == ["crl fresh", "status fresh"])
+            #expect(answer.text.contains(lists.url("/lists/1")))
+        }
+        await lists.stop()
+    }
+
+    @Test("without an allow entry a status list on loopback is a refused destination: nothing is requested, the caller sees only the category")
+    func loopbackRefusedByDefault() async throws {
+        let lists = try await RevocationListServer.start()
+        let (wallet, allowed) = try Self.setUp(lists, faults: [], policy: .hard)
+        defer { wallet.remove() }
+        var configuration = allowed
+        configuration.revocationFetchAllow = []
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            let answer = try await Self.verify(wallet, on: server, faults: [])
+            #expect(answer.status == 422)
+            #expect(Set(try errorCodes(answer)) == ["revocation.unknown"])
+            #expect(answer.text.contains("failed: refused destination"), "\(answer.text)")
+            #expect(!answer.text.contains("127.0.0.1 (") && !answer.text.contains("errno"))
+        }
+        #expect(lists.requests("/lists/1") == 0 && lists.requests("/crl") == 0)
+        await lists.stop()
     }
 
     @Test("a status list file replaced on disk is picked up by the trust file check: the same document is then revoked")

@@ -10,7 +10,11 @@ extension ErrorCode {
     public static let vicalStale = ErrorCode("vical.stale")
     /// A lower `vicalIssueID` than the one already imported.
     public static let vicalRollback = ErrorCode("vical.rollback")
+    /// The VICAL signer (or a certificate between it and the pinned root, or the root) is outside its validity at the
+    /// verification time.
+    public static let vicalSignerExpired = ErrorCode("vical.signer_expired")
 
     /// Every code raised when a VICAL is verified or imported.
-    public static let trustCodes: [ErrorCode] = [.vicalMalformed, .vicalSignatureInvalid, .vicalSignerUntrusted, .vicalStale, .vicalRollback]
+    public static let trustCodes: [ErrorCode] = [.vicalMalformed, .vicalSignatureInvalid, .vicalSignerUntrusted, .vicalStale, .vicalRollback,
+                                                   .vicalSignerExpired]
 }

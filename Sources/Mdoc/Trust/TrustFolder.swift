@@ -15,14 +15,78 @@ public enum TrustFolder {
 
     /// The anchors of `paths` (files or folders) with the provenance their folders' manifests give.
     ///
+    /// A folder with a `manifest.json` anchors exactly what the manifest lists: a certificate file in it that the
+    /// manifest does not list, or a listed certificate no file holds, is a load error naming it (an import that left a
+    /// file behind never widens trust). Two anchors with the same public key and different docType scopes are a load
+    /// error too: either could end a path, so the narrower scope would not hold.
+    ///
     /// - Throws: `CryptoError` naming the file when a certificate file or a manifest is missing, unreadable or
-    ///   invalid.
+    ///   invalid, or when the anchors break one of the rules above.
     public static func trustStore(paths: [String]) throws -> TrustStore {
+        var anchors: [ScopedAnchor] = []
         var provenance: [[UInt8]: AnchorProvenance] = [:]
-        for path in paths where isDirectory(path) {
-            provenance.merge(try manifestProvenance(directory: path)) { first, _ in first }
+        for path in paths {
+            let files = try TrustStore.loadFiles(paths: [path])
+            let manifest = isDirectory(path) ? try manifestProvenance(directory: path) : [:]
+            let manifestPath = (path.hasSuffix("/") ? path : path + "/") + manifestName
+            let hasManifest = isDirectory(path) && FileManager.default.fileExists(atPath: manifestPath)
+            var listed = Set<[UInt8]>()
+            for (file, certificates) in files {
+                for certificate in certificates {
+                    let fingerprint = certificate.sha256Fingerprint
+                    let entry = manifest[fingerprint]
+                    if hasManifest, entry == nil {
+                        throw CryptoError(.invalidInput, "\(file): \(certificate.subject) (SHA-256 \(Hex.encode(fingerprint))) is not listed in "
+                                          + "\(manifestPath); a folder with a manifest anchors exactly what it lists: remove the file or list it")
+                    }
+                    listed.insert(fingerprint)
+                    anchors.append(ScopedAnchor(certificate: certificate, docTypes: entry?.docTypes, origin: file))
+                    if let entry, provenance[fingerprint] == nil { provenance[fingerprint] = entry }
+                }
+            }
+            if let missing = manifest.keys.first(where: { !listed.contains($0) }) {
+                throw CryptoError(.invalidInput, "\(manifestPath) lists the certificate with SHA-256 \(Hex.encode(missing)), which no file "
+                                  + "in the folder holds; restore the file or import the list again")
+            }
         }
-        return try TrustStore.load(paths: paths, allowNonSelfSignedAnchors: true, provenance: provenance)
+        if let conflict = scopeConflict(anchors) { throw CryptoError(.invalidInput, conflict) }
+        return TrustStore(anchors: anchors.map(\.certificate), allowNonSelfSignedAnchors: true, provenance: provenance)
+    }
+
+    /// An anchor with the docTypes it may anchor (nil: any) and where it was read from, for `scopeConflict(_:)`.
+    public struct ScopedAnchor: Sendable {
+        /// The anchor.
+        public let certificate: Certificate
+        /// The docTypes it may anchor; nil anchors any docType.
+        public let docTypes: [String]?
+        /// The file or list it came from, for the message.
+        public let origin: String
+
+        /// Creates the record of one anchor as loaded.
+        public init(certificate: Certificate, docTypes: [String]?, origin: String) {
+            self.certificate = certificate
+            self.docTypes = docTypes
+            self.origin = origin
+        }
+    }
+
+    /// A message naming two anchors with the same public key but different docType scopes, or nil when there are none.
+    /// Chain validation may end a path at either, so the narrower scope would not hold.
+    public static func scopeConflict(_ anchors: [ScopedAnchor]) -> String? {
+        var first: [[UInt8]: ScopedAnchor] = [:]
+        for anchor in anchors {
+            let key = anchor.certificate.subjectPublicKeyInfoSHA256
+            guard let earlier = first[key] else {
+                first[key] = anchor
+                continue
+            }
+            if earlier.docTypes.map({ Set($0) }) != anchor.docTypes.map({ Set($0) }) {
+                func scope(_ anchor: ScopedAnchor) -> String { anchor.docTypes?.joined(separator: ", ") ?? "any docType" }
+                return "\(earlier.origin) and \(anchor.origin) hold the same public key (SPKI SHA-256 \(Hex.encode(key))) with different "
+                    + "docType scopes (\(scope(earlier)); \(scope(anchor))); keep one of them"
+            }
+        }
+        return nil
     }
 
     /// The `*.crl` files of those of `paths` that are folders: a trust folder may carry its issuers' CRLs beside their

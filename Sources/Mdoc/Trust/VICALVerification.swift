@@ -37,12 +37,15 @@ public struct VICALVerification: Sendable {
     ///   - bytes: the VICAL as published: a COSE_Sign1, tagged or not.
     ///   - roots: the VICAL roots the operator pinned (PEM files or fingerprints resolved to certificates).
     ///   - time: the verification time.
-    ///   - previousIssueID: the `vicalIssueID` already imported from this provider; a lower one is a rollback.
+    ///   - previousIssueID: the highest `vicalIssueID` ever accepted from this provider; a lower one, or a list without
+    ///     an issue ID, is a rollback.
+    ///   - allowRollback: the operator accepts an older list (or one without an issue ID) on purpose.
     ///   - profile: `.strict` refuses a stale list (`vical.stale`); `.default` accepts it and reports `freshness`.
     /// - Throws: `vical.malformed` (not a COSE_Sign1, detached payload, no usable x5chain, a payload not of the
     ///   Annex C shape), `vical.signer_untrusted` (no signer EKU, no pinned root, no path to one),
-    ///   `vical.signature_invalid`, `vical.rollback`, or under `.strict` `vical.stale`.
-    public init(_ bytes: [UInt8], roots: [Certificate], at time: Date, previousIssueID: UInt64? = nil,
+    ///   `vical.signer_expired` (a certificate of the signer's path outside its validity), `vical.signature_invalid`,
+    ///   `vical.rollback`, or under `.strict` `vical.stale`.
+    public init(_ bytes: [UInt8], roots: [Certificate], at time: Date, previousIssueID: UInt64? = nil, allowRollback: Bool = false,
                 profile: CertificateProfile = .default) throws(VerificationError) {
         let message = try Self.message(bytes)
         guard let payload = message.payload else { throw VerificationError(.vicalMalformed, "the COSE_Sign1 payload is detached") }
@@ -53,17 +56,19 @@ public struct VICALVerification: Sendable {
         }
         let store = TrustStore(anchors: roots)
         guard !store.isEmpty else { throw VerificationError(.vicalSignerUntrusted, "no VICAL root is pinned") }
-        guard case .trusted(let path) = store.validate(leaf: signer, intermediates: Array(chain.dropFirst()), at: time),
-              let root = path.last
-        else {
+        let root: Certificate
+        switch store.validate(leaf: signer, intermediates: Array(chain.dropFirst()), at: time) {
+        case .trusted(let path) where path.last != nil:
+            root = path[path.count - 1]
+        case .failed(let failure) where failure.reason == .expired || failure.reason == .notYetValid:
+            throw Self.outsideValidity(chain + roots, payload: payload, at: time) ?? VerificationError(.vicalSignerExpired, failure.message)
+        default:
             throw VerificationError(.vicalSignerUntrusted, "the signer \(signer.subject) does not chain to a pinned VICAL root at "
-                                    + "\(RFC3339.format(time))")
+                                    + "\(RFC3339.format(time)); pin the root that issued it")
         }
         try Self.checkSignature(message, payload: payload, signer: signer)
         let vical = try VICAL(payload: payload)
-        if let previousIssueID, let issueID = vical.issueID, issueID < previousIssueID {
-            throw VerificationError(.vicalRollback, "vicalIssueID \(issueID) is lower than the imported \(previousIssueID)")
-        }
+        if !allowRollback, let rollback = Self.rollback(vical, previousIssueID: previousIssueID) { throw rollback }
         let freshness: Freshness
         if let next = vical.nextUpdate {
             freshness = next.date < time ? .stale(since: next) : .fresh
@@ -77,6 +82,38 @@ public struct VICALVerification: Sendable {
         self.signer = signer
         self.root = root
         self.freshness = freshness
+    }
+
+    /// `vical.rollback` when `vical` is older than issue `previousIssueID` of its provider, or has no issue ID after one
+    /// with; nil otherwise (also when nothing was accepted before).
+    public static func rollback(_ vical: VICAL, previousIssueID: UInt64?) -> VerificationError? {
+        guard let previousIssueID else { return nil }
+        guard let issueID = vical.issueID else {
+            return VerificationError(.vicalRollback, "the list has no vicalIssueID, but issue \(previousIssueID) of \(vical.provider) "
+                                     + "was accepted before; pass --allow-rollback (server: allowRollback) to accept it on purpose")
+        }
+        guard issueID < previousIssueID else { return nil }
+        return VerificationError(.vicalRollback, "vicalIssueID \(issueID) is lower than issue \(previousIssueID) of \(vical.provider) "
+                                 + "accepted before; pass --allow-rollback (server: allowRollback) to accept it on purpose")
+    }
+
+    /// Which certificate of the signer's path is outside its validity at `time`, and how stale the list is, as a
+    /// `vical.signer_expired` error; nil when none is (OpenSSL then named another cause).
+    static func outsideValidity(_ certificates: [Certificate], payload: ArraySlice<UInt8>, at time: Date) -> VerificationError? {
+        guard let certificate = certificates.first(where: { $0.notAfter < time || $0.notBefore > time }) else { return nil }
+        let role = certificate == certificates.first ? "VICAL signer certificate" : "certificate"
+        var message = certificate.notAfter < time
+            ? "the \(role) \(certificate.subject) expired on \(RFC3339.format(certificate.notAfter))"
+            : "the \(role) \(certificate.subject) is valid only from \(RFC3339.format(certificate.notBefore))"
+        message += " (verification time \(RFC3339.format(time)))"
+        if let vical = try? VICAL(payload: payload) {
+            message += "; the list is issue \(vical.issueID.map(String.init) ?? "-") of \(vical.date)"
+            if let next = vical.nextUpdate, next.date < time {
+                let days = Int(time.timeIntervalSince(next.date) / 86_400)
+                message += ", stale since its nextUpdate \(next) (\(days) days)"
+            }
+        }
+        return VerificationError(.vicalSignerExpired, message + "; get a current list from its provider")
     }
 
     /// The certificates a VICAL carries in its x5chain, signer first (to resolve a pinned root given by fingerprint).

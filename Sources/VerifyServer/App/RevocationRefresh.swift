@@ -3,7 +3,7 @@ import Logging
 import RevocationFetch
 import ServiceLifecycle
 
-/// Keeps fetched revocation lists fresh in the background, and closes the fetcher's HTTP client on shutdown.
+/// Keeps fetched revocation lists fresh in the background, and stops the fetcher on shutdown.
 struct RevocationRefresh: Service {
     let fetcher: RevocationFetcher
 
@@ -13,6 +13,7 @@ struct RevocationRefresh: Service {
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(configuration.revocationFetchTimeout * 1000))
         settings.crlDistributionPoints = configuration.crlDistributionPoints
+        settings.allowedDestinations = configuration.revocationFetchAllow.compactMap(FetchDestination.init)
         let fixed = configuration.verificationTime
         return RevocationFetcher(settings: settings, now: { fixed ?? clock.now() }, metricsFactory: metrics.factory, logger: logger)
     }

@@ -15,6 +15,8 @@ struct TrustLoader {
         let nextUpdate: RFC3339.Timestamp?
         let stale: Bool
         let entries: Int
+        /// The source accepts an older list than the highest issue accepted before.
+        let allowRollback: Bool
     }
 
     /// The trust store, or nil with the reasons in `problems`.
@@ -30,19 +32,24 @@ struct TrustLoader {
         }
         var anchors = base.anchors
         var provenance = base.provenance
+        var scoped = base.anchors.map {
+            TrustFolder.ScopedAnchor(certificate: $0, docTypes: base.provenance[$0.sha256Fingerprint]?.docTypes, origin: "the trust store")
+        }
         var loaded: [LoadedVICAL] = []
         for source in configuration.vicals {
             guard let verified = vical(source, at: time, profile: configuration.profile, problems: &problems) else { continue }
             for entry in verified.vical.entries {
                 anchors.append(entry.certificate)
                 provenance[entry.certificate.sha256Fingerprint] = verified.provenance(of: entry)
+                scoped.append(TrustFolder.ScopedAnchor(certificate: entry.certificate, docTypes: entry.docTypes, origin: "vical \(source.file)"))
             }
             let stale: Bool
             if case .stale = verified.freshness { stale = true } else { stale = false }
             loaded.append(LoadedVICAL(file: source.file, provider: verified.vical.provider, issueID: verified.vical.issueID,
                                       date: verified.vical.date, nextUpdate: verified.vical.nextUpdate, stale: stale,
-                                      entries: verified.vical.entries.count))
+                                      entries: verified.vical.entries.count, allowRollback: source.allowRollback))
         }
+        if let conflict = TrustFolder.scopeConflict(scoped) { problems.append("trust store: \(conflict)") }
         if anchors.isEmpty {
             problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate")
         }

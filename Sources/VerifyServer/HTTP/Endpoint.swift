@@ -17,6 +17,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case readyz
     /// `GET /metrics`: the Prometheus text exposition of `ServerMetrics`.
     case metrics
+    /// `GET /v1/operator/revocation`: every fetched revocation list and its state, for the operator (bearer token).
+    case operatorRevocation
     /// `POST /v1/inspect`: the inspector's endpoint, which verifies a pasted response and returns its decoded CBOR.
     case inspect
     /// `GET /inspect`: the inspector page.
@@ -30,7 +32,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     public var method: String {
         switch self {
         case .createRequest, .verify, .inspect: return "POST"
-        case .healthz, .readyz, .metrics, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
+        case .healthz, .readyz, .metrics, .operatorRevocation, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
         }
     }
 
@@ -42,6 +44,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .healthz: return "/healthz"
         case .readyz: return "/readyz"
         case .metrics: return "/metrics"
+        case .operatorRevocation: return "/v1/operator/revocation"
         case .inspect: return "/v1/inspect"
         case .inspectorPage: return "/inspect"
         case .inspectorScript: return "/inspect/inspector.js"

@@ -1,0 +1,191 @@
+#include "list_fetch.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+typedef struct {
+    list_fetch_result *result;
+    const list_fetch_policy *policy;
+    size_t max_bytes;
+    size_t capacity;
+} fetch_context;
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+static int v4_in(const uint8_t *a, uint8_t b0, uint8_t b1, int prefix) {
+    uint32_t address = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16) | ((uint32_t)a[2] << 8) | a[3];
+    uint32_t network = ((uint32_t)b0 << 24) | ((uint32_t)b1 << 16);
+    uint32_t mask = prefix == 0 ? 0 : 0xFFFFFFFFu << (32 - prefix);
+    return (address & mask) == (network & mask);
+}
+
+static int v4_is_public(const uint8_t *a) {
+    if (v4_in(a, 0, 0, 8)) return 0;          // "this network", 0.0.0.0
+    if (v4_in(a, 10, 0, 8)) return 0;         // RFC 1918
+    if (v4_in(a, 100, 64, 10)) return 0;      // CGNAT shared space
+    if (v4_in(a, 127, 0, 8)) return 0;        // loopback
+    if (v4_in(a, 169, 254, 16)) return 0;     // link-local (cloud metadata)
+    if (v4_in(a, 172, 16, 12)) return 0;      // RFC 1918
+    if (a[0] == 192 && a[1] == 0 && a[2] == 0) return 0;   // IETF protocol assignments 192.0.0.0/24
+    if (a[0] == 192 && a[1] == 0 && a[2] == 2) return 0;   // TEST-NET-1 192.0.2.0/24
+    if (v4_in(a, 192, 168, 16)) return 0;     // RFC 1918
+    if (v4_in(a, 198, 18, 15)) return 0;      // benchmarking
+    if (a[0] == 198 && a[1] == 51 && a[2] == 100) return 0;  // TEST-NET-2
+    if (a[0] == 203 && a[1] == 0 && a[2] == 113) return 0;   // TEST-NET-3
+    if (a[0] >= 224) return 0;                // multicast, reserved, broadcast
+    return 1;
+}
+
+int list_fetch_is_public(int family, const uint8_t *a) {
+    if (family == 4) return v4_is_public(a);
+    static const uint8_t zero[16] = {0};
+    if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1)) return 0;  // :: and ::1
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    if (memcmp(a, mapped, 12) == 0) return v4_is_public(a + 12);            // ::ffff:a.b.c.d
+    if (memcmp(a, zero, 12) == 0) return 0;                                 // deprecated IPv4-compatible
+    static const uint8_t nat64[12] = {0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0};
+    if (memcmp(a, nat64, 12) == 0) return v4_is_public(a + 12);             // 64:ff9b::/96
+    if (a[0] == 0xFF) return 0;                                             // multicast
+    if (a[0] == 0xFE && (a[1] & 0xC0) == 0x80) return 0;                    // link-local fe80::/10
+    if (a[0] == 0xFE && (a[1] & 0xC0) == 0xC0) return 0;                    // site-local fec0::/10
+    if ((a[0] & 0xFE) == 0xFC) return 0;                                    // unique-local fc00::/7
+    if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x0D && a[3] == 0xB8) return 0;  // documentation 2001:db8::/32
+    if (a[0] == 0x01 && a[1] == 0x00 && memcmp(a + 2, zero, 6) == 0) return 0;   // discard 100::/64
+    return (a[0] & 0xE0) == 0x20;                                           // global unicast 2000::/3 only
+}
+
+int list_fetch_in_network(int family, const uint8_t *a, const list_fetch_network *network) {
+    if (family != network->family) return 0;
+    int bits = network->prefix;
+    int bytes = family == 4 ? 4 : 16;
+    if (bits < 0 || bits > bytes * 8) return 0;
+    for (int i = 0; i < bytes && bits > 0; i++, bits -= 8) {
+        uint8_t mask = bits >= 8 ? 0xFF : (uint8_t)(0xFF << (8 - bits));
+        if ((a[i] & mask) != (network->address[i] & mask)) return 0;
+    }
+    return 1;
+}
+
+static int allowed(const fetch_context *context, int family, const uint8_t *address) {
+    const list_fetch_policy *policy = context->policy;
+    if (policy->allow_any_address) return 1;
+    for (size_t i = 0; i < policy->network_count; i++) {
+        if (list_fetch_in_network(family, address, &policy->networks[i])) return 1;
+    }
+    return list_fetch_is_public(family, address);
+}
+
+// Called by curl for every connection it is about to make, with the resolved address: the destination check.
+static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    fetch_context *context = clientp;
+    (void)purpose;
+    uint8_t bytes[16];
+    int family;
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        struct sockaddr_in *in = (struct sockaddr_in *)&address->addr;
+        memcpy(bytes, &in->sin_addr, 4);
+        family = 4;
+    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&address->addr;
+        memcpy(bytes, &in6->sin6_addr, 16);
+        family = 6;
+    } else {
+        context->result->refused_destination = 1;
+        snprintf(context->result->refused_address, sizeof context->result->refused_address, "an address of family %d",
+                 address->family);
+        return CURL_SOCKET_BAD;
+    }
+    if (!allowed(context, family, bytes)) {
+        context->result->refused_destination = 1;
+        inet_ntop(family == 4 ? AF_INET : AF_INET6, bytes, context->result->refused_address,
+                  sizeof context->result->refused_address);
+        return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+static size_t write_body(char *data, size_t size, size_t count, void *userdata) {
+    fetch_context *context = userdata;
+    list_fetch_result *result = context->result;
+    size_t bytes = size * count;
+    if (bytes > context->max_bytes - result->length) {
+        result->too_large = 1;
+        return 0;  // stops the transfer
+    }
+    if (result->length + bytes > context->capacity) {
+        size_t capacity = context->capacity ? context->capacity : 16384;
+        while (capacity < result->length + bytes) capacity *= 2;
+        if (capacity > context->max_bytes) capacity = context->max_bytes;
+        unsigned char *grown = realloc(result->body, capacity);
+        if (!grown) return 0;
+        result->body = grown;
+        context->capacity = capacity;
+    }
+    memcpy(result->body + result->length, data, bytes);
+    result->length += bytes;
+    return bytes;
+}
+
+int list_fetch_get(const char *url, const char *accept, long timeout_ms, size_t max_bytes,
+                   const list_fetch_policy *policy, list_fetch_result *result) {
+    pthread_once(&global_once, global_init);
+    memset(result, 0, sizeof *result);
+    CURL *curl = curl_easy_init();
+    if (!curl) return -1;
+    fetch_context context = {.result = result, .policy = policy, .max_bytes = max_bytes, .capacity = 0};
+    char header[300];
+    snprintf(header, sizeof header, "Accept: %s", accept);
+    struct curl_slist *headers = curl_slist_append(NULL, header);
+
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_PROXY, "");          // no proxy from the environment
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "WalletVerifier revocation fetch");
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &context);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &context);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+
+    CURLcode code = curl_easy_perform(curl);
+    if (code == CURLE_OK) {
+        result->ok = 1;
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result->status);
+        char *location = NULL;
+        if (curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location) {
+            if (strlen(location) >= sizeof result->redirect) {
+                result->redirect_too_long = 1;
+            } else {
+                snprintf(result->redirect, sizeof result->redirect, "%s", location);
+            }
+        }
+    } else {
+        if (code == CURLE_FILESIZE_EXCEEDED) result->too_large = 1;
+        if (code == CURLE_OPERATION_TIMEDOUT) result->timed_out = 1;
+        snprintf(result->error, sizeof result->error, "%s", curl_easy_strerror(code));
+    }
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    return 0;
+}
+
+void list_fetch_free(list_fetch_result *result) {
+    free(result->body);
+    result->body = NULL;
+    result->length = 0;
+}

@@ -11,7 +11,8 @@ import Verifier
 @Suite("JWE protected-header member types")
 struct JWEHeaderTests {
     /// The kit answer's protected header and plaintext, sealed again to the request's key under `edit`'s header.
-    static func resealed(_ item: OpenID4VPRejectionTests.Case, _ edit: (inout [String: Any]) -> Void) throws -> String {
+    static func resealed(_ item: OpenID4VPRejectionTests.Case, text: (String) -> String = { $0 },
+                         _ edit: (inout [String: Any]) -> Void) throws -> String {
         func bytes(_ text: String?) throws -> [UInt8] { try #require(text.flatMap(Base64URL.decodeStrict)) }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(item.posted.utf8)) as? [String: Any])
         let jwe = try #require((object["data"] as? [String: Any])?["response"] as? String)
@@ -30,7 +31,7 @@ struct JWEHeaderTests {
         var edited = header
         edited["epk"] = ["kty": "EC", "crv": "P-256", "x": jwk.x, "y": jwk.y]
         edit(&edited)
-        let protectedSegment = Base64URL.encode(try JSONSerialization.data(withJSONObject: edited))
+        let protectedSegment = Base64URL.encode(Array(text(String(decoding: try JSONSerialization.data(withJSONObject: edited), as: UTF8.self)).utf8))
         let key = ConcatKDF.derive(sharedSecret: try ephemeral.sharedSecret(with: try #require(item.request.jwk).publicKey()),
                                    keyByteCount: 16, algorithmID: "A128GCM", partyUInfo: [], partyVInfo: [])
         let iv = SecureRandom.bytes(12)
@@ -88,5 +89,19 @@ struct JWEHeaderTests {
         #expect(report.errors.map(\.code) == [.jweMalformed], "\(name): \(report.errors)")
         #expect(report.errors.first?.message.contains(member) == true, "\(name): \(report.errors)")
         #expect(report.documents.isEmpty)
+    }
+
+    @Test("a member named twice (top level or in epk) is jwe.malformed; JSONSerialization alone would read the last one")
+    func repeatedMember() throws {
+        let item = try OpenID4VPRejectionTests.answer()
+        let repeats: [(String, (String) -> String)] = [
+            ("alg", { "{\"alg\":\"RSA-OAEP\"," + $0.dropFirst() }),
+            ("crv", { $0.replacingOccurrences(of: "\"epk\":{", with: "\"epk\":{\"crv\":\"P-384\",") }),
+        ]
+        for (name, text) in repeats {
+            let report = OpenID4VPRejectionTests.verify(try Self.resealed(item, text: text) { _ in }, item)
+            #expect(report.errors.map(\.code) == [.jweMalformed], "\(name): \(report.errors)")
+            #expect(report.errors.first?.message.contains("\"\(name)\" twice") == true, "\(name): \(report.errors)")
+        }
     }
 }

@@ -25,8 +25,8 @@ struct CompactJWE {
     /// AES-GCM content encryption by `enc` value; A192GCM is not offered (OpenSSL's GCM set here is 128 and 256).
     static let contentEncryption: [String: AEADAlgorithm] = ["A128GCM": .aes128GCM, "A256GCM": .aes256GCM]
 
-    /// Errors: `jwe.malformed` (segments, base64url, header JSON, missing members, a member of the wrong JSON type, an
-    /// empty `crit`), `jwe.epk_invalid`.
+    /// Errors: `jwe.malformed` (segments, base64url, header JSON, a repeated or missing member, a member of the wrong
+    /// JSON type, an empty `crit`), `jwe.epk_invalid`.
     init(_ text: String) throws(VerificationError) {
         let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 5 else {
@@ -42,9 +42,13 @@ struct CompactJWE {
             return bytes
         }
         let headerBytes = try decode(0, "protected header")
-        // JSONSerialization keeps the last of duplicate member names, which RFC 7515 §4 allows in place of refusing them.
         guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else {
             throw VerificationError(.jweMalformed, "the JWE protected header is not a JSON object")
+        }
+        // JSONSerialization would keep the last of a repeated name, other parsers the first: refused (RFC 7515 §4).
+        if let repeated = JSONMemberNames.firstRepeat(headerBytes) {
+            throw VerificationError(.jweMalformed, "the JWE protected header names the member \(InputQuote.short(repeated.name)) twice in "
+                                    + "one object; parsers disagree on which one counts")
         }
         // Every member read here must have its JSON type: a `kid` that is a number is not "no kid".
         guard let algorithm: String = try Self.member(header, "alg", "a string"),

@@ -84,10 +84,10 @@ public struct JSONWriter: JSONSink {
         text.withUTF8 { out.append(contentsOf: $0) }
     }
 
-    /// A JSON string literal (RFC 8259 §7), escaping as `CBORDiagnostic.appendQuoted` does: `"` `\\` and control
-    /// characters (and DEL) are escaped, everything else is copied as UTF-8, in runs between escapes. Reports are
-    /// mostly text that needs no escape, so the scan tests eight bytes at a time and looks at single bytes only in a
-    /// word that holds one to escape.
+    /// A JSON string literal (RFC 8259 §7): `"` `\\` and C0 control characters (and DEL) are escaped, everything else
+    /// (C1 and bidirectional controls too, which `CBORDiagnostic.appendQuoted` also escapes) is copied as UTF-8, in runs
+    /// between escapes. Reports are mostly text that needs no escape, so the scan tests eight bytes at a time and looks
+    /// at single bytes only in a word that holds one to escape.
     private static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         var string = string
         out.append(UInt8(ascii: "\""))

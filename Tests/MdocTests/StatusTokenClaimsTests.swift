@@ -75,6 +75,19 @@ struct StatusTokenClaimsTests {
         untyped.type = nil
         #expect(try StatusToken(try Fixture.sign(untyped, by: pki)).type == nil)
         #expect(try StatusToken(try Fixture.sign(Fixture.identifierList(), by: pki)).type == StatusToken.identifierListType)
+
+        // typ only in the unprotected header (not covered by the signature) counts as no typ: the check refuses it.
+        let signer = try pki.issueStatusListSigner(at: Fixture.time)
+        let claims = CBOREncoder.encode(.map([(.int(2), .text(Fixture.statusURI)),
+                                              (.int(65533), .map([(.text("bits"), .unsigned(2)), (.text("lst"), .bytes(Zlib.deflate([0])))]))]))
+        let message = try COSEBuilder.sign1(payload: claims, signedPayload: claims, key: signer.key,
+                                            unprotected: [(.int(33), .bytes(signer.certificate.derEncoded)), (.int(16), .text(StatusToken.statusListType))])
+        let unprotectedType = CBOREncoder.encode(.tagged(18, message))
+        #expect(try StatusToken(unprotectedType).type == nil)
+        let log = try Fixture.verify(try Fixture.response(pki), trust: pki.trustStore,
+                                     source: try Fixture.source(pki, tokens: [Fixture.statusURI: unprotectedType]))
+        #expect(log.errors.map(\.code) == [.revocationUnknown])
+        #expect(Fixture.statusLines(log).first?.detail.contains("has no protected typ") == true)
     }
 
     @Test("a float exp 60 days past expires the list: revocation.unknown under hard, a warning under soft")

@@ -197,15 +197,10 @@ extension DocumentVerification {
             return .unknown("is for \(InputQuote.short(token.subject)), not \(InputQuote.short(mechanism.reference.uri)) (sub mismatch)")
         }
         if let issued = token.issuedAt, issued > context.time + context.options.clockSkew {
-            return .unknown("was issued at \(Self.describe(issued)), after the verification time \(RFC3339.format(context.time)) "
+            return .unknown("was issued at \(RFC3339.format(issued)), after the verification time \(RFC3339.format(context.time)) "
                             + "(beyond the clock skew allowed); a list from the future is not trusted")
         }
         if let expires = token.expires, expires <= context.time { return .unknown("expired \(RFC3339.format(expires))") }
         return nil
-    }
-
-    /// RFC 3339 for a date a token gave, which may lie past any calendar this formats.
-    private static func describe(_ date: Date) -> String {
-        date.timeIntervalSince1970 < 253_402_300_800 ? RFC3339.format(date) : "a time after the year 9999"
     }
 }

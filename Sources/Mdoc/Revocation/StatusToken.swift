@@ -37,9 +37,9 @@ public struct StatusToken: Sendable {
     public let sha256Fingerprint: [UInt8]
     /// The `sub` (2) claim: the URI the token is for, which the check matches against the MSO's `uri`.
     public let subject: String
-    /// The `exp` (4) claim, if present.
+    /// The `exp` (4) claim, if present (at most 9999-12-31T23:59:59Z).
     public let expires: Date?
-    /// The `iat` (6) claim, if present.
+    /// The `iat` (6) claim, if present (at most 9999-12-31T23:59:59Z).
     public let issuedAt: Date?
     /// Seconds a fetched copy may be reused: the `ttl` (65534) claim, if present (a fraction rounded down, a value
     /// past `UInt64.max` held as `UInt64.max`; the reader bounds it).
@@ -56,16 +56,16 @@ public struct StatusToken: Sendable {
     ///   - listLimit: The largest inflated status list accepted, in bytes.
     /// - Throws: `input.malformed` when the bytes are not a COSE_Sign1 with an attached CWT claims map, a header is
     ///   misplaced or not understood, `sub` is missing, `exp`, `iat` or `ttl` is not a NumericDate (an unsigned
-    ///   integer or a finite, non-negative float, RFC 8392), or there is no well-formed list claim; `status.invalid`
-    ///   for a status list of another shape or over `listLimit`.
+    ///   integer or a finite, non-negative float, RFC 8392), `exp` or `iat` is after the year 9999, or there is no
+    ///   well-formed list claim; `status.invalid` for a status list of another shape or over `listLimit`.
     public init(_ bytes: [UInt8], listLimit: Int = maxListBytes) throws(VerificationError) {
         let (message, claims) = try Self.parse(bytes)
         guard let subject = claims[intKey: Claim.subject]?.text else { throw Self.malformed("the token has no text `sub` (2) claim") }
         // Claims are read in separate functions: inline here, Swift 6.3.1's optimizer crashed (CopyPropagation).
         let content = try Self.content(of: claims, listLimit: listLimit)
-        let expires = try Self.numericDate(claims, Claim.expires, "exp")
-        let issuedAt = try Self.numericDate(claims, Claim.issuedAt, "iat")
-        let timeToLive = try Self.numericDate(claims, Claim.timeToLive, "ttl")
+        let expires = try Self.numericDate(claims, Claim.expires, "exp", upTo: Self.latestDate)
+        let issuedAt = try Self.numericDate(claims, Claim.issuedAt, "iat", upTo: Self.latestDate)
+        let timeToLive = try Self.numericDate(claims, Claim.timeToLive, "ttl", upTo: .infinity)
         self.message = message
         self.sha256Fingerprint = Digest.hash(.sha256, bytes)
         self.subject = subject
@@ -76,14 +76,26 @@ public struct StatusToken: Sendable {
         self.content = content
     }
 
+    /// The latest `exp` or `iat` accepted: 9999-12-31T23:59:59Z. Later ones are malformed, so that every reader can
+    /// print and compare them as calendar dates.
+    static let latestDate: Double = 253_402_300_799
+
     /// A NumericDate claim (RFC 8392 §2): an unsigned integer or a finite, non-negative float of any precision, in
-    /// seconds; nil when absent. A negative integer, a tag, NaN, an infinity or any other type is malformed.
+    /// seconds, at most `limit`; nil when absent. A negative integer, a tag, NaN, an infinity or any other type is
+    /// malformed.
     @inline(never)
-    static func numericDate(_ claims: CBORItem, _ key: Int64, _ name: String) throws(VerificationError) -> Double? {
+    static func numericDate(_ claims: CBORItem, _ key: Int64, _ name: String, upTo limit: Double) throws(VerificationError) -> Double? {
         guard let item = claims[intKey: key] else { return nil }
-        if let value = item.uint { return Double(value) }
-        if let value = item.float, value.isFinite, value >= 0 { return value }
-        throw malformed("`\(name)` (\(key)) is not a NumericDate (an unsigned integer or a finite, non-negative float)")
+        let value: Double
+        if let integer = item.uint {
+            value = Double(integer)
+        } else if let float = item.float, float.isFinite, float >= 0 {
+            value = float
+        } else {
+            throw malformed("`\(name)` (\(key)) is not a NumericDate (an unsigned integer or a finite, non-negative float)")
+        }
+        guard value <= limit else { throw malformed("`\(name)` (\(key)) is after the year 9999") }
+        return value
     }
 
     static func content(of claims: CBORItem, listLimit: Int) throws(VerificationError) -> Content {

@@ -82,6 +82,20 @@ struct RequestQuotaTests {
         }
     }
 
+    @Test("over IPv6 the cap holds too (a client is its /64 network)", .enabled(if: RawAnswer.hasIPv6Loopback, "no IPv6 loopback"))
+    func ipv6() async throws {
+        var configuration = Self.configuration(total: 100, perClient: 2)
+        configuration.host = "::1"
+        try await ServerFixture.withServer(configuration) { server in
+            let port = try await server.app.port()
+            for _ in 0 ..< 2 {
+                #expect(try await RawAnswer.post("/v1/requests", json: AppleSample.createBody, from: "::1", port: port).status == 201)
+            }
+            let refused = try await RawAnswer.post("/v1/requests", json: AppleSample.createBody, from: "::1", port: port)
+            #expect(refused.status == 429 && refused.body.contains("maxOutstandingRequestsPerClient"), "\(refused.body)")
+        }
+    }
+
     @Test("many requests from one client: exactly the cap is admitted, the rest 429, nothing counted twice")
     func concurrentCreates() async throws {
         try await ServerFixture.withServer(Self.configuration(total: 1000, perClient: 20)) { server in
@@ -224,23 +238,14 @@ struct RawAnswer {
     }
 
     private static func exchange(_ path: String, json: String, from source: String, port: Int) throws -> RawAnswer {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let family = source.contains(":") ? AF_INET6 : AF_INET
+        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(descriptor) }
-        func address(_ text: String, port: Int) -> sockaddr_in {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, text, &address.sin_addr)
-            return address
-        }
-        var local = address(source, port: 0)
-        var remote = address("127.0.0.1", port: port)
-        let size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        guard withUnsafePointer(to: &local, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, size) } }) == 0,
-              withUnsafePointer(to: &remote, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, size) } }) == 0
+        guard withAddress(source, port: 0, { bind(descriptor, $0, $1) }) == 0,
+              withAddress(family == AF_INET6 ? "::1" : "127.0.0.1", port: port, { connect(descriptor, $0, $1) }) == 0
         else { throw Failure(description: "cannot connect from \(source)") }
-        let request = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        let request = "POST \(path) HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(json.utf8.count)\r\n\r\n" + json
         let bytes = Array(request.utf8)
         var sent = 0
@@ -264,4 +269,32 @@ struct RawAnswer {
             .flatMap { Int($0.split(separator: ":", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)) }
         return RawAnswer(status: status, retryAfter: retryAfter, body: String(text[headEnd.upperBound...]))
     }
+
+    /// Calls `body` with the socket address of `text` (IPv4 or IPv6) and `port`.
+    static func withAddress(_ text: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        if text.contains(":") {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET6, text, &address.sin6_addr)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, text, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+    }
+
+    /// Whether this machine has an IPv6 loopback address to listen on.
+    static let hasIPv6Loopback: Bool = {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return withAddress("::1", port: 0) { bind(descriptor, $0, $1) } == 0
+    }()
 }

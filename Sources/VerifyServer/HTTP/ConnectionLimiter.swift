@@ -2,12 +2,18 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The client address per-client limits are kept by (open connections, outstanding requests): the peer's IP address
-/// as this server sees it, "unknown" when there is none.
-///
-/// Behind a reverse proxy that is the proxy's address.
+/// The client address outstanding requests are counted by: the peer's IP address as this server sees it (behind a
+/// reverse proxy, the proxy's); for IPv6 its /64 network, which one host usually holds whole; "unknown" for none.
 func clientAddress(_ peer: SocketAddress?) -> String {
-    peer?.ipAddress ?? "unknown"
+    guard case .v6(let address) = peer else { return peer?.ipAddress ?? "unknown" }
+    let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
+    guard bytes.count == 16 else { return peer?.ipAddress ?? "unknown" }
+    // IPv4-mapped (::ffff:a.b.c.d, a dual-stack listener's IPv4 client): the IPv4 address.
+    if bytes[0 ..< 10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+        return bytes[12...].map { String($0) }.joined(separator: ".")
+    }
+    let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+    return groups.joined(separator: ":") + "::/64"
 }
 
 /// The context of every route: Hummingbird's basic context plus the connection's peer address.
@@ -84,8 +90,7 @@ final class ConnectionLimiter: Sendable {
         private func admitOrClose(_ context: ChannelHandlerContext) {
             guard !checked else { return }
             checked = true
-            guard let peer = context.channel.remoteAddress, peer.ipAddress != nil else { return }
-            let address = clientAddress(peer)
+            guard let address = context.channel.remoteAddress?.ipAddress else { return }
             if limiter.admit(address) {
                 admitted = address
             } else {

@@ -61,7 +61,7 @@ let package = Package(
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
-            dependencies: ["Mdoc", "CryptoCore", "CListFetch",
+            dependencies: ["Mdoc", "CBOR", "CryptoCore", "CListFetch",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Logging", package: "swift-log")]

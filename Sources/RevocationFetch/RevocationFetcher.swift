@@ -1,3 +1,4 @@
+import CBOR
 import CoreMetrics
 import CryptoCore
 import Foundation
@@ -126,10 +127,12 @@ public final class RevocationFetcher: Sendable {
         }
         metrics.fetched(key.kind, ok: (try? outcome.get()) != nil)
         switch outcome {
-        case .success: logger.debug("revocation list fetched", metadata: ["list": "\(key)"])
+        // The URI comes from the MSO or a certificate, the reason may quote the server: both escaped for the log.
+        case .success: logger.debug("revocation list fetched", metadata: ["list": "\(TerminalText.escaped(key.description))"])
         case .failure(let failure):
             logger.warning("revocation list fetch failed",
-                           metadata: ["list": "\(key)", "category": "\(failure.category.rawValue)", "reason": "\(failure.detail)"])
+                           metadata: ["list": "\(TerminalText.escaped(key.description))", "category": "\(failure.category.rawValue)",
+                                      "reason": "\(TerminalText.escaped(failure.detail))"])
         }
         metrics.ages(oldestAges(at: fetchedAt))
     }

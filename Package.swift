@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "verify-server",
             dependencies: [
-                "VerifyServer", "Verifier",
+                "VerifyServer", "Verifier", "CBOR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBOR
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -62,7 +63,8 @@ struct VerifyServerCommand: AsyncParsableCommand {
     /// One line per problem on stderr, exit status 2.
     static func refuse(_ error: ConfigurationProblems) -> Never {
         for problem in error.problems {
-            FileHandle.standardError.write(Data("verify-server: configuration: \(problem)\n".utf8))
+            // A problem may quote a VICAL's provider or a certificate: escaped like the log.
+            FileHandle.standardError.write(Data("verify-server: configuration: \(TerminalText.escaped(problem))\n".utf8))
         }
         FileHandle.standardError.write(Data("verify-server: refusing to start (\(error.problems.count) problem(s))\n".utf8))
         Foundation.exit(2)

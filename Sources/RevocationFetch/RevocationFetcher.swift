@@ -95,7 +95,8 @@ public final class RevocationFetcher: Sendable {
         } else {
             do {
                 let bytes = try await ListDownload(settings: settings)
-                    .get(key.uri, accept: key.kind == .statusToken ? "application/statuslist+cwt" : "application/pkix-crl")
+                    .get(key.uri, accept: key.kind == .statusToken
+                         ? "\(StatusToken.statusListType), \(StatusToken.identifierListType)" : "application/pkix-crl")
                 outcome = Self.parse(bytes, kind: key.kind)
             } catch {
                 outcome = .failure(error)
@@ -104,7 +105,7 @@ public final class RevocationFetcher: Sendable {
         let fetchedAt = now()
         cache.withLockedValue { cache in
             var entry = cache[key] ?? CachedList(lastUsed: started)
-            if case .success((let value, _)) = outcome, let refusal = Self.rollback(of: entry.value, by: value) {
+            if case .success((let value, _)) = outcome, let refusal = Self.refusal(of: value, replacing: entry.value, at: fetchedAt) {
                 outcome = .failure(refusal)
             }
             entry.lastAttempt = fetchedAt
@@ -157,10 +158,23 @@ public final class RevocationFetcher: Sendable {
         }
     }
 
-    /// A fetched token issued before the cached one (`iat`) never replaces it: an attacker who can answer for the
-    /// list's host cannot roll its statuses back to an older, still unexpired list.
-    private static func rollback(of cached: CachedList.Value?, by fetched: CachedList.Value) -> ListDownload.Failure? {
-        guard case .token(let old)? = cached, case .token(let new) = fetched, let oldIssued = old.issuedAt else { return nil }
+    /// Why a fetched token must not be cached, or nil. A token whose signature does not verify with its own x5chain
+    /// signer is never cached (the check could not trust it either, and it must not displace a good copy); one issued
+    /// in the future is refused; and a token issued (`iat`) before the cached one by the same signer key, or without
+    /// `iat` after one with, never replaces it — whoever answers for the list's host cannot roll its statuses back to
+    /// an older, still unexpired list. Which anchor the signer must chain to is the check's decision, per document.
+    private static func refusal(of fetched: CachedList.Value, replacing cached: CachedList.Value?, at now: Date) -> ListDownload.Failure? {
+        guard case .token(let new) = fetched else { return nil }
+        guard let signer = try? new.certificates().first, let key = try? signer.publicKey(), new.isSigned(by: key) else {
+            return ListDownload.Failure(.badList, "the token carries no x5chain whose first certificate verifies its signature")
+        }
+        if let issued = new.issuedAt, issued > now.addingTimeInterval(maxIssuedAtSkew) {
+            return ListDownload.Failure(.badList, "the token's iat \(RFC3339.format(issued)) is in the future")
+        }
+        guard case .token(let old)? = cached, let oldIssued = old.issuedAt,
+              let oldSigner = try? old.certificates().first,
+              oldSigner.subjectPublicKeyInfoSHA256 == signer.subjectPublicKeyInfoSHA256
+        else { return nil }
         guard let newIssued = new.issuedAt else {
             return ListDownload.Failure(.badList, "the fetched token has no iat, the cached one was issued at \(RFC3339.format(oldIssued))")
         }
@@ -168,6 +182,9 @@ public final class RevocationFetcher: Sendable {
         return ListDownload.Failure(.badList, "the fetched token was issued at \(RFC3339.format(newIssued)), before the cached "
                                     + "copy (\(RFC3339.format(oldIssued))); the older list is refused")
     }
+
+    /// How far in the future a fetched token's `iat` may lie (clock differences between the issuer and this server).
+    static let maxIssuedAtSkew: TimeInterval = 300
 
     /// Drops least recently used lists while more than `maxEntries` are kept or they take more than `maxCachedBytes`.
     private func evictIfFull(_ cache: inout [ListKey: CachedList]) {

@@ -38,7 +38,8 @@ struct Trust: ParsableCommand {
         /// pin (not the VICAL) decides which root is trusted.
         func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
             let bytes = try InputFiles.read(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024)
-            var roots = try InputFiles.trustStore(self.roots.isEmpty ? [] : self.roots).anchors
+            // Only the roots given: with none, the default trust (the IACA bundle) must never stand in for a VICAL root.
+            var roots = self.roots.isEmpty ? [] : try InputFiles.trustStore(self.roots).anchors
             if !rootFingerprints.isEmpty {
                 let carried = (try? VICALVerification.carriedCertificates(bytes)) ?? []
                 for text in rootFingerprints {
@@ -81,23 +82,29 @@ struct Trust: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Verify a VICAL and write each IACA (PEM) and a manifest.json into a trust folder.",
-            discussion: "A manifest already in --out with a higher vicalIssueID from the same provider refuses the import (vical.rollback).")
+            discussion: "The import replaces the folder's previous import whole (written aside, then swapped in): an IACA the new list dropped is gone. A lower vicalIssueID than the highest one the folder's manifest has accepted, or a list without one after one with, refuses the import (vical.rollback) unless --allow-rollback is given.")
 
         @OptionGroup var options: VICALOptions
-        @Option(help: "The trust folder to write into (created if missing).") var out: String
+        @Option(help: "The trust folder to write into (created if missing); one folder per VICAL provider.") var out: String
+        @Flag(help: "Accept a list older than the highest issue already imported into --out (or one without an issue ID).")
+        var allowRollback = false
 
         func run() throws {
             try runReportingExit {
                 let (bytes, roots, time) = try options.load()
-                let previous = VICALImport.previousIssueID(in: out)
+                let previous = try VICALImport.previous(in: out)
                 let verified: VICALVerification
                 do throws(VerificationError) {
-                    verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous, profile: options.profile)
+                    verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous?.highestIssueID,
+                                                     allowRollback: allowRollback, profile: options.profile)
                 } catch {
                     print(TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
                     return .rejected
                 }
-                let written = try VICALImport.write(verified, source: options.vical, into: out, at: time)
+                if let provider = previous?.provider, provider != verified.vical.provider {
+                    throw UsageFailure("\(out) holds the import of \(provider)'s VICAL, not \(verified.vical.provider)'s; import each provider into its own folder")
+                }
+                let written = try VICALImport.write(verified, source: options.vical, into: out, highestIssueID: previous?.highestIssueID)
                 print(TerminalText.escaped("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL "
                                            + "\(verified.vical.issueID.map(String.init) ?? "-") into \(out)"))
                 return .verified

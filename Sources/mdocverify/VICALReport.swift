@@ -70,19 +70,34 @@ enum VICALReport {
 enum VICALImport {
     static let manifestName = TrustFolder.manifestName
 
-    /// Writes each entry as `NN-<spki prefix>.pem` and `manifest.json`; returns how many certificates it wrote.
-    static func write(_ verified: VICALVerification, source: String, into directory: String, at time: Date) throws -> Int {
+    /// What the folder's manifest says about earlier imports.
+    struct Previous {
+        let provider: String?
+        /// The highest vicalIssueID ever accepted into the folder.
+        let highestIssueID: UInt64?
+    }
+
+    /// Writes each entry as `<subject>-<spki prefix>.pem` and `manifest.json` into a new folder beside `directory`, then
+    /// swaps it in, so the folder never holds a mix of two imports and an IACA the new list dropped is gone. Returns how
+    /// many certificates it wrote.
+    static func write(_ verified: VICALVerification, source: String, into directory: String, highestIssueID: UInt64?) throws -> Int {
         let manager = FileManager.default
+        let target = URL(fileURLWithPath: directory).standardizedFileURL
+        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import-\(UUID().uuidString)")
         do {
-            try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
         } catch {
-            throw UsageFailure("cannot create \(directory): \(error.localizedDescription)")
+            throw UsageFailure("cannot create \(staging.path): \(error.localizedDescription)")
         }
+        defer { try? manager.removeItem(at: staging) }
         var entries: [JSONValue] = []
-        for (index, entry) in verified.vical.entries.enumerated() {
-            let name = String(format: "%02d-", index + 1) + Hex.encode(Array(entry.spkiSHA256.prefix(8))) + ".pem"
-            guard manager.createFile(atPath: directory + "/" + name, contents: Data(entry.certificate.pemEncoded.utf8)) else {
-                throw UsageFailure("cannot write \(directory)/\(name)")
+        var names = Set<String>()
+        for entry in verified.vical.entries {
+            var name = fileName(entry)
+            if names.contains(name) { name = name.replacingOccurrences(of: ".pem", with: "-\(names.count).pem") }
+            names.insert(name)
+            guard manager.createFile(atPath: staging.appendingPathComponent(name).path, contents: Data(entry.certificate.pemEncoded.utf8)) else {
+                throw UsageFailure("cannot write \(staging.path)/\(name)")
             }
             entries.append(.object([
                 ("file", .string(name)),
@@ -92,20 +107,57 @@ enum VICALImport {
                 ("docTypes", .array(entry.docTypes.map(JSONValue.string))),
             ]))
         }
+        let highest = [highestIssueID, verified.vical.issueID].compactMap { $0 }.max()
         let manifest = JSONValue.object([
             ("source", .string(source)),
             ("provider", .string(verified.vical.provider)),
             ("vicalIssueID", verified.vical.issueID.map { .int($0) } ?? .null),
+            ("highestIssueID", highest.map { .int($0) } ?? .null),
             ("date", .string(verified.vical.date.description)),
             ("nextUpdate", verified.vical.nextUpdate.map { .string($0.description) } ?? .null),
-            ("importedAt", .string(RFC3339.format(time))),
+            ("importedAt", .string(RFC3339.format(Date()))),
             ("root", .string(verified.root.subject.description)),
             ("entries", .array(entries)),
         ])
-        guard manager.createFile(atPath: directory + "/" + manifestName, contents: Data((manifest.serialized(pretty: true) + "\n").utf8)) else {
-            throw UsageFailure("cannot write \(directory)/\(manifestName)")
+        guard manager.createFile(atPath: staging.appendingPathComponent(manifestName).path,
+                                 contents: Data((manifest.serialized(pretty: true) + "\n").utf8)) else {
+            throw UsageFailure("cannot write \(staging.path)/\(manifestName)")
         }
+        try swap(staging, into: target)
         return entries.count
+    }
+
+    /// Moves `staging` to `target`: the old folder is renamed aside first and removed after, so a reader sees either the
+    /// old import or the new one.
+    private static func swap(_ staging: URL, into target: URL) throws {
+        let manager = FileManager.default
+        let old = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(UUID().uuidString)")
+        let exists = manager.fileExists(atPath: target.path)
+        do {
+            if exists { try manager.moveItem(at: target, to: old) }
+            try manager.moveItem(at: staging, to: target)
+        } catch {
+            if exists, !manager.fileExists(atPath: target.path) { try? manager.moveItem(at: old, to: target) }
+            throw UsageFailure("cannot replace \(target.path): \(error.localizedDescription)")
+        }
+        if exists { try? manager.removeItem(at: old) }
+    }
+
+    /// A file name from the certificate's subject (its CN, else the whole name), letters, digits and dashes only, and
+    /// the start of its SPKI hash.
+    static func fileName(_ entry: VICAL.Entry) -> String {
+        let subject = entry.certificate.subject.description
+        let commonName = subject.split(separator: ",").first { $0.hasPrefix("CN=") }.map { String($0.dropFirst(3)) } ?? subject
+        var slug = ""
+        for character in commonName.lowercased() {
+            if character.isASCII, character.isLetter || character.isNumber {
+                slug.append(character)
+            } else if !slug.hasSuffix("-") {
+                slug.append("-")
+            }
+        }
+        slug = String(slug.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(48))
+        return (slug.isEmpty ? "iaca" : slug) + "-" + Hex.encode(Array(entry.spkiSHA256.prefix(4))) + ".pem"
     }
 
     static func manifest(in directory: String) -> [String: Any]? {
@@ -113,7 +165,23 @@ enum VICALImport {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
-    static func previousIssueID(in directory: String) -> UInt64? {
-        (manifest(in: directory)?["vicalIssueID"] as? NSNumber)?.uint64Value
+    /// What earlier imports into `directory` recorded; nil for a new or empty folder.
+    ///
+    /// - Throws: `UsageFailure` when the folder holds files but no import manifest (it is not an import folder) or a
+    ///   manifest that cannot be read.
+    static func previous(in directory: String) throws -> Previous? {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: directory) else { return nil }
+        let names = ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }
+        guard manager.fileExists(atPath: directory + "/" + manifestName) else {
+            if names.isEmpty { return nil }
+            throw UsageFailure("\(directory) holds files but no \(manifestName) of an earlier import; import into an empty folder")
+        }
+        guard let manifest = manifest(in: directory) else {
+            throw UsageFailure("\(directory)/\(manifestName) is not readable JSON")
+        }
+        let issue = { (key: String) in (manifest[key] as? NSNumber)?.uint64Value }
+        let highest = [issue("highestIssueID"), issue("vicalIssueID")].compactMap { $0 }.max()
+        return Previous(provider: manifest["provider"] as? String, highestIssueID: highest)
     }
 }

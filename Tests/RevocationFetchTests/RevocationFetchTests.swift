@@ -218,6 +218,82 @@ struct RevocationFetchTests {
         await server.stop()
     }
 
+    @Test("a fetched token issued before the cached one never replaces it; a ttl of 0 is reused for the 30 s floor")
+    func olderTokenAndTTLFloor() async throws {
+        let server = try await RevocationListServer.start()
+        let (pki, response) = try Self.simulate(server, name: "iat")
+        let clock = TestClock()
+        let log = LogRecorder()
+        let fetcher = Self.fetcher(clock: clock, crls: false, log: log)
+        #expect(await Self.verify(response, pki: pki, fetcher: fetcher).verified)
+
+        // An older, genuinely signed list that says "revoked": served by the host, refused by the cache.
+        let uri = server.url("/lists/iat")
+        var older = StatusListTokenBuilder(uri: uri, issuedAt: Self.time - 7_200, expires: Self.time + 86_400)
+        older.statuses[17] = 1
+        let signer = try pki.issueStatusListSigner(at: Self.time)
+        server.publish(.list(try older.sign(chain: [signer.certificate], key: signer.key), contentType: "application/statuslist+cwt"),
+                       at: "/lists/iat")
+        await fetcher.fetch(ListKey(.statusToken, uri))
+        #expect(server.requests("/lists/iat") == 2)
+        let after = await Self.verify(response, pki: pki, fetcher: fetcher)
+        #expect(after.verified, "\(after.errors)")
+        #expect(log.messages.contains { $0.contains("before the cached copy") }, "\(log.messages)")
+
+        // A token whose signature does not verify (a forgery with a late iat) is never cached, so it cannot make the
+        // real list look "older"; nor is one issued in the future.
+        var forged = StatusListTokenBuilder(uri: uri, issuedAt: Self.time + 60, expires: Self.time + 86_400)
+        forged.statuses[17] = 1
+        let stranger = try TestPKI(seed: 4_242, at: Self.time).issueStatusListSigner(at: Self.time)
+        // The issuer's own signer certificate in x5chain, signed with another key.
+        let signed = try forged.sign(chain: [signer.certificate], key: stranger.key)
+        var future = StatusListTokenBuilder(uri: uri, issuedAt: Self.time + 3_600, expires: Self.time + 86_400)
+        future.statuses[17] = 1
+        for bytes in [signed, try future.sign(chain: [signer.certificate], key: signer.key)] {
+            server.publish(.list(bytes, contentType: "application/statuslist+cwt"), at: "/lists/iat")
+            await fetcher.fetch(ListKey(.statusToken, uri))
+            let report = await Self.verify(response, pki: pki, fetcher: fetcher)
+            #expect(report.verified, "\(report.errors) \(log.messages)")
+        }
+        #expect(log.messages.contains { $0.contains("verifies its signature") }, "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("is in the future") }, "\(log.messages)")
+
+        // ttl 0: reused for the floor, fetched again after it.
+        var zero = StatusListTokenBuilder(uri: server.url("/lists/zero"), issuedAt: Self.time, expires: Self.time + 86_400)
+        zero.timeToLive = 0
+        server.publish(.list(try zero.sign(chain: [signer.certificate], key: signer.key), contentType: "application/statuslist+cwt"),
+                       at: "/lists/zero")
+        let key = ListKey(.statusToken, server.url("/lists/zero"))
+        await fetcher.fetch(key)
+        clock.advance(20)
+        #expect(fetcher.lists().first { $0.key == key }?.state == "fresh")
+        clock.advance(15)
+        #expect(fetcher.lists().first { $0.key == key }?.state == "stale")
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
+    @Test("the cache is bounded in bytes: past maxCachedBytes the least recently used lists go")
+    func byteBound() async throws {
+        let server = try await RevocationListServer.start()
+        let clock = TestClock()
+        let fetcher = Self.fetcher(clock: clock, crls: false) { $0.maxCachedBytes = 1_200 }
+        let pki = try TestPKI(seed: 43, at: Self.time)
+        let signer = try pki.issueStatusListSigner(at: Self.time)
+        for name in ["a", "b", "c"] {
+            let builder = StatusListTokenBuilder(uri: server.url("/lists/\(name)"), issuedAt: Self.time, expires: Self.time + 86_400)
+            server.publish(.list(try builder.sign(chain: [signer.certificate], key: signer.key), contentType: "application/statuslist+cwt"),
+                           at: "/lists/\(name)")
+            await fetcher.fetch(ListKey(.statusToken, server.url("/lists/\(name)")))
+            clock.advance(1)
+        }
+        // Each token with its signer certificate and inflated list (1024 two-bit entries: 256 bytes) takes 700–1,000
+        // bytes: only the newest fits.
+        #expect(fetcher.lists().map(\.key.uri) == [server.url("/lists/c")])
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
     @Test("a status list given as a file wins over fetching; a forged MSO is never fetched")
     func filesFirstAndNoUntrustedFetch() async throws {
         let server = try await RevocationListServer.start()

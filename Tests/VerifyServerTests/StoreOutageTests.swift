@@ -13,6 +13,8 @@ struct StallingStore: RequestStore {
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
+    func vicalIssueIDs() async throws -> [String: UInt64] { try await stall() }
+    func recordVICALIssueID(provider: String, issueID: UInt64) async throws { try await stall() as Void }
     func ping() async throws { try await stall() as Void }
 
     private func stall<T>() async throws -> T {

@@ -7,29 +7,55 @@ import UnixSignals
 
 /// The runtime the handlers use, swapped whole when the trust (files and VICALs) and keys are reloaded: a request
 /// takes one snapshot and keeps it, so verifications in flight finish on the store they started with.
+///
+/// It also holds, per VICAL provider, the highest issue ID this server (any instance sharing its store) ever
+/// accepted: a reload with an older list, or one without an issue ID after one with, is refused as `vical.rollback`
+/// unless that source says `allowRollback`. Accepted IDs go to the store through `recordIssueIDs`.
 final class RuntimeBox: Sendable {
     private struct State {
         var runtime: VerifierRuntime
         var lastReloadError: String?
+        var highestIssueIDs: [String: UInt64] = [:]
     }
 
     private let state: NIOLockedValueBox<State>
+    /// Persists accepted issue IDs (the server's store); nil keeps them in memory only.
+    private let recordIssueIDs: (@Sendable ([String: UInt64]) -> Void)?
 
-    init(_ runtime: VerifierRuntime) {
+    init(_ runtime: VerifierRuntime, recordIssueIDs: (@Sendable ([String: UInt64]) -> Void)? = nil) {
         state = NIOLockedValueBox(State(runtime: runtime, lastReloadError: nil))
+        self.recordIssueIDs = recordIssueIDs
     }
 
     var current: VerifierRuntime { state.withLockedValue { $0.runtime } }
     /// Why the last reload failed (the old runtime stayed), nil after a successful one.
     var lastReloadError: String? { state.withLockedValue { $0.lastReloadError } }
+    /// The highest issue ID accepted per VICAL provider.
+    var highestIssueIDs: [String: UInt64] { state.withLockedValue { $0.highestIssueIDs } }
 
-    /// Loads the configuration's keys, trust files and VICALs again; on any problem keeps the current runtime.
+    /// Takes the issue IDs the store remembers (at start) and checks the running runtime's VICALs against them.
+    ///
+    /// - Returns: one problem per VICAL that rolls back; empty when the runtime may serve (its IDs are then recorded).
+    func adoptRemembered(_ remembered: [String: UInt64]) -> [String] {
+        let problems = state.withLockedValue { state in
+            for (provider, id) in remembered { state.highestIssueIDs[provider] = max(state.highestIssueIDs[provider] ?? 0, id) }
+            return Self.rollbacks(state.runtime, against: state.highestIssueIDs)
+        }
+        if problems.isEmpty { accept(current) }
+        return problems
+    }
+
+    /// Loads the configuration's keys, trust files and VICALs again; on any problem (a VICAL rollback included) keeps
+    /// the current runtime.
     @discardableResult
     func reload(logger: Logger) -> Bool {
         let configuration = current.configuration
-        do {
+        do throws(ConfigurationProblems) {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher)
-            state.withLockedValue { $0 = State(runtime: runtime, lastReloadError: nil) }
+            let rollbacks = Self.rollbacks(runtime, against: highestIssueIDs)
+            guard rollbacks.isEmpty else { throw ConfigurationProblems(rollbacks) }
+            state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }
+            accept(runtime)
             logger.info("trust reloaded", metadata: ["anchors": "\(runtime.trustStore.anchors.count)", "vicals": "\(runtime.vicals.count)"])
             return true
         } catch {
@@ -37,6 +63,32 @@ final class RuntimeBox: Sendable {
             state.withLockedValue { $0.lastReloadError = reason }
             logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
             return false
+        }
+    }
+
+    /// Raises the remembered issue IDs to the runtime's, and hands them to the store.
+    private func accept(_ runtime: VerifierRuntime) {
+        let raised = state.withLockedValue { state -> [String: UInt64] in
+            var raised: [String: UInt64] = [:]
+            for vical in runtime.vicals {
+                guard let id = vical.issueID, id > (state.highestIssueIDs[vical.provider] ?? 0) || state.highestIssueIDs[vical.provider] == nil
+                else { continue }
+                state.highestIssueIDs[vical.provider] = id
+                raised[vical.provider] = id
+            }
+            return raised
+        }
+        if !raised.isEmpty { recordIssueIDs?(raised) }
+    }
+
+    /// One `vical.rollback` problem per VICAL of `runtime` older than what was accepted, unless its source allows it.
+    static func rollbacks(_ runtime: VerifierRuntime, against highest: [String: UInt64]) -> [String] {
+        runtime.vicals.compactMap { vical in
+            guard !vical.allowRollback, let previous = highest[vical.provider] else { return nil }
+            if let id = vical.issueID, id >= previous { return nil }
+            let found = vical.issueID.map { "issue \($0)" } ?? "a list without vicalIssueID"
+            return "vical \(vical.file): vical.rollback: \(found) of \(vical.provider) is older than issue \(previous) this server accepted "
+                + "before; set allowRollback: true on this VICAL to accept it on purpose"
         }
     }
 }

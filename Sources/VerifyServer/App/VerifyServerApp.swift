@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Hummingbird
 import Logging
@@ -70,7 +71,19 @@ public struct VerifyServerApp: Service {
         let store = MeteredRequestStore(base: OutstandingCountingStore(base: sealed, outstanding: outstanding), metrics: metrics,
                                         timeout: .seconds(configuration.storeTimeout),
                                         timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
-        let runtimes = RuntimeBox(runtime)
+        // Accepted VICAL issue IDs go to the store, so a restart or another instance refuses an older list too.
+        let runtimes = RuntimeBox(runtime) { [logger] raised in
+            Task {
+                for (provider, issueID) in raised {
+                    do {
+                        try await store.recordVICALIssueID(provider: provider, issueID: issueID)
+                    } catch {
+                        logger.error("could not record the accepted VICAL issue in the store", metadata: [
+                            "provider": "\(TerminalText.escaped(provider))", "vicalIssueID": "\(issueID)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
         let handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
@@ -107,7 +120,18 @@ public struct VerifyServerApp: Service {
             },
             logger: logger)
         application.beforeServerStarts {
-            try await store.prepare()
+            do {
+                try await store.prepare()
+                // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
+                if !runtimes.current.vicals.isEmpty {
+                    let problems = runtimes.adoptRemembered(try await store.vicalIssueIDs())
+                    guard problems.isEmpty else { throw ConfigurationProblems(problems) }
+                }
+            } catch {
+                // The store's services may never run when the start fails here: close a store this server opened.
+                if callerStore == nil, let sqlite = baseStore as? SQLiteRequestStore { try? await sqlite.close() }
+                throw error
+            }
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger)

@@ -30,7 +30,16 @@ struct ConfigurationKey: Sendable {
         .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
         .init(name: "trustWatchInterval") { $0.trustWatchInterval = try $1.seconds() },
         .init(name: "vicals") { configuration, value in
-            configuration.vicals = try value.objects(keys: ("file", "root")).map { VICALSource(file: $0.0, root: $0.1) }
+            let pairs = try value.objects(keys: ("file", "root"))
+            let objects = value.objectList ?? []
+            configuration.vicals = try pairs.enumerated().map { index, pair throws(ConfigurationValueError) in
+                var source = VICALSource(file: pair.0, root: pair.1)
+                if index < objects.count, let flag = objects[index]["allowRollback"] {
+                    guard let allow = Bool(flag) else { throw ConfigurationValueError("allowRollback must be true or false") }
+                    source.allowRollback = allow
+                }
+                return source
+            }
         },
         .init(name: "testMode") { $0.testMode = try $1.bool() },
         .init(name: "inspector") { $0.inspector = try $1.bool() },
@@ -47,15 +56,6 @@ struct ConfigurationKey: Sendable {
                 throw ConfigurationValueError(error.message)
             }
         },
-        .init(name: "profile") { $0.profile = try $1.choice(CertificateProfile.self) },
-        .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
-        .init(name: "memoryTrimInterval") { $0.memoryTrimInterval = try $1.seconds() },
-        .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
-        .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
-        .init(name: "readerKey") { configuration, value in
-            let path = try value.text()
-            configuration.readerKeyPath = path.isEmpty ? nil : path
-        },
         .init(name: "requestStateKeyFile") { configuration, value in
             let path = try value.text()
             guard !path.isEmpty else { return configuration.requestStateKey = nil }
@@ -67,6 +67,15 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "maxOutstandingRequests") { $0.maxOutstandingRequests = try $1.integer() },
         .init(name: "maxOutstandingRequestsPerClient") { $0.maxOutstandingRequestsPerClient = try $1.integer() },
+        .init(name: "profile") { $0.profile = try $1.choice(CertificateProfile.self) },
+        .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
+        .init(name: "memoryTrimInterval") { $0.memoryTrimInterval = try $1.seconds() },
+        .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
+        .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
+        .init(name: "readerKey") { configuration, value in
+            let path = try value.text()
+            configuration.readerKeyPath = path.isEmpty ? nil : path
+        },
         .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
         .init(name: "openid4vpResponseMode") { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },
@@ -76,6 +85,11 @@ struct ConfigurationKey: Sendable {
         .init(name: "revocationFetch") { $0.revocationFetch = try $1.bool() },
         .init(name: "crlDistributionPoints") { $0.crlDistributionPoints = try $1.bool() },
         .init(name: "revocationFetchTimeout") { $0.revocationFetchTimeout = try $1.seconds() },
+        .init(name: "revocationFetchAllow") { $0.revocationFetchAllow = try $1.list() },
+        .init(name: "operatorTokenFile") { configuration, value in
+            let path = try value.text()
+            configuration.operatorTokenFile = path.isEmpty ? nil : path
+        },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

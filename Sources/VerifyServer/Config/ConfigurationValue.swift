@@ -18,11 +18,33 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
             self = .scalar(value)
         } else if let values = try? container.decode([String].self) {
             self = .list(values)
-        } else if let values = try? container.decode([[String: String]].self) {
-            self = .objects(values)
+        } else if let values = try? container.decode([[String: Scalar]].self) {
+            self = .objects(values.map { $0.mapValues(\.text) })
         } else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a string, number, boolean or list of strings")
         }
+    }
+
+    /// A scalar inside an object (`allowRollback: true`), kept as text like top-level scalars.
+    struct Scalar: Decodable {
+        let text: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Bool.self) {
+                text = value ? "true" : "false"
+            } else if let value = try? container.decode(Int.self) {
+                text = String(value)
+            } else {
+                text = try container.decode(String.self)
+            }
+        }
+    }
+
+    /// The objects of a list of objects, each key's value as text; nil for a scalar or a list of strings.
+    var objectList: [[String: String]]? {
+        if case .objects(let objects) = self { return objects }
+        return nil
     }
 
     func text() throws(ConfigurationValueError) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import RevocationFetch
 import Logging
 import Mdoc
 import Verifier
@@ -49,7 +50,6 @@ public struct ServerConfiguration: Sendable {
     public var maxConnectionsPerIP = 256
     /// Where pending requests are kept: `StoreLocation.default` (an SQLite file) unless configured.
     public var store: StoreLocation = .default
-    /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
     /// The key that encrypts each stored request's state (the format's secrets, e.g. a private key) with AES-256-GCM,
     /// read from `requestStateKeyFile`; nil (the default) stores the state unencrypted.
     ///
@@ -60,6 +60,7 @@ public struct ServerConfiguration: Sendable {
     public var maxOutstandingRequests = 10_000
     /// The most such requests per client address (default 100); beyond it that client gets 429.
     public var maxOutstandingRequestsPerClient = 100
+    /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
     public var profile: CertificateProfile = .default
     /// The longest wait, in seconds, for one request-store operation (default 5); then 503 (or, at start, a refusal to
     /// start).
@@ -101,6 +102,13 @@ public struct ServerConfiguration: Sendable {
     public var crlDistributionPoints = false
     /// The time allowed for one list fetch, redirects included, in seconds (more than 0, at most 60).
     public var revocationFetchTimeout: TimeInterval = 5
+    /// Destinations list fetches may reach although they are not public addresses: host names or CIDR networks
+    /// (lists hosted internally). Loopback, private, link-local, unique-local, multicast and unspecified addresses
+    /// are refused otherwise, after name resolution and on every redirect.
+    public var revocationFetchAllow: [String] = []
+    /// A file holding the bearer token of the operator endpoints (`GET /v1/operator/revocation`); none: those
+    /// endpoints answer 404.
+    public var operatorTokenFile: String?
     /// Whether to serve the inspector page at `/inspect` and its endpoint `POST /v1/inspect`.
     ///
     /// The endpoint verifies a pasted response without creating or consuming a request and returns its decoded
@@ -134,6 +142,8 @@ public struct ServerConfiguration: Sendable {
 
     /// The longest timeout or interval accepted, in seconds (one day).
     static let longestTimer: TimeInterval = 86_400
+    /// The highest outstanding-request cap accepted: each counted request costs about 200 bytes of memory.
+    static let mostOutstandingRequests = 10_000_000
 
     /// The configuration problems that need no file access; `VerifierRuntime.load(_:earlierProblems:fetcher:)` adds the
     /// key and trust store ones.
@@ -142,8 +152,6 @@ public struct ServerConfiguration: Sendable {
         if host.isEmpty { problems.append("host is empty") }
         if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
         if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)") }
-    /// The highest outstanding-request cap accepted: each counted request costs about 200 bytes of memory.
-    static let mostOutstandingRequests = 10_000_000
         if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)") }
         if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
@@ -151,8 +159,16 @@ public struct ServerConfiguration: Sendable {
         if !(revocationFetchTimeout > 0 && revocationFetchTimeout <= 60) {
             problems.append("revocationFetchTimeout must be more than 0 and at most 60 seconds")
         }
+        for entry in revocationFetchAllow where FetchDestination(entry) == nil {
+            problems.append("revocationFetchAllow entry \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
+        }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
         if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
+        for (name, value) in [("maxOutstandingRequests", maxOutstandingRequests),
+                              ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient)]
+            where !(1 ... Self.mostOutstandingRequests).contains(value) {
+            problems.append("\(name) must be 1 to \(Self.mostOutstandingRequests)")
+        }
         // Timers take these as whole milliseconds or nanoseconds in 64 bits: one day keeps every one far inside.
         let timers: [(name: String, value: TimeInterval, zero: String?)] = [
             ("bodyTimeout", bodyTimeout, nil), ("idleTimeout", idleTimeout, nil), ("storeTimeout", storeTimeout, nil),
@@ -164,11 +180,6 @@ public struct ServerConfiguration: Sendable {
             problems.append("\(timer.name) must be \(allowed) of seconds, at most \(Int(Self.longestTimer))")
         }
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
-        for (name, value) in [("maxOutstandingRequests", maxOutstandingRequests),
-                              ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient)]
-            where !(1 ... Self.mostOutstandingRequests).contains(value) {
-            problems.append("\(name) must be 1 to \(Self.mostOutstandingRequests)")
-        }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }
@@ -186,6 +197,9 @@ public struct VICALSource: Sendable, Equatable {
     public var file: String
     /// The path of the PEM file holding the root certificate(s) the VICAL's signer must chain to.
     public var root: String
+    /// Accept a list older than the highest issue this server has accepted from its provider (or one without an issue
+    /// ID): the operator rolls back on purpose. Off by default (`vical.rollback`).
+    public var allowRollback = false
 
     /// Creates a source from the VICAL's path and its pinned root's path.
     public init(file: String, root: String) {

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import Hummingbird
 import Logging
@@ -33,9 +34,9 @@ struct ServerHandlers: Sendable {
     /// The current runtime (keys, trust, formats); swapped whole on reload.
     let runtimes: RuntimeBox
     let store: any RequestStore
-    let metrics: ServerMetrics
     /// The requests created and neither consumed nor expired, for the per-client and total caps.
     let outstanding: OutstandingRequests
+    let metrics: ServerMetrics
     let clock: ServerClock
     let hooks: ServerHooks
     let logger: Logger
@@ -55,6 +56,7 @@ struct ServerHandlers: Sendable {
             metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+        case .operatorRevocation: return operatorRevocation(request)
         case .inspect: return await inspect(request)
         case .inspectorPage, .inspectorScript, .inspectorStyle: return inspectorFile(endpoint)
         }
@@ -95,15 +97,39 @@ struct ServerHandlers: Sendable {
         ]))
     }
 
-    /// The policy, whether lists are fetched, and each fetched list's state: an unreachable list is reported, not a
-    /// reason to stop serving (verifications then say the status is unknown).
+    /// The policy, whether lists are fetched, and how many fetched lists are in each state: an unreachable list is
+    /// reported, not a reason to stop serving (verifications then say the status is unknown). The URIs themselves say
+    /// whose documents were just verified, so they are listed only on the operator endpoint.
     private func revocationReadiness(_ runtime: VerifierRuntime) -> JSONValue {
         let lists = runtime.fetcher?.lists() ?? []
+        let states = ["fresh", "stale", "unreachable"]
         return .object([
             ("policy", .string(configuration.revocation.rawValue)),
             ("fetch", .bool(runtime.fetcher != nil)),
             ("crlDistributionPoints", .bool(runtime.fetcher?.settings.crlDistributionPoints ?? false)),
-            ("lists", .array(lists.prefix(100).map { list in
+            ("lists", .object(states.map { state in (state, .int(UInt64(lists.filter { $0.state == state }.count))) })),
+        ])
+    }
+
+    /// `GET /v1/operator/revocation`: every fetched list with its state and failure category, for the operator only
+    /// (a bearer token from `operatorTokenFile`, compared in constant time). 404 when no token is configured, 401
+    /// without the right one.
+    func operatorRevocation(_ request: Request) -> Response {
+        guard let path = configuration.operatorTokenFile,
+              let token = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) })?
+                .trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+        else {
+            return Response(status: .notFound)
+        }
+        let presented = request.headers[.authorization].flatMap { value -> String? in
+            value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
+        } ?? ""
+        guard constantTimeEquals(Array(presented.utf8), Array(token.utf8)) else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
+        }
+        let lists = runtimes.current.fetcher?.lists() ?? []
+        return Response.json(.ok, .object([
+            ("lists", .array(lists.map { list in
                 .object([
                     ("kind", .string(list.key.kind.rawValue)),
                     ("uri", .string(list.key.uri)),
@@ -113,6 +139,6 @@ struct ServerHandlers: Sendable {
                     ("error", list.error.map(JSONValue.string) ?? .null),
                 ])
             })),
-        ])
+        ]))
     }
 }

@@ -10,6 +10,7 @@ public final class InMemoryRequestStore: RequestStore {
     }
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    private let issueIDs = NIOLockedValueBox<[String: UInt64]>([:])
 
     /// Creates an empty store.
     public init() {}
@@ -63,6 +64,14 @@ public final class InMemoryRequestStore: RequestStore {
             for id in expired { entries[id]?.request.state = [:] }
             return expired.count
         }
+    }
+
+    /// The highest accepted `vicalIssueID` per provider.
+    public func vicalIssueIDs() async throws -> [String: UInt64] { issueIDs.withLockedValue { $0 } }
+
+    /// Raises `provider`'s remembered issue ID (never lowers it).
+    public func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        issueIDs.withLockedValue { $0[provider] = max($0[provider] ?? 0, issueID) }
     }
 
     /// Always succeeds.

@@ -41,6 +41,14 @@ struct MeteredRequestStore: RequestStore {
         try await measure("erase_state") { try await base.eraseState(expiredBefore: cutoff) }
     }
 
+    func vicalIssueIDs() async throws -> [String: UInt64] {
+        try await measure("vical_issues") { try await base.vicalIssueIDs() }
+    }
+
+    func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        try await measure("vical_issue_record") { try await base.recordVICALIssueID(provider: provider, issueID: issueID) }
+    }
+
     func ping() async throws {
         try await measure("ping") { try await base.ping() }
     }

@@ -154,5 +154,9 @@ struct OutstandingCountingStore: RequestStore {
     func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
+    func vicalIssueIDs() async throws -> [String: UInt64] { try await base.vicalIssueIDs() }
+    func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        try await base.recordVICALIssueID(provider: provider, issueID: issueID)
+    }
     func ping() async throws { try await base.ping() }
 }

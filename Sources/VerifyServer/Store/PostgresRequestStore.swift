@@ -53,6 +53,8 @@ public final class PostgresRequestStore: RequestStore {
                 """, logger: logger)
             try await connection.query(
                 "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
         }
     }
 
@@ -114,6 +116,23 @@ public final class PostgresRequestStore: RequestStore {
         var count = 0
         for try await _ in rows { count += 1 }
         return count
+    }
+
+    /// The highest accepted `vicalIssueID` per provider.
+    public func vicalIssueIDs() async throws -> [String: UInt64] {
+        let rows = try await client.query("SELECT provider, issue_id FROM verify_vical_issues", logger: logger)
+        var ids: [String: UInt64] = [:]
+        for try await (provider, id) in rows.decode((String, Int64).self) { ids[provider] = UInt64(max(id, 0)) }
+        return ids
+    }
+
+    /// Raises `provider`'s remembered issue ID in one upsert (concurrent instances keep the highest).
+    public func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        let id = Int64(clamping: issueID)
+        try await client.query("""
+            INSERT INTO verify_vical_issues (provider, issue_id) VALUES (\(provider), \(id))
+            ON CONFLICT (provider) DO UPDATE SET issue_id = GREATEST(verify_vical_issues.issue_id, EXCLUDED.issue_id)
+            """, logger: logger)
     }
 
     /// Succeeds when the database answers `SELECT 1`.

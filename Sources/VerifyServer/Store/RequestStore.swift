@@ -29,6 +29,10 @@ public protocol RequestStore: Sendable {
     ///
     /// The rows stay (a late attempt still gets `.expired`) until `purge(expiredBefore:)` deletes them.
     func eraseState(expiredBefore cutoff: Date) async throws -> Int
+    /// The highest `vicalIssueID` accepted per VICAL provider, by any instance sharing the store.
+    func vicalIssueIDs() async throws -> [String: UInt64]
+    /// Raises the remembered issue ID of `provider` to `issueID` (never lowers it).
+    func recordVICALIssueID(provider: String, issueID: UInt64) async throws
     /// Succeeds when the store answers a trivial query.
     func ping() async throws
     /// Services that must run while the store is used (connection pools, closing on shutdown).

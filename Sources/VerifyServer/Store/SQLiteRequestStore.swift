@@ -1,5 +1,6 @@
 import Verifier
 import Foundation
+import NIOConcurrencyHelpers
 import Logging
 import NIOPosix
 import ServiceLifecycle
@@ -22,6 +23,7 @@ public final class SQLiteRequestStore: RequestStore {
     private let threadPool: NIOThreadPool
     /// One operation at a time, so no other statement runs inside a consumption's transaction.
     private let gate = SerialGate()
+    private let closed = NIOLockedValueBox(false)
 
     private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
         self.path = path
@@ -85,6 +87,7 @@ public final class SQLiteRequestStore: RequestStore {
             )
             """)
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
+        _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
     }
 
     /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID).
@@ -153,13 +156,38 @@ public final class SQLiteRequestStore: RequestStore {
         }
     }
 
+    /// The highest accepted `vicalIssueID` per provider.
+    public func vicalIssueIDs() async throws -> [String: UInt64] {
+        let rows = try await gate.run { try await self.connection.query("SELECT provider, issue_id FROM verify_vical_issues") }
+        var ids: [String: UInt64] = [:]
+        for row in rows {
+            if let provider = row.column("provider")?.string, let id = row.column("issue_id")?.integer { ids[provider] = UInt64(max(id, 0)) }
+        }
+        return ids
+    }
+
+    /// Raises `provider`'s remembered issue ID (never lowers it).
+    public func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        _ = try await gate.run { try await self.connection.query("""
+            INSERT INTO verify_vical_issues (provider, issue_id) VALUES (?1, ?2)
+            ON CONFLICT(provider) DO UPDATE SET issue_id = MAX(issue_id, excluded.issue_id)
+            """, [.text(provider), .integer(Int(clamping: issueID))]) }
+    }
+
     /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
         _ = try await gate.run { try await self.connection.query("SELECT 1") }
     }
 
     /// Closes the database and its thread.
+    ///
+    /// Closing twice does nothing (a server that fails to start closes its store itself, then its closer runs).
     public func close() async throws {
+        let first = closed.withLockedValue { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
         try await gate.run { try await self.connection.close() }
         try await threadPool.shutdownGracefully()
     }

@@ -111,7 +111,8 @@ public final class SQLiteRequestStore: RequestStore {
                     WHERE id = ?1
                     RETURNING attempts, format, policy, state, created_at, expires_at
                     """, [.text(id), .integer(Self.milliseconds(now))])
-                if !rows.isEmpty {
+                // A replay finds it empty already: nothing more to write.
+                if let state = rows.first?.column("state")?.string, state != "{}" {
                     _ = try await self.connection.query("UPDATE verify_requests SET state = '{}' WHERE id = ?1", [.text(id)])
                 }
                 _ = try await self.connection.query("COMMIT")

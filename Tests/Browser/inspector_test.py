@@ -3,7 +3,8 @@
 
 Starts the built verify-server on loopback with the inspector on (test mode, Apple's sample key and root, the
 sample's verification time), submits Apple's signed sample and asserts the verdict, a check row, an element and
-the portrait; then a tampered response and asserts its error code is shown. No Content-Security-Policy violation
+the portrait; then a tampered response and asserts its error code is shown; then a DeviceResponse whose version holds
+control and bidi characters, which must be drawn as escapes. No Content-Security-Policy violation
 may be logged. Screenshots of both go to the folder given (kept out of git).
 
 usage: Tests/Browser/inspector_test.py <verify-server binary> <screenshot folder>
@@ -90,6 +91,29 @@ def submit(driver, base, envelope_hex, parameters):
     return WebDriverWait(driver, 20).until(EC.visibility_of_element_located((By.ID, "verdict")))
 
 
+def text_item(text):
+    """A CBOR text string (major type 3) of fewer than 256 bytes."""
+    data = text.encode()
+    return (bytes([0x60 + len(data)]) if len(data) < 24 else bytes([0x78, len(data)])) + data
+
+
+def controls_response():
+    """A DeviceResponse whose unsigned version carries ESC, CR and a bidi override: refused, with the version quoted."""
+    return (bytes([0xA3]) + text_item("version") + text_item("9\x1b[2J\r\u202eVERIFIED") + text_item("documents") + bytes([0x80])
+            + text_item("status") + bytes([0x00])).hex()
+
+
+def submit_device_response(driver, base, response_hex):
+    driver.get(base + "/inspect")
+    Select(driver.find_element(By.ID, "format")).select_by_value("device-response")
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                          driver.find_element(By.ID, "response"), response_hex)
+    # SessionTranscript [null, null, null]
+    driver.find_element(By.ID, "sessionTranscript").send_keys("83f6f6f6")
+    driver.find_element(By.ID, "verify").click()
+    return WebDriverWait(driver, 20).until(EC.visibility_of_element_located((By.ID, "verdict")))
+
+
 def csp_violations(driver):
     return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
 
@@ -129,6 +153,16 @@ def main():
                 failures.append(f"tampered: verdict {verdict.text!r}")
             if not any("hpke.open_failed" in code for code in codes):
                 failures.append(f"tampered: error codes shown {codes}")
+            # Control and bidi characters from the response are drawn as visible escapes, never as themselves.
+            verdict = submit_device_response(driver, base, controls_response())
+            shown = driver.find_element(By.ID, "result").get_attribute("textContent")
+            if "REJECTED" not in verdict.text:
+                failures.append(f"controls: verdict {verdict.text!r}")
+            if "9\\u{1B}[2J\\u{D}\\u{202E}VERIFIED" not in shown:
+                failures.append(f"controls: the version is not shown escaped: {shown[:400]!r}")
+            if any(c in shown for c in "\x1b\r\u202e"):
+                failures.append("controls: a raw control or bidi character reached the page")
+
             violations = csp_violations(driver)
             if violations:
                 failures.append(f"csp: violations {violations}")
@@ -140,7 +174,7 @@ def main():
         print("FAIL:", failure)
     print(f"screenshots: {shots / 'inspector-verified.png'}, {shots / 'inspector-rejected.png'}")
     failed = len({failure.split(":")[0] for failure in failures})
-    print(f"inspector browser scenarios: {3 - failed} passed, {failed} failed")  # sample, tampered, CSP
+    print(f"inspector browser scenarios: {4 - failed} passed, {failed} failed")  # sample, tampered, controls, CSP
     sys.exit(1 if failures else 0)
 
 

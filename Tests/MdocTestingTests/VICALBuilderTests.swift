@@ -42,7 +42,8 @@ struct VICALBuilderTests {
         let builder = try VICALBuilder(at: Fixtures.time)
         let old = try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 7,
                                     date: Fixtures.time.addingTimeInterval(-86_400 * 10), nextUpdate: Fixtures.time.addingTimeInterval(-86_400))
-        #expect(throws: VerificationError(.vicalRollback, "vicalIssueID 7 is lower than the imported 8")) {
+        #expect(throws: VerificationError(.vicalRollback, "vicalIssueID 7 is lower than issue 8 of MdocTesting accepted before; "
+                                               + "pass --allow-rollback (server: allowRollback) to accept it on purpose")) {
             try VICALVerification(old, roots: [builder.root], at: Fixtures.time, previousIssueID: 8)
         }
         let stale = try VICALVerification(old, roots: [builder.root], at: Fixtures.time)

@@ -34,6 +34,11 @@ struct OpenAPITests {
         let operations = try Self.documentedOperations()
         var configuration = AppleSample.configuration()
         configuration.inspector = true
+        // The operator route answers 404 unless a token is configured (401 without it then).
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("operator-token-\(UUID().uuidString)")
+        try Data("token".utf8).write(to: tokenFile)
+        defer { try? FileManager.default.removeItem(at: tokenFile) }
+        configuration.operatorTokenFile = tokenFile.path
         try await ServerFixture.withServer(configuration) { server in
             for operation in operations.sorted() {
                 let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)

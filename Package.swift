@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "Verifier", targets: ["Verifier"]),
         .library(name: "MdocTesting", targets: ["MdocTesting"]),
+        // The kit's status list and CRL server on loopback (NIO), apart so the kit and the CLI link no HTTP server.
+        .library(name: "MdocTestingServer", targets: ["MdocTestingServer"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
         .library(name: "VerifyServer", targets: ["VerifyServer"]),
         .executable(name: "verify-server", targets: ["verify-server"]),
@@ -54,25 +56,25 @@ let package = Package(
         // Locks: NIOConcurrencyHelpers' pthread-based NIOLockedValueBox, which ThreadSanitizer understands (Linux's
         // Synchronization.Mutex hands a contended lock over in the kernel, where it cannot see it; Fuzz/README.md).
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib",
-                                             .product(name: "Tracing", package: "swift-distributed-tracing"),
-                                             .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore",
-                                                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+                                             .product(name: "Tracing", package: "swift-distributed-tracing")]),
+        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
             dependencies: ["Mdoc", "CBOR", "CryptoCore", "CListFetch",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
-        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore",
-                                                   // RevocationListServer: the kit's lists on loopback.
-                                                   .product(name: "NIOCore", package: "swift-nio"),
-                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                                                   .product(name: "NIOPosix", package: "swift-nio"),
-                                                   .product(name: "NIOHTTP1", package: "swift-nio")]),
+        // Certificate and CRL builders for test PKIs: the kit and the tests, never the verifier.
+        .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
+        // The kit's lists on loopback over HTTP (RevocationListServer).
+        .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "Mdoc", "CryptoCore",
+                                                         .product(name: "NIOCore", package: "swift-nio"),
+                                                         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                                                         .product(name: "NIOPosix", package: "swift-nio"),
+                                                         .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "mdocverify",
             dependencies: ["Verifier", "MdocTesting", "CBOR", "RevocationFetch",
@@ -135,14 +137,15 @@ let package = Package(
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
         .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
-        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "TestSupport"]),
+        .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting"]),
-        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "TestSupport", "LoopbackClient",
+            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
+                           "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -153,11 +156,11 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),
-        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "Verifier", "Mdoc", "CryptoCore",
+        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore",
                                                                .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MdocTestingTests",
-            dependencies: ["MdocTesting", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
+            dependencies: ["MdocTesting", "KitCertificates", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],

@@ -28,7 +28,7 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
     }
 
     /// The shared, pre-fetched EVP_MD.
-    var md: OpaquePointer {
+    package var md: OpaquePointer {
         switch self {
         case .sha256: return Fetched.sha256
         case .sha384: return Fetched.sha384

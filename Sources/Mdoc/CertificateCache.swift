@@ -1,6 +1,5 @@
 import CryptoCore
 import Foundation
-import NIOConcurrencyHelpers
 
 /// Caches what depends only on certificate bytes: parsed certificates (OpenSSL's d2i_X509 costs ~250 µs),
 /// their public keys, Annex B profile findings, successful chain validations, and signatures of revocation
@@ -65,7 +64,7 @@ package final class CertificateCache: Sendable {
         var verifiedSignatures: Set<DigestKey> = []
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
     private let capacity: Int
 
     package init(capacity: Int = 1024) {

@@ -1,4 +1,5 @@
 import CryptoCore
+import KitCertificates
 import Foundation
 
 /// Deliberate departures from the Document Signer profile (ISO/IEC 18013-5 Annex B, Table B.3).

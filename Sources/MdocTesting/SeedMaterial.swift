@@ -1,4 +1,5 @@
 import CryptoCore
+import KitCertificates
 
 /// Deterministic bytes from a numeric seed and a label: HKDF-SHA-256(ikm = "MdocTesting v1" ‖ seed (8 bytes,
 /// big-endian), info = label). Every key, salt and serial number of a simulation comes from here, so one

@@ -1,4 +1,5 @@
 import CryptoCore
+import KitCertificates
 import Foundation
 import Mdoc
 

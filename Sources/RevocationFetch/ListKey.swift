@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import CryptoCore
 
 
 /// One list the fetcher keeps: a status list or identifier list token, or a CRL, by the URI it is fetched from.
@@ -31,7 +31,7 @@ public struct ListKey: Hashable, Sendable, CustomStringConvertible {
 final class RevocationWants: Sendable {
     @TaskLocal static var current: RevocationWants?
 
-    private let wanted = NIOLockedValueBox<[ListKey: Int]>([:])
+    private let wanted = Locked<[ListKey: Int]>([:])
 
     var seen: [ListKey: Int] { wanted.withLockedValue { $0 } }
 

@@ -4,7 +4,6 @@ import CryptoCore
 import Foundation
 import Logging
 import Mdoc
-import NIOConcurrencyHelpers
 
 /// Fetches status list tokens and CRLs over HTTP(S) and keeps them for the synchronous checks.
 ///
@@ -22,9 +21,9 @@ public final class RevocationFetcher: Sendable {
     let now: @Sendable () -> Date
     let metrics: FetchMetrics
     let logger: Logger
-    private let cache = NIOLockedValueBox<[ListKey: CachedList]>([:])
-    private let inflight = NIOLockedValueBox<[ListKey: Task<Void, Never>]>([:])
-    private let closed = NIOLockedValueBox(false)
+    private let cache = Locked<[ListKey: CachedList]>([:])
+    private let inflight = Locked<[ListKey: Task<Void, Never>]>([:])
+    private let closed = Locked(false)
 
     /// Creates a fetcher with an empty cache.
     ///

@@ -2,6 +2,7 @@ import CryptoCore
 import Foundation
 import Mdoc
 import MdocTesting
+import MdocTestingServer
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import TestSupport
 import CryptoCore
+import KitCertificates
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import KitCertificates
 import Foundation
 import Mdoc
 import MdocTesting

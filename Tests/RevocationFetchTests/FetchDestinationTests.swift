@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mdoc
 import MdocTesting
+import MdocTestingServer
 import RevocationFetch
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import MdocTesting
+import MdocTestingServer
 import Testing
 
 /// The fetcher's log lines carry the list URI (from the MSO) and the failure detail; control and bidi characters in

@@ -3,6 +3,7 @@ import LoopbackClient
 import Mdoc
 import TestSupport
 import MdocTesting
+import MdocTestingServer
 import Testing
 import Verifier
 import VerifyServer

@@ -1,5 +1,6 @@
 import LoopbackClient
 import CryptoCore
+import KitCertificates
 import Foundation
 import Mdoc
 import MdocTesting

@@ -7,7 +7,7 @@ import COpenSSL
 
 /// Conversions between ASN1_TIME (UTCTime / GeneralizedTime, always UTC in certificates) and Date,
 /// done with civil-calendar arithmetic: no formatter, no time zone database.
-enum ASN1Time {
+package enum ASN1Time {
     /// The instant an ASN1_TIME denotes, or nil when OpenSSL cannot read it.
     static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date? {
         guard let time else { return nil }
@@ -29,7 +29,7 @@ enum ASN1Time {
 
     /// A new ASN1_TIME for `date` (UTCTime for 1950–2049, GeneralizedTime otherwise, as RFC 5280 requires).
     /// The caller frees it with ASN1_TIME_free.
-    static func make(_ date: Date) -> UnsafeMutablePointer<ASN1_TIME>? {
+    package static func make(_ date: Date) -> UnsafeMutablePointer<ASN1_TIME>? {
         ASN1_TIME_set(nil, time_t(epochSeconds(date)))
     }
 

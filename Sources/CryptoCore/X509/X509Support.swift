@@ -2,11 +2,11 @@ import COpenSSL
 import COpenSSLShims
 
 /// Small helpers shared by the X.509 files: digests, OID text, ASN1_STRING bytes, OpenSSL-allocated strings.
-enum X509Support {
+package enum X509Support {
     /// SHA-1, which `Digest` deliberately does not offer: only for RFC 5280 key identifiers (method 1).
     nonisolated(unsafe) private static let sha1MD: OpaquePointer? = EVP_MD_fetch(nil, "SHA1", nil)
 
-    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+    package static func sha1(_ bytes: [UInt8]) -> [UInt8] {
         guard let md = sha1MD else { return [] }
         var out = [UInt8](repeating: 0, count: 20)
         var length: UInt32 = 0
@@ -32,7 +32,7 @@ enum X509Support {
     }
 
     /// The content bytes of any ASN1_STRING (OCTET STRING, BIT STRING, IA5String, …).
-    static func bytes(_ string: UnsafePointer<ASN1_STRING>?) -> [UInt8] {
+    package static func bytes(_ string: UnsafePointer<ASN1_STRING>?) -> [UInt8] {
         guard let string, let data = ASN1_STRING_get0_data(string) else { return [] }
         let length = Int(ASN1_STRING_length(string))
         guard length > 0 else { return [] }
@@ -47,7 +47,7 @@ enum X509Support {
     }
 
     /// Description of the last queued OpenSSL error (or `fallback`); clears the queue.
-    static func drainErrors(_ fallback: String) -> String {
+    package static func drainErrors(_ fallback: String) -> String {
         let code = ERR_peek_last_error()
         defer { ERR_clear_error() }
         guard code != 0, let reason = ERR_reason_error_string(code) else { return fallback }

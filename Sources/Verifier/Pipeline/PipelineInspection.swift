@@ -1,5 +1,5 @@
+import CryptoCore
 import CBOR
-import NIOConcurrencyHelpers
 
 /// Hands the decrypted DeviceResponses of the verifications run inside `collect` to the caller, whatever their
 /// outcome. Only `verify-server`'s inspector uses it (a development tool, enabled only in test mode): it shows
@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 package final class PipelineInspection: Sendable {
     @TaskLocal static var current: PipelineInspection?
 
-    private let opened = NIOLockedValueBox<[ArraySlice<UInt8>]>([])
+    private let opened = Locked<[ArraySlice<UInt8>]>([])
 
     package init() {}
 

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import COpenSSL
 import COpenSSLShims
+import CryptoCore
 
 /// Builds X.509 v3 certificates for test PKIs (IACA roots, document signers, reader certificates).
 ///

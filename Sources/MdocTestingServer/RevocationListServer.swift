@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocTesting
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1

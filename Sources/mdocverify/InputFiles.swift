@@ -40,19 +40,76 @@ enum InputFiles {
         return BinaryText.decode(text) ?? bytes
     }
 
-    static func privateKey(_ path: String) throws -> PrivateKey {
-        let text = try readText(path, what: "private key")
-        do {
-            return try PrivateKey(pemEncoded: text)
-        } catch {
-            throw UsageFailure("private key at \(path) is not a PEM SEC1 or PKCS#8 P-256/P-384/P-521 key")
+    /// A CBOR input (response, transcript, VICAL): raw CBOR, or hex/base64 text of it. A file that is something
+    /// else the CLI takes elsewhere (PEM, DER, JSON) is a `UsageFailure` saying what it is and where it goes.
+    static func cbor(_ path: String, what: String, maxBytes: Int? = nil, certificateOption: String = "--trust",
+                     expected: String = "raw CBOR, or hex/base64 text of it") throws -> [UInt8] {
+        let bytes = try read(path, what: what, maxBytes: maxBytes)
+        let kind = InputKind.of(bytes)
+        guard !kind.isNotCBOR else {
+            let belongs = kind.belongs(certificateOption: certificateOption).map { "\($0); " } ?? ""
+            throw UsageFailure("\(what) at \(path) is \(kind.noun), not CBOR: \(belongs)give the \(what) here (\(expected))")
         }
+        return decodeResponse(bytes)
+    }
+
+    /// A text input (Annex C or OpenID4VP response): a PEM, DER or binary file is a `UsageFailure` saying what it is.
+    static func responseText(_ path: String, what: String, maxBytes: Int?, expected: String) throws -> String {
+        let bytes = try read(path, what: what, maxBytes: maxBytes)
+        let kind = InputKind.of(bytes)
+        switch kind {
+        case .pem, .derCertificate, .derPrivateKey, .derPublicKey, .der, .text:
+            let belongs = kind.belongs().map { "\($0); " } ?? ""
+            throw UsageFailure("\(what) at \(path) is \(kind.noun), not a response: \(belongs)give \(expected) here")
+        case .json, .other:
+            break
+        }
+        guard let text = String(validating: bytes, as: UTF8.self), !bytes.contains(where: { $0 < 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            throw UsageFailure("\(what) at \(path) is binary data (raw CBOR?), not text: give \(expected) here")
+        }
+        return text
+    }
+
+    /// A PEM private key. A file holding something else (the public half, a certificate, an encrypted or DER key)
+    /// is a `UsageFailure` saying which, and what to pass instead.
+    static func privateKey(_ path: String) throws -> PrivateKey {
+        let bytes = try read(path, what: "private key")
+        if let text = String(validating: bytes, as: UTF8.self), let key = try? PrivateKey(pemEncoded: text) {
+            return key
+        }
+        let kind = InputKind.of(bytes)
+        if kind.isPublicKey {
+            throw UsageFailure("private key at \(path) is a public key (the public half of the key pair); pass the private key file"
+                               + (privateSibling(of: path).map { " (\($0)?)" } ?? ""))
+        }
+        if kind.isCertificate {
+            throw UsageFailure("private key at \(path) is a certificate (it holds only the public key); pass the private key file")
+        }
+        if case .pem("ENCRYPTED PRIVATE KEY") = kind {
+            throw UsageFailure("private key at \(path) is encrypted; decrypt it first: openssl pkey -in \(path) -out key.pem")
+        }
+        if kind == .derPrivateKey {
+            throw UsageFailure("private key at \(path) is DER; convert it to PEM: openssl pkey -inform DER -in \(path) -out key.pem")
+        }
+        throw UsageFailure("private key at \(path) is not a PEM SEC1 or PKCS#8 P-256/P-384/P-521 key"
+                           + (kind == .other ? "" : " (it is \(kind.noun))"))
+    }
+
+    /// `path` with "public" replaced by "private" in its file name, when that file exists (keygen writes such pairs).
+    private static func privateSibling(of path: String) -> String? {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        guard name.contains("public") else { return nil }
+        let sibling = String(path[..<slash]) + name.replacingOccurrences(of: "public", with: "private")
+        return FileManager.default.fileExists(atPath: sibling) ? sibling : nil
     }
 
     /// The anchors in `paths`, or the embedded production bundle when none is given.
     static func trustStore(_ paths: [String]) throws -> TrustStore {
         do {
-            return paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustFolder.trustStore(paths: paths)
+            return paths.isEmpty ? try ProductionTrustBundle.trustStore() : try TrustInput.store(paths)
+        } catch let failure as UsageFailure {
+            throw failure
         } catch {
             throw UsageFailure("cannot load trust anchors: \(error)")
         }

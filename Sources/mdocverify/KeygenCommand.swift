@@ -8,7 +8,7 @@ import Verifier
 struct Keygen: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a P-256 merchant key pair (merchant-private.pem PKCS#8, merchant-public.pem SPKI) and print its pkRHash.",
-        discussion: "pkRHash = SHA-256 of the 65-byte uncompressed public point, as in APPLE-HPKE-v1 envelopes."
+        discussion: "Prints the two paths, then \"pkRHash (hex): …\": SHA-256 of the 65-byte uncompressed public point, as in APPLE-HPKE-v1 envelopes (the key ID Apple's envelope names its recipient by)."
     )
 
     @Option(help: "Directory to write the key files to (created if missing).")
@@ -18,9 +18,10 @@ struct Keygen: ParsableCommand {
         try runReportingExit {
             let key = try PrivateKey.generate(.p256)
             try OutputFiles.createDirectory(out)
-            try OutputFiles.write(Array(key.pkcs8PEM().utf8), to: out, name: "merchant-private.pem", privateFile: true)
-            try OutputFiles.write(Array(key.publicKey.pemEncoded.utf8), to: out, name: "merchant-public.pem")
-            print(Hex.encode(RecipientKeyRing.pkRHash(of: key.publicKey)))
+            let privatePath = try OutputFiles.write(Array(key.pkcs8PEM().utf8), to: out, name: "merchant-private.pem", privateFile: true)
+            let publicPath = try OutputFiles.write(Array(key.publicKey.pemEncoded.utf8), to: out, name: "merchant-public.pem")
+            print("wrote \(privatePath) (private key, mode 0600) and \(publicPath) (public key)")
+            print("pkRHash (hex): \(Hex.encode(RecipientKeyRing.pkRHash(of: key.publicKey)))")
             return .verified
         }
     }

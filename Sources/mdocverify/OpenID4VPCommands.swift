@@ -77,7 +77,8 @@ extension Verify {
 
         func run() throws {
             try runReportingExit {
-                let text = try InputFiles.readText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+                let text = try InputFiles.responseText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes,
+                                                       expected: "what the page received: {\"protocol\", \"data\"}, its data, or the compact JWE")
                 let stateText = try InputFiles.readText(session, what: "session", maxBytes: 1 << 20)
                 guard let object = try? JSONSerialization.jsonObject(with: Data(stateText.utf8)) as? [String: String],
                       let loaded = OpenID4VPFlow.session(object, request: try InputFiles.request(options.request))
@@ -86,7 +87,7 @@ extension Verify {
                 let verifier = OpenID4VPVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)
                 let report = revocation.verify { verifier.verify(response: text, session: loaded, at: time) }
-                return ReportPrinter.emit(report, json: options.json)
+                return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }
     }

@@ -5,14 +5,37 @@ import Verifier
 
 /// Prints a report and returns the exit status for its verdict.
 enum ReportPrinter {
-    static func emit(_ report: VerificationReport, json: Bool) -> ExitStatus {
-        print(json ? report.json.serialized(pretty: true) : text(report))
+    /// Prints `report`; `defaultTrust` says no `--trust` was given. Hints (what to pass for a rejection a newcomer
+    /// meets) follow the failed checks in the text report and go to stderr with `--json`, which stays the report.
+    static func emit(_ report: VerificationReport, json: Bool, defaultTrust: Bool = false) -> ExitStatus {
+        let hints = hints(report, defaultTrust: defaultTrust)
+        if json {
+            print(report.json.serialized(pretty: true))
+            for hint in hints { FileHandle.standardError.write(Data("hint: \(TerminalText.escaped(hint))\n".utf8)) }
+        } else {
+            print(text(report, hints: hints))
+        }
         return report.verified ? .verified : .rejected
     }
 
-    /// Verdict, then failed checks with reasons, warnings, and (when verified) the elements. Each line is escaped
-    /// (`TerminalText`): details and element values carry the response's text, which must not drive the terminal.
-    static func text(_ report: VerificationReport) -> String {
+    /// One line per rejection the command line can fix: the option to pass.
+    static func hints(_ report: VerificationReport, defaultTrust: Bool) -> [String] {
+        let failed = report.checks.filter { $0.status == .fail }
+        var hints: [String] = []
+        if failed.contains(where: { $0.code == .envelopeTestKey }) {
+            hints.append("the response is encrypted to Apple's published test key (iOS Simulator, Apple's sample): pass --allow-test-key "
+                         + "to verify it in test mode (the report then says assurance: test)")
+        }
+        if defaultTrust, failed.contains(where: { $0.code == .issuerChainUntrusted }) {
+            hints.append("no --trust was given, so the embedded production bundle was used; for responses from `mdocverify simulate` "
+                         + "pass --trust <case>/iaca.pem")
+        }
+        return hints
+    }
+
+    /// Verdict, then failed checks with reasons, hints, warnings, and (when verified) the elements. Each line is
+    /// escaped (`TerminalText`): details and element values carry the response's text, which must not drive the terminal.
+    static func text(_ report: VerificationReport, hints: [String] = []) -> String {
         var lines: [String] = []
         let assurance = report.assurance == .test ? " (TEST assurance: not a real identity)" : ""
         if report.verified {
@@ -28,6 +51,10 @@ enum ReportPrinter {
             for check in failed {
                 lines.append("  ✗ \(check.id) [\(check.code?.rawValue ?? "")] \(check.detail)  (\(check.clause))")
             }
+        }
+        if !hints.isEmpty {
+            lines.append("")
+            for hint in hints { lines.append("Hint: \(hint)") }
         }
         let warnings = report.checks.filter { $0.status == .warn }
         if !warnings.isEmpty {

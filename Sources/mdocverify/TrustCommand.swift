@@ -19,7 +19,7 @@ struct Trust: ParsableCommand {
 
     /// What both VICAL subcommands take: the list, the pinned roots, the time and the profile.
     struct VICALOptions: ParsableArguments {
-        @Option(help: "The VICAL file (COSE_Sign1, CBOR).")
+        @Option(help: "The VICAL file (COSE_Sign1, CBOR): raw, or hex/base64 text of it.")
         var vical: String
 
         @Option(name: .customLong("root"), help: "A pinned VICAL root, PEM or DER (repeatable).")
@@ -37,7 +37,8 @@ struct Trust: ParsableCommand {
         /// The VICAL bytes and the pinned roots; a fingerprint is resolved among the VICAL's own certificates, so the
         /// pin (not the VICAL) decides which root is trusted.
         func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
-            let bytes = try InputFiles.read(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024)
+            let bytes = try InputFiles.cbor(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024, certificateOption: "--root",
+                                            expected: "the COSE_Sign1 CBOR, raw or as hex/base64 text")
             // Only the roots given: with none, the default trust (the IACA bundle) must never stand in for a VICAL root.
             var roots = self.roots.isEmpty ? [] : try InputFiles.trustStore(self.roots).anchors
             if !rootFingerprints.isEmpty {
@@ -133,9 +134,12 @@ struct Trust: ParsableCommand {
                         files = [("embedded production bundle", bundle.anchors)]
                         provenance = bundle.provenance
                     } else {
-                        files = try TrustStore.loadFiles(paths: trust)
-                        provenance = try TrustFolder.trustStore(paths: trust).provenance
+                        let loaded = try TrustInput.files(trust)
+                        files = loaded.files
+                        provenance = loaded.store.provenance
                     }
+                } catch let failure as UsageFailure {
+                    throw failure
                 } catch {
                     throw UsageFailure("cannot load trust anchors: \(error)")
                 }

@@ -38,7 +38,7 @@ struct Verify: ParsableCommand {
 
         func run() throws {
             try runReportingExit {
-                let response = InputFiles.decodeResponse(try InputFiles.read(self.response, what: "response", maxBytes: InputFiles.maxResponseFileBytes))
+                let response = try InputFiles.cbor(self.response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
                 let keys = try privateKeys.map(InputFiles.privateKey)
                 let session = AppleAppSession(
                     nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID,
@@ -48,11 +48,13 @@ struct Verify: ParsableCommand {
                 do {
                     verifier = try AppleAppVerifier(configuration: configuration, keys: keys)
                 } catch let error as VerificationError {
-                    throw UsageFailure("\(error.code.rawValue): \(error.message)")
+                    let hint = error.code == .envelopeTestKey
+                        ? "; pass --allow-test-key to use it (test mode: the report says assurance: test)" : ""
+                    throw UsageFailure("\(error.code.rawValue): \(error.message)\(hint)")
                 }
                 let time = try InputFiles.time(options.at)
                 let report = revocation.verify { verifier.verify(encryptedData: response, session: session, at: time) }
-                return ReportPrinter.emit(report, json: options.json)
+                return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }
     }
@@ -76,8 +78,8 @@ struct Verify: ParsableCommand {
 
         func run() throws {
             try runReportingExit {
-                let response = InputFiles.decodeResponse(try InputFiles.read(deviceResponse, what: "device response", maxBytes: InputFiles.maxResponseFileBytes))
-                let transcriptBytes = InputFiles.decodeResponse(try InputFiles.read(sessionTranscript, what: "session transcript"))
+                let response = try InputFiles.cbor(deviceResponse, what: "device response", maxBytes: InputFiles.maxResponseFileBytes)
+                let transcriptBytes = try InputFiles.cbor(sessionTranscript, what: "session transcript")
                 let transcript: SessionTranscript
                 do {
                     transcript = try SessionTranscript(encoded: transcriptBytes)
@@ -92,7 +94,7 @@ struct Verify: ParsableCommand {
                 let report = revocation.verify {
                     verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey, request: request, at: time)
                 }
-                return ReportPrinter.emit(report, json: options.json)
+                return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }
     }

@@ -20,7 +20,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
         abstract: "HTTP service that creates wallet ID requests and verifies the responses.",
         discussion: """
             Configuration: a JSON or YAML file (--config or VERIFY_SERVER_CONFIG), overridden by VERIFY_SERVER_* \
-            environment variables. See README.md ("verify-server") and Sources/VerifyServer/openapi.yaml.
+            environment variables. See README.md ("verify-server") and docs/openapi.yaml.
             """,
         version: ProductVersion.description)
 
@@ -57,10 +57,15 @@ struct VerifyServerCommand: AsyncParsableCommand {
         let app = try await VerifyServerApp.make(runtime: runtime, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let failure as ListenFailure {
+            FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(failure.description))\n".utf8))
+            Foundation.exit(1)
+        }
     }
 
-    /// One line per problem on stderr, exit status 2.
+    /// One line per problem on stderr, exit status 2. (An address that cannot be bound is one line too, exit status 1.)
     static func refuse(_ error: ConfigurationProblems) -> Never {
         for problem in error.problems {
             // A problem may quote a VICAL's provider or a certificate: escaped like the log.

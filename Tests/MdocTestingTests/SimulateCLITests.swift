@@ -22,8 +22,9 @@ struct SimulateCLITests {
     static func keygen(_ directory: String) throws -> (privateKey: String, publicKey: String, pkRHash: String) {
         let run = try Self.run(["keygen", "--out", directory + "/keys"])
         #expect(run.status == 0, "\(run.stderr)")
-        return (directory + "/keys/merchant-private.pem", directory + "/keys/merchant-public.pem",
-                run.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let label = "pkRHash (hex): "
+        let line = run.stdout.split(separator: "\n").first { $0.hasPrefix(label) } ?? ""
+        return (directory + "/keys/merchant-private.pem", directory + "/keys/merchant-public.pem", String(line.dropFirst(label.count)))
     }
 
     static func simulate(_ directory: String, publicKey: String, extra: [String] = []) throws -> Run {

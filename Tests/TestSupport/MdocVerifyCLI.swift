@@ -35,10 +35,25 @@ public enum MdocVerifyCLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes drained at once: reading one to its end first would block forever on a child that fills the
+        // other's buffer (64 KiB) and waits for it to be read.
+        let stderrBox = DataBox()
+        let stderrRead = DispatchSemaphore(value: 0)
+        let stderrHandle = err.fileHandleForReading
+        Thread.detachNewThread {
+            stderrBox.data = stderrHandle.readDataToEndOfFile()
+            stderrRead.signal()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.wait()
+        let stderr = stderrBox.data
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                    stderr: String(decoding: stderr, as: UTF8.self))
     }
+}
+
+/// The data one thread reads for another; the semaphore the reader signals orders the write before the read.
+private final class DataBox: @unchecked Sendable {
+    var data = Data()
 }

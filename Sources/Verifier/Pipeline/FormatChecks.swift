@@ -5,7 +5,7 @@ import Mdoc
 extension CheckID {
     /// `input.size`: the response is within the input ceiling derived from `CBORLimits.maxInputBytes` (the first line
     /// of every report).
-    public static let inputSize = CheckID("input.size", clause: "input ceilings (README, Limits)", codes: [.inputMalformed])
+    public static let inputSize = CheckID("input.size", clause: "input ceilings (README, Ceilings)", codes: [.inputMalformed])
     /// `envelope.structure`: the format's envelope has the expected shape (the Apple envelope, the Annex C
     /// EncryptedResponse).
     public static let envelopeStructure = CheckID(

@@ -162,10 +162,16 @@ public struct VerifyServerApp: Service {
 
     /// Runs the server until its service group shuts it down.
     ///
-    /// Throws when it cannot start, e.g. when the store's schema cannot be prepared or the address cannot be bound.
+    /// Throws when it cannot start, e.g. when the store's schema cannot be prepared, or `ListenFailure` when the address
+    /// cannot be bound.
     public func run() async throws {
         defer { listening.finish() }
-        try await application.run()
+        do {
+            try await application.run()
+        } catch {
+            // The address that cannot be bound, named (ListenFailure), instead of the socket call and its errno.
+            throw ListenFailure.from(error, host: configuration.host, port: configuration.port) ?? error
+        }
     }
 
     /// Waits until the server listens and returns the bound port (useful with port 0).

@@ -20,20 +20,32 @@ struct OpenID4VPAdapter: FormatAdapter {
 
     func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
         let session = input.session
-        let parsed: OpenID4VPResponse
+        guard let parsed = parse(input.response, session: session, in: &run),
+              let payload = payload(of: parsed, session: session, in: &run),
+              let presentations = presentations(in: payload, session: session, in: &run),
+              let items = deviceResponses(presentations, in: &run),
+              checkDocTypes(zip(presentations.map(\.queryID), items), session: session, in: &run)
+        else { return nil }
+        return OpenedResponse(deviceResponses: items, transcript: session.transcript)
+    }
+
+    /// The posted text read as a response, its DC API `protocol` (when given) one the request offered.
+    private func parse(_ response: String, session: OpenID4VPSession, in run: inout PipelineRun) -> OpenID4VPResponse? {
         do throws(VerificationError) {
-            let (response, protocolIdentifier) = try OpenID4VPResponse.parse(input.response)
+            let (response, protocolIdentifier) = try OpenID4VPResponse.parse(response)
             if let protocolIdentifier, !Self.protocols(session).contains(protocolIdentifier) {
                 throw VerificationError(.inputMalformed, "the wallet answered protocol \(InputQuote.short(protocolIdentifier)), "
                                         + "which this request did not offer (\(Self.protocols(session).joined(separator: ", ")))")
             }
-            parsed = response
+            return response
         } catch {
             run.log.fail(.openID4VPResponse, error.code, error.message)
             return nil
         }
+    }
 
-        let payload: [String: Any]
+    /// The JSON object holding `vp_token`: the plain one, or the decrypted JWE's, in the response mode asked for.
+    private func payload(of parsed: OpenID4VPResponse, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
         switch (parsed, session.responseMode) {
         case (.walletError(let code, let description), _):
             run.log.fail(.openID4VPResponse, .openID4VPWalletError,
@@ -52,17 +64,18 @@ struct OpenID4VPAdapter: FormatAdapter {
                 run.log.fail(.vpTokenStructure, .vpTokenMalformed, OpenID4VPResponse.repeatedQueryMessage(repeatedQueryID))
                 return nil
             }
-            payload = object
+            return object
         case (.encrypted(let text), .dcAPIJWT):
             run.log.pass(.openID4VPResponse, "compact JWE (dc_api.jwt)")
-            guard let decrypted = decrypt(text, session: session, in: &run) else { return nil }
-            payload = decrypted
+            return decrypt(text, session: session, in: &run)
         }
+    }
 
-        let presentations: [OpenID4VPResponse.Presentation]
+    /// The `vp_token`'s presentations, one per credential query of the request.
+    private func presentations(in payload: [String: Any], session: OpenID4VPSession,
+                               in run: inout PipelineRun) -> [OpenID4VPResponse.Presentation]? {
         do {
             let (found, legacy) = try OpenID4VPResponse.presentations(payload, queryIDs: session.queryIDs)
-            presentations = found
             let ids = found.map(\.queryID).joined(separator: ", ")
             if legacy.isEmpty {
                 run.log.pass(.vpTokenStructure, "\(found.count) presentation(s): \(ids)")
@@ -70,10 +83,15 @@ struct OpenID4VPAdapter: FormatAdapter {
                 run.log.warn(.vpTokenStructure, "\(found.count) presentation(s): \(ids); \(legacy.joined(separator: ", ")) "
                              + "answered with a bare string (the pre-1.0 shape), accepted")
             }
+            return found
         } catch {
             run.log.fail(.vpTokenStructure, error.code, error.message)
             return nil
         }
+    }
+
+    /// Each presentation's DeviceResponse decoded as CBOR, in order.
+    private func deviceResponses(_ presentations: [OpenID4VPResponse.Presentation], in run: inout PipelineRun) -> [CBORItem]? {
         var items: [CBORItem] = []
         for presentation in presentations {
             do throws(VerificationError) {
@@ -84,8 +102,7 @@ struct OpenID4VPAdapter: FormatAdapter {
                 return nil
             }
         }
-        guard checkDocTypes(zip(presentations.map(\.queryID), items), session: session, in: &run) else { return nil }
-        return OpenedResponse(deviceResponses: items, transcript: session.transcript)
+        return items
     }
 
     /// Every document presented for a credential query must be of the query's `doctype_value` (B.2.3): otherwise
@@ -124,83 +141,5 @@ struct OpenID4VPAdapter: FormatAdapter {
     /// The protocol identifiers a request of this session may be answered with.
     static func protocols(_ session: OpenID4VPSession) -> [String] {
         session.handover == .draft24 ? ["openid4vp"] : ["openid4vp-v1-unsigned", "openid4vp-v1-signed", "openid4vp-v1-multisigned"]
-    }
-
-    /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object.
-    private func decrypt(_ text: String, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
-        let jwe: CompactJWE
-        do {
-            jwe = try CompactJWE(text)
-        } catch {
-            run.log.fail(.jweStructure, error.code, error.message)
-            return nil
-        }
-        run.log.pass(.jweStructure, "compact JWE, \(jwe.ciphertextCount)-byte ciphertext")
-
-        guard jwe.algorithm == "ECDH-ES" else {
-            run.log.fail(.jweAlgorithm, .jweAlgorithmUnsupported, "`alg` \(InputQuote.short(jwe.algorithm)) is not ECDH-ES (direct key agreement)")
-            return nil
-        }
-        guard session.encryptionValues.contains(jwe.encryption) else {
-            run.log.fail(.jweAlgorithm, .jweEncryptionNotAllowed,
-                         "`enc` \(InputQuote.short(jwe.encryption)) was not offered (\(session.encryptionValues.joined(separator: ", ")))")
-            return nil
-        }
-        guard jwe.critical.isEmpty else {
-            run.log.fail(.jweAlgorithm, .jweAlgorithmUnsupported, "`crit` names header parameters this verifier does not process")
-            return nil
-        }
-        if let zip = jwe.compression, zip != "DEF" {
-            run.log.fail(.jweAlgorithm, .jweCompressionUnsupported, "`zip` \(InputQuote.short(zip)) is not DEF")
-            return nil
-        }
-        run.log.pass(.jweAlgorithm, "ECDH-ES, \(jwe.encryption)" + (jwe.compression != nil ? ", zip DEF" : ""))
-
-        guard let key = session.encryptionKey, let jwk = session.jwk else {
-            run.log.fail(.jweRecipient, .jweKeyIDMismatch, "the stored request has no encryption key")
-            return nil
-        }
-        var plaintext: [UInt8]
-        do throws(VerificationError) {
-            plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in try jwe.decrypt(with: key) }
-            if jwe.compression != nil {
-                let limit = VerificationPipeline.inputLimit(run.limits, isText: true)
-                do {
-                    plaintext = try Zlib.inflate(plaintext, limit: limit, raw: true)
-                } catch .tooLarge {
-                    throw VerificationError(.jweDecryptionFailed, "the DEFLATE plaintext inflates past \(limit) bytes")
-                } catch {
-                    throw VerificationError(.jweDecryptionFailed, "the plaintext is not a DEFLATE stream")
-                }
-            }
-        } catch {
-            run.log.fail(.jweDecrypt, error.code, error.message)
-            return nil
-        }
-        run.log.pass(.jweDecrypt, "\(plaintext.count)-byte plaintext (Concat KDF, \(jwe.encryption))")
-        // After decryption, so a header changed in transit is reported as what it is (the AAD no longer matches).
-        switch jwe.keyID {
-        case jwk.kid?:
-            run.log.pass(.jweRecipient, "kid matches the request's key")
-        case nil:
-            // Pre-1.0 wallets omit kid; with one key offered there is no doubt which one was used.
-            run.log.warn(.jweRecipient, "the JWE has no kid; accepted because the request offered exactly one key")
-        case let other?:
-            run.log.fail(.jweRecipient, .jweKeyIDMismatch, "kid \(InputQuote.short(other)) is not the request's key")
-            return nil
-        }
-
-        guard let object = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any] else {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the decrypted payload is not a JSON object")
-            return nil
-        }
-        if let repeated = JSONMemberNames.firstRepeat(plaintext) {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, repeated.parent == "vp_token"
-                         ? OpenID4VPResponse.repeatedQueryMessage(repeated.name)
-                         : "the decrypted payload names the JSON member \(InputQuote.short(repeated.name)) twice in one object; "
-                           + "parsers disagree on which one counts, so the answer is refused")
-            return nil
-        }
-        return object
     }
 }

@@ -41,6 +41,35 @@ public struct VerifierRuntime: Sendable {
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [],
                             fetcher: RevocationFetcher? = nil) throws(ConfigurationProblems) -> VerifierRuntime {
         var problems = earlierProblems + configuration.problems
+        let keys = loadDecryptionKeys(configuration, problems: &problems)
+
+        let trust = TrustLoader.load(configuration, at: configuration.verificationTime ?? Date(), problems: &problems)
+        let trustStore = trust?.store
+
+        let reader = ReaderIdentityLoader.load(
+            keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
+
+        let revocationSource = loadRevocationFiles(configuration, problems: &problems)
+
+        guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
+        let verifierConfiguration = VerifierConfiguration(
+            trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode,
+            revocation: configuration.revocation, revocationSource: revocationSource)
+        let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
+                                          merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
+                                          issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers,
+                                          openID4VPResponseMode: configuration.openID4VPResponseMode)
+        do {
+            return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
+                                       vicals: trust?.vicals ?? [], environment: environment, revocationFiles: revocationSource,
+                                       fetcher: fetcher)
+        } catch {
+            throw ConfigurationProblems(["decryption keys: \(error.message)"])
+        }
+    }
+
+    /// The configured decryption keys that load and suit APPLE-HPKE-v1; one problem per file that does not.
+    private static func loadDecryptionKeys(_ configuration: ServerConfiguration, problems: inout [String]) -> [PrivateKey] {
         var keys: [PrivateKey] = []
         for path in configuration.decryptionKeyPaths {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -67,38 +96,20 @@ public struct VerifierRuntime: Sendable {
                 }
             }
         }
+        return keys
+    }
 
-        let trust = TrustLoader.load(configuration, at: configuration.verificationTime ?? Date(), problems: &problems)
-        let trustStore = trust?.store
-
-        let reader = ReaderIdentityLoader.load(
-            keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
-
-        var revocationSource: StaticRevocationSource?
+    /// The CRLs (configured, and those in the trust folders) and status-list files, when there are any.
+    private static func loadRevocationFiles(_ configuration: ServerConfiguration, problems: inout [String]) -> StaticRevocationSource? {
         do {
             let crls = configuration.crlPaths + TrustFolder.crlFiles(in: configuration.trustStorePaths)
             if !crls.isEmpty || !configuration.statusListPaths.isEmpty {
-                revocationSource = try RevocationFiles.source(crls: crls, statusLists: configuration.statusListPaths)
+                return try RevocationFiles.source(crls: crls, statusLists: configuration.statusListPaths)
             }
         } catch {
             problems.append("revocation: \(error.message)")
         }
-
-        guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
-        let verifierConfiguration = VerifierConfiguration(
-            trustStore: trustStore, profile: configuration.profile, clockSkew: configuration.clockSkew, testMode: configuration.testMode,
-            revocation: configuration.revocation, revocationSource: revocationSource)
-        let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
-                                          merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
-                                          issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers,
-                                          openID4VPResponseMode: configuration.openID4VPResponseMode)
-        do {
-            return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
-                                       vicals: trust?.vicals ?? [], environment: environment, revocationFiles: revocationSource,
-                                       fetcher: fetcher)
-        } catch {
-            throw ConfigurationProblems(["decryption keys: \(error.message)"])
-        }
+        return nil
     }
 
     private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,

@@ -63,27 +63,10 @@ public struct VerifyServerApp: Service {
         } else {
             baseStore = try await configuration.store.open(logger: logger)
         }
-        // Sealing encrypts the state before it reaches the store (with a configured key); the counting layer stops
-        // counting a request once it is consumed.
         let outstanding = OutstandingRequests(maxTotal: configuration.maxOutstandingRequests,
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)
-        let sealed = SealedStateStore(base: baseStore, key: configuration.requestStateKey)
-        let store = MeteredRequestStore(base: OutstandingCountingStore(base: sealed, outstanding: outstanding), metrics: metrics,
-                                        timeout: .seconds(configuration.storeTimeout),
-                                        timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
-        // Accepted VICAL issue IDs go to the store, so a restart or another instance refuses an older list too.
-        let runtimes = RuntimeBox(runtime) { [logger] raised in
-            Task {
-                for (provider, issueID) in raised {
-                    do {
-                        try await store.recordVICALIssueID(provider: provider, issueID: issueID)
-                    } catch {
-                        logger.error("could not record the accepted VICAL issue in the store", metadata: [
-                            "provider": "\(TerminalText.escaped(provider))", "vicalIssueID": "\(issueID)", "error": "\(error)"])
-                    }
-                }
-            }
-        }
+        let store = layeredStore(on: baseStore, configuration: configuration, outstanding: outstanding, metrics: metrics, hooks: hooks)
+        let runtimes = runtimeBox(runtime, recordingIn: store, logger: logger)
         let handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
@@ -120,21 +103,53 @@ public struct VerifyServerApp: Service {
             },
             logger: logger)
         application.beforeServerStarts {
-            do {
-                try await store.prepare()
-                // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
-                if !runtimes.current.vicals.isEmpty {
-                    let problems = runtimes.adoptRemembered(try await store.vicalIssueIDs())
-                    guard problems.isEmpty else { throw ConfigurationProblems(problems) }
-                }
-            } catch {
-                // The store's services may never run when the start fails here: close a store this server opened.
-                if callerStore == nil, let sqlite = baseStore as? SQLiteRequestStore { try? await sqlite.close() }
-                throw error
-            }
+            try await prepare(store, runtimes: runtimes, closingOnFailure: callerStore == nil ? baseStore : nil)
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger)
+    }
+
+    /// `base` under the layers the handlers use. Sealing encrypts the state before it reaches the store (with a
+    /// configured key); the counting layer stops counting a request once it is consumed.
+    private static func layeredStore(on base: any RequestStore, configuration: ServerConfiguration, outstanding: OutstandingRequests,
+                                     metrics: ServerMetrics, hooks: ServerHooks) -> MeteredRequestStore {
+        let sealed = SealedStateStore(base: base, key: configuration.requestStateKey)
+        return MeteredRequestStore(base: OutstandingCountingStore(base: sealed, outstanding: outstanding), metrics: metrics,
+                                   timeout: .seconds(configuration.storeTimeout),
+                                   timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
+    }
+
+    /// The runtime's box. Accepted VICAL issue IDs go to the store, so a restart or another instance refuses an older
+    /// list too.
+    private static func runtimeBox(_ runtime: VerifierRuntime, recordingIn store: some RequestStore, logger: Logger) -> RuntimeBox {
+        RuntimeBox(runtime) { [logger] raised in
+            Task {
+                for (provider, issueID) in raised {
+                    do {
+                        try await store.recordVICALIssueID(provider: provider, issueID: issueID)
+                    } catch {
+                        logger.error("could not record the accepted VICAL issue in the store", metadata: [
+                            "provider": "\(TerminalText.escaped(provider))", "vicalIssueID": "\(issueID)", "error": "\(error)"])
+                    }
+                }
+            }
+        }
+    }
+
+    /// Before the server starts: the store's schema, and the VICAL issue IDs it remembers. On failure `opened` (a store
+    /// this server opened) is closed, since its services may never run.
+    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, closingOnFailure opened: (any RequestStore)?) async throws {
+        do {
+            try await store.prepare()
+            // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
+            if !runtimes.current.vicals.isEmpty {
+                let problems = runtimes.adoptRemembered(try await store.vicalIssueIDs())
+                guard problems.isEmpty else { throw ConfigurationProblems(problems) }
+            }
+        } catch {
+            if let sqlite = opened as? SQLiteRequestStore { try? await sqlite.close() }
+            throw error
+        }
     }
 
     /// Loads the keys, trust files and VICALs again (what SIGHUP does); returns whether the new trust is in use.

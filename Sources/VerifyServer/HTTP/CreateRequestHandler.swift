@@ -21,27 +21,7 @@ extension ServerHandlers {
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
-            let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
-            guard let format = VerificationReport.Format(rawValue: body.format), format.hasRequestFlow else {
-                throw APIError.malformed(
-                               "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
-            }
-            let policy: RequestPolicy
-            do {
-                policy = try body.policy()
-            } catch {
-                throw APIError.malformed(error.message, code: error.code)
-            }
-            let policyBytes = (try? StoredRequestColumns.encode(policy: policy).utf8.count) ?? Int.max
-            guard policyBytes <= CreateRequestLimits.maxPolicyBytes else {
-                throw APIError.tooLarge(
-                    "the documents take \(policyBytes) bytes as stored, over the \(CreateRequestLimits.maxPolicyBytes)-byte ceiling of "
-                        + "a request; ask for fewer documents, namespaces or elements")
-            }
-            if let origin = body.origin, origin.utf8.count > CreateRequestLimits.maxOriginBytes {
-                throw APIError.malformed(
-                    "origin is longer than a serialized web origin can be (\(CreateRequestLimits.maxOriginBytes) bytes; it has \(origin.utf8.count) bytes)")
-            }
+            let (format, policy) = try Self.validated(body)
             guard let handler = runtimes.current.flows[format] else {
                 throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
             }
@@ -49,31 +29,13 @@ extension ServerHandlers {
             let id = StoredRequest.newID()
             let expiresAt = now.addingTimeInterval(configuration.requestTTL)
             // Counted before the keys are made, so a refused client costs no key generation.
-            switch outstanding.admit(id: id, client: client, expiresAt: expiresAt, now: now) {
-            case .admitted:
-                break
-            case .refused(let perClient, let seconds):
-                retryAfter = seconds
-                throw APIError.tooManyRequests(perClient
-                    ? "this client has \(outstanding.maxPerClient) requests outstanding (maxOutstandingRequestsPerClient); "
-                        + "verify or let some expire, and retry after \(seconds) s"
-                    : "the server has \(outstanding.maxTotal) requests outstanding (maxOutstandingRequests); retry after \(seconds) s")
+            if let refusal = admit(id: id, client: client, expiresAt: expiresAt, now: now) {
+                retryAfter = refusal.retryAfter
+                throw refusal.error
             }
-            let prepared: PreparedRequest
-            do {
-                prepared = try handler.prepare(policy: policy, origin: body.origin)
-            } catch {
-                outstanding.release(id: id)
-                throw APIError.malformed(error.message, code: error.code)
-            }
+            let prepared = try prepare(handler, policy: policy, origin: body.origin, releasing: id)
             let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt)
-            do {
-                try await store.insert(stored)
-            } catch {
-                outstanding.release(id: id)
-                logger.error("request store insert failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
-                throw APIError.storeUnavailable
-            }
+            try await insert(stored)
             metrics.requestCreated(format: format)
             logger.info("request created", metadata: [
                 "requestId": "\(stored.id)", "format": "\(format.rawValue)", "expiresAt": "\(RFC3339.format(stored.expiresAt))",
@@ -85,6 +47,68 @@ extension ServerHandlers {
             var response = error.response
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
+        }
+    }
+
+    /// The body's format (one with a request flow) and policy, each within the `CreateRequestLimits` ceilings.
+    private static func validated(_ body: CreateRequestBody) throws(APIError) -> (VerificationReport.Format, RequestPolicy) {
+        let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
+        guard let format = VerificationReport.Format(rawValue: body.format), format.hasRequestFlow else {
+            throw APIError.malformed(
+                           "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
+        }
+        let policy: RequestPolicy
+        do {
+            policy = try body.policy()
+        } catch {
+            throw APIError.malformed(error.message, code: error.code)
+        }
+        let policyBytes = (try? StoredRequestColumns.encode(policy: policy).utf8.count) ?? Int.max
+        guard policyBytes <= CreateRequestLimits.maxPolicyBytes else {
+            throw APIError.tooLarge(
+                "the documents take \(policyBytes) bytes as stored, over the \(CreateRequestLimits.maxPolicyBytes)-byte ceiling of "
+                    + "a request; ask for fewer documents, namespaces or elements")
+        }
+        if let origin = body.origin, origin.utf8.count > CreateRequestLimits.maxOriginBytes {
+            throw APIError.malformed(
+                "origin is longer than a serialized web origin can be (\(CreateRequestLimits.maxOriginBytes) bytes; it has \(origin.utf8.count) bytes)")
+        }
+        return (format, policy)
+    }
+
+    /// Counts request `id` against the outstanding-request caps; over one, the 429 and its `Retry-After` seconds.
+    private func admit(id: String, client: String, expiresAt: Date, now: Date) -> (error: APIError, retryAfter: Int)? {
+        switch outstanding.admit(id: id, client: client, expiresAt: expiresAt, now: now) {
+        case .admitted:
+            return nil
+        case .refused(let perClient, let seconds):
+            return (APIError.tooManyRequests(perClient
+                ? "this client has \(outstanding.maxPerClient) requests outstanding (maxOutstandingRequestsPerClient); "
+                    + "verify or let some expire, and retry after \(seconds) s"
+                : "the server has \(outstanding.maxTotal) requests outstanding (maxOutstandingRequests); retry after \(seconds) s"),
+                    seconds)
+        }
+    }
+
+    /// The format's secret state and public fields; a failure releases the admitted `id`.
+    private func prepare(_ handler: any RequestFlow, policy: RequestPolicy, origin: String?,
+                         releasing id: String) throws(APIError) -> PreparedRequest {
+        do {
+            return try handler.prepare(policy: policy, origin: origin)
+        } catch {
+            outstanding.release(id: id)
+            throw APIError.malformed(error.message, code: error.code)
+        }
+    }
+
+    /// Stores the request; a failure releases its admission and answers 503.
+    private func insert(_ stored: StoredRequest) async throws(APIError) {
+        do {
+            try await store.insert(stored)
+        } catch {
+            outstanding.release(id: stored.id)
+            logger.error("request store insert failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
+            throw APIError.storeUnavailable
         }
     }
 }

@@ -13,56 +13,20 @@ extension ServerHandlers {
         let start = ContinuousClock.now
         let body: VerifyRequestBody
         do throws(APIError) {
-            body = try await bodies.decode(VerifyRequestBody.self, from: request)
-            do {
-                try body.validate()
-            } catch {
-                throw APIError.malformed(error.message, code: error.code)
-            }
+            body = try await verifyBody(request)
         } catch {
             return refuse(error, format: "unknown", requestId: nil, start: start)
         }
         let logID = Self.loggable(body.requestId)
-
-        let outcome: ConsumeOutcome
-        do {
-            outcome = try await store.consume(id: body.requestId, now: clock.now())
-        } catch {
-            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
-            return refuse(.storeUnavailable, format: "unknown", requestId: logID, start: start)
-        }
         let stored: StoredRequest
-        switch outcome {
-        case .unknown:
-            return refuse(.unknownRequest, format: "unknown", requestId: logID, start: start)
-        case .replayed:
-            return refuse(.replayed, format: "unknown", requestId: logID, start: start)
-        case .expired:
-            return refuse(.expired, format: "unknown", requestId: logID, start: start)
-        case .consumed(let request):
-            stored = request
+        do throws(APIError) {
+            stored = try await consume(body.requestId, logID: logID)
+        } catch {
+            return refuse(error, format: "unknown", requestId: logID, start: start)
         }
 
         if let hook = hooks.beforeVerification { await hook() }
-        let time = configuration.verificationTime ?? clock.now()
-        let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
-        let runtime = runtimes.current
-        @Sendable func verifyResponse() async -> VerificationReport {
-            await runtime.verifying {
-                runtime.flows[stored.format]?.verify(response: body.response, state: stored.state, policy: stored.policy, at: time)
-                    ?? .rejected(format: stored.format, assurance: assurance,
-                                 error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
-            }
-        }
-        // The verification's span (its stages are child spans); attributes name the format, outcome and code only.
-        // Without a bootstrapped tracer no span is made: a no-op span and its attributes cost ~5 µs a call.
-        let report = StageTimings.tracerInstalled ? await withSpan("verification") { span in
-            let report = await verifyResponse()
-            span.attributes["mdoc.format"] = stored.format.rawValue
-            span.attributes["mdoc.outcome"] = report.verified ? "verified" : "rejected"
-            span.attributes["mdoc.error_code"] = report.primaryError?.code.rawValue ?? "none"
-            return report
-        } : await verifyResponse()
+        let report = await verificationReport(body.response, of: stored)
         if !report.checks.isEmpty { metrics.stages(report.timings) }
         let verified = report.verified
         let code = report.primaryError?.code
@@ -74,6 +38,62 @@ extension ServerHandlers {
         ])
         // Written straight into bytes: building the report's JSON tree first cost more than the HTTP handling.
         return Response.json(verified ? .ok : .unprocessableContent, bytes: report.jsonBytes(leading: [("requestId", stored.id)]))
+    }
+
+    /// The decoded and validated body.
+    private func verifyBody(_ request: Request) async throws(APIError) -> VerifyRequestBody {
+        let body = try await bodies.decode(VerifyRequestBody.self, from: request)
+        do {
+            try body.validate()
+        } catch {
+            throw APIError.malformed(error.message, code: error.code)
+        }
+        return body
+    }
+
+    /// Consumes the stored request `id` (whatever comes next, it cannot be used again); unknown, replayed and expired
+    /// requests are refused, as is a store that fails.
+    private func consume(_ id: String, logID: String) async throws(APIError) -> StoredRequest {
+        let outcome: ConsumeOutcome
+        do {
+            outcome = try await store.consume(id: id, now: clock.now())
+        } catch {
+            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
+            throw .storeUnavailable
+        }
+        switch outcome {
+        case .unknown:
+            throw .unknownRequest
+        case .replayed:
+            throw .replayed
+        case .expired:
+            throw .expired
+        case .consumed(let request):
+            return request
+        }
+    }
+
+    /// The report of `response` under the stored request's format, state and policy, in a span when tracing is on.
+    private func verificationReport(_ response: String, of stored: StoredRequest) async -> VerificationReport {
+        let time = configuration.verificationTime ?? clock.now()
+        let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
+        let runtime = runtimes.current
+        @Sendable func verifyResponse() async -> VerificationReport {
+            await runtime.verifying {
+                runtime.flows[stored.format]?.verify(response: response, state: stored.state, policy: stored.policy, at: time)
+                    ?? .rejected(format: stored.format, assurance: assurance,
+                                 error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
+            }
+        }
+        // The verification's span (its stages are child spans); attributes name the format, outcome and code only.
+        // Without a bootstrapped tracer no span is made: a no-op span and its attributes cost ~5 µs a call.
+        return StageTimings.tracerInstalled ? await withSpan("verification") { span in
+            let report = await verifyResponse()
+            span.attributes["mdoc.format"] = stored.format.rawValue
+            span.attributes["mdoc.outcome"] = report.verified ? "verified" : "rejected"
+            span.attributes["mdoc.error_code"] = report.primaryError?.code.rawValue ?? "none"
+            return report
+        } : await verifyResponse()
     }
 
     private func refuse(_ error: APIError, format: String, requestId: String?, start: ContinuousClock.Instant) -> Response {

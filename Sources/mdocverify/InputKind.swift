@@ -23,28 +23,37 @@ indirect enum InputKind: Equatable {
     /// Anything else (CBOR, text of CBOR, or bytes nothing recognizes).
     case other
 
-    /// The kind of `bytes`. Cheap for large inputs: only PEM armour, JSON brackets, one DER header and (for a DER
-    /// header that spans the input) one certificate or key parse are tried.
+    /// The kind of `bytes`. Cheap for large inputs: only PEM armour in the first 64 KiB, the outer JSON brackets, and
+    /// one DER header are looked at; text is decoded whole (and a certificate or key parse tried) only when its first
+    /// decoded byte opens a DER SEQUENCE.
     static func of(_ bytes: [UInt8]) -> InputKind {
         if let label = pemLabel(bytes) { return .pem(label: label) }
-        if isText(bytes) {
-            let text = String(decoding: bytes, as: UTF8.self)
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let first = trimmed.first, let last = trimmed.last, (first == "{" && last == "}") || (first == "[" && last == "]") {
-                return .json
-            }
-            if let decoded = BinaryText.decode(text) {
-                let inner = binary(decoded)
-                return inner == .other ? .other : .text(inner, hex: Hex.decode(text) != nil)
-            }
+        guard isText(bytes) else { return binary(bytes) }
+        guard let first = bytes.first(where: { !isWhitespace($0) }), let last = bytes.last(where: { !isWhitespace($0) }) else {
             return .other
         }
-        return binary(bytes)
+        if (first == UInt8(ascii: "{") && last == UInt8(ascii: "}")) || (first == UInt8(ascii: "[") && last == UInt8(ascii: "]")) {
+            return .json
+        }
+        let hex = bytes.allSatisfy { isHexDigit($0) || isWhitespace($0) }
+        let head = String(decoding: bytes.lazy.filter { !isWhitespace($0) }.prefix(16), as: UTF8.self)
+        guard (hex ? Hex.decode(head) : Base64URL.decode(head))?.first == 0x30,
+              let decoded = BinaryText.decode(String(decoding: bytes, as: UTF8.self)) else { return .other }
+        let inner = binary(decoded)
+        return inner == .other ? .other : .text(inner, hex: hex)
     }
 
     /// Printable ASCII and whitespace only.
     static func isText(_ bytes: [UInt8]) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        !bytes.isEmpty && bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isWhitespace($0) }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30 ... 0x39).contains(byte) || (0x41 ... 0x46).contains(byte) || (0x61 ... 0x66).contains(byte)
     }
 
     /// True for what is never a CBOR input: PEM, JSON, DER, and hex/base64 text of DER.

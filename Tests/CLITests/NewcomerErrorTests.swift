@@ -56,6 +56,8 @@ struct NewcomerErrorTests {
             (Self.sampleRoot, "is a PEM certificate, not CBOR: pass it with --trust"),
             (Self.sample + "merchant_encryption.key", "is a PEM private key, not CBOR: pass it with --private-key"),
             (hexRoot, "is hex text of a DER certificate, not CBOR: pass it with --trust"),
+            (try Self.write(Data(try #require(Hex.decode(String(contentsOfFile: hexRoot, encoding: .utf8)))).base64EncodedString(options: .lineLength64Characters),
+                            directory, "root.b64"), "is base64 text of a DER certificate, not CBOR: pass it with --trust"),
             (try Self.write(#"{"response":"abc"}"#, directory, "data.json"), "is JSON, not CBOR"),
         ]
         for (file, says) in cases {

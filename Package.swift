@@ -1,8 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Data flow, lowest first: system libraries → their C shims → CBOR / CryptoCore → HPKE → Mdoc → Verifier → front-ends.
-// A module only imports modules to its left.
+// Data flow, lowest first: system libraries → their C shims → CBOR / CryptoCore → HPKE → Mdoc → Verifier →
+// RevocationFetch → front-ends; the kit (KitCertificates → MdocTesting → MdocTestingServer) beside the front-ends.
+// A module only imports modules to its left. A relying party that depends on `Verifier` compiles no swift-nio, no
+// second TLS stack and no database driver.
 let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
 let package = Package(
@@ -135,7 +137,7 @@ let package = Package(
                 path: "Fuzz/Harness"),
         .executableTarget(name: "fuzz-verifier", dependencies: ["FuzzHarness"], path: "Fuzz/Driver"),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
-        .target(name: "TestSupport", dependencies: ["CryptoCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CryptoCore", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
@@ -156,7 +158,7 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),
-        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore",
+        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore", "TestSupport",
                                                                .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MdocTestingTests",

@@ -10,6 +10,9 @@ package final class CertificateCache: Sendable {
     private struct ChainEntry {
         let chain: [Certificate]
         let window: ClosedRange<Date>
+        /// The trust store the path was validated against (nil: a pinned anchor, named by the key): an entry answers
+        /// only for that very store, so one cache may serve several stores and a reloaded store starts afresh.
+        let store: TrustStore?
     }
 
     /// A key made of SHA-256 digests (one or several, concatenated). The digests are uniform, so hashing eight bytes of
@@ -124,23 +127,23 @@ package final class CertificateCache: Sendable {
     /// Path validation through `store`, reusing an earlier success for the same certificates when `time`
     /// lies inside the chain's common validity window. Failures are not cached.
     package func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, store: TrustStore) -> ChainValidationResult {
-        validate(leaf: leaf, intermediates: intermediates, at: time, scope: [], store: { store })
+        validate(leaf: leaf, intermediates: intermediates, at: time, scope: [], store: store) { store }
     }
 
     /// Path validation to one pinned anchor (the certificate an MSO's `status` names), cached apart from the trust
     /// store's paths; the one-anchor store is built only when the cache has no answer.
     package func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, pinnedAnchor: Certificate) -> ChainValidationResult {
-        validate(leaf: leaf, intermediates: intermediates, at: time, scope: pinnedAnchor.sha256Fingerprint) {
+        validate(leaf: leaf, intermediates: intermediates, at: time, scope: pinnedAnchor.sha256Fingerprint, store: nil) {
             TrustStore(anchors: [pinnedAnchor], allowNonSelfSignedAnchors: true)
         }
     }
 
     private func validate(leaf: Certificate, intermediates: [Certificate], at time: Date, scope: [UInt8],
-                          store: () -> TrustStore) -> ChainValidationResult {
+                          store cachedFor: TrustStore?, _ store: () -> TrustStore) -> ChainValidationResult {
         var bytes = scope + leaf.sha256Fingerprint
         for certificate in intermediates { bytes += certificate.sha256Fingerprint }
         let key = DigestKey(bytes)
-        if let entry = state.withLockedValue({ $0.chains[key] }), entry.window.contains(time) {
+        if let entry = state.withLockedValue({ $0.chains[key] }), entry.window.contains(time), entry.store === cachedFor {
             return .trusted(chain: entry.chain)
         }
         let result = store().validate(leaf: leaf, intermediates: intermediates, at: time)
@@ -150,7 +153,7 @@ package final class CertificateCache: Sendable {
             if from <= until {
                 state.withLockedValue { state in
                     if state.chains.count >= capacity { state.chains.removeAll(keepingCapacity: true) }
-                    state.chains[key] = ChainEntry(chain: chain, window: from ... until)
+                    state.chains[key] = ChainEntry(chain: chain, window: from ... until, store: cachedFor)
                 }
             }
         }

@@ -20,6 +20,9 @@ public struct VerifierConfiguration: Sendable {
     public var revocation: RevocationPolicy
     /// CRLs and status tokens (files, or a fetching cache); nil: none, so every status is unknown.
     public var revocationSource: (any RevocationSource)?
+    /// Parsed certificates, keys and validated paths, shared by every verifier made from this configuration (and its
+    /// copies): one cache per runtime, however many formats it serves. Paths are cached per trust store.
+    package let certificateCache = CertificateCache()
 
     /// Creates a configuration; only `trustStore` is required.
     ///

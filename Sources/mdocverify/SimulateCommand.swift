@@ -13,7 +13,7 @@ struct Simulate: ParsableCommand {
             Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that
             `mdocverify verify` or your own server can be checked end to end. `--list-faults` lists the faults.
             """,
-        subcommands: [AppleApp.self, AnnexC.self]
+        subcommands: [AppleApp.self, AnnexC.self, OpenID4VP.self, DeviceResponse.self]
     )
 
     @Flag(name: .customLong("list-faults"), help: "List the faults with the error code each must produce.")
@@ -24,13 +24,14 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         guard listFaults else {
-            throw ValidationError("name a format (apple-app, annex-c) or pass --list-faults")
+            let formats = Self.configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
+            throw ValidationError("name a format (\(formats)) or pass --list-faults")
         }
         print(json ? Self.faultsJSON() : Self.faultsTable())
     }
 
     static func codes(_ fault: Fault) -> [(ResponseFormat, String)] {
-        [ResponseFormat.appleApp, .annexC, .deviceResponse].filter { fault.formats.contains($0) }.map { format in
+        ResponseFormat.allCases.filter { fault.formats.contains($0) }.map { format in
             (format, fault.expectedCode(format: format)?.rawValue ?? "verifies")
         }
     }
@@ -126,15 +127,95 @@ struct Simulate: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 var info = encryptionInfo
+                // The request's own key when the encryptionInfo comes from a folder `request annex-c` wrote.
+                var privateKey = "RECIPIENT_PRIVATE_KEY.pem"
                 if FileManager.default.fileExists(atPath: info) {
+                    let sibling = URL(fileURLWithPath: info).deletingLastPathComponent().appendingPathComponent("private-key.pem").path
+                    if FileManager.default.fileExists(atPath: sibling) { privateKey = sibling }
                     info = try InputFiles.readText(info, what: "encryptionInfo").trimmingCharacters(in: .whitespacesAndNewlines)
                 }
                 let built = try document.simulate(.annexCEncryptionInfo(info, origin: origin))
                 let files = try document.write(built, responseName: "response.txt")
                 let verify = ["mdocverify", "verify", "annex-c", "--response", files.response, "--encryption-info", info,
-                              "--origin", origin, "--private-key", "RECIPIENT_PRIVATE_KEY.pem",
-                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                              "--origin", origin, "--private-key", privateKey]
+                    + (document.request.map { ["--request", $0] } ?? [])
+                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
                 try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
+                return .verified
+            }
+        }
+    }
+}
+
+extension Simulate {
+    struct OpenID4VP: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openid4vp",
+            abstract: "A wallet's OpenID4VP answer over the Digital Credentials API to a request from `request openid4vp`.",
+            discussion: "Reads dc-request.json ({protocol, data}, as the page passes it to navigator.credentials.get) and writes response.json: the {protocol, data} the page receives, for `verify openid4vp --response`."
+        )
+
+        @Option(name: .customLong("dc-request"), help: "dc-request.json written by `request openid4vp`.")
+        var dcRequest: String
+
+        @Option(help: "The origin of the requesting page (the browser gives it to the wallet), e.g. https://shop.example.")
+        var origin: String
+
+        @OptionGroup var document: SimulationArguments
+
+        func run() throws {
+            try runReportingExit {
+                let text = try InputFiles.readText(dcRequest, what: "dc-request", maxBytes: 1 << 20)
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                      let protocolIdentifier = object["protocol"] as? String, let data = object["data"]
+                else { throw UsageFailure("\(dcRequest) is not {\"protocol\", \"data\"} as `request openid4vp` writes it") }
+                let dataText = String(decoding: (try? JSONSerialization.data(withJSONObject: data)) ?? Data(), as: UTF8.self)
+                let request: OpenID4VPRequest
+                do {
+                    request = try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: dataText, origin: origin)
+                } catch let error as SimulationError {
+                    throw UsageFailure(error.description)
+                }
+                let built = try document.simulate(.openID4VP(request))
+                let files = try document.write(built, responseName: "response.json")
+                let session = URL(fileURLWithPath: dcRequest).deletingLastPathComponent().appendingPathComponent("session.json").path
+                let verify = ["mdocverify", "verify", "openid4vp", "--response", files.response, "--session", session]
+                    + (document.request.map { ["--request", $0] } ?? [])
+                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                try document.writeCase(built, files: files, verify: verify, extra: ["origin": origin, "protocol": protocolIdentifier])
+                return .verified
+            }
+        }
+    }
+
+    struct DeviceResponse: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "device-response",
+            abstract: "A bare ISO/IEC 18013-5 DeviceResponse (deviceSignature) over a session transcript you give.",
+            discussion: "Writes device-response.cbor, for `verify device-response --session-transcript` with the same transcript."
+        )
+
+        @Option(name: .customLong("session-transcript"), help: "The SessionTranscript (raw CBOR, or hex/base64 text; untagged or tag-24 bytes).")
+        var sessionTranscript: String
+
+        @OptionGroup var document: SimulationArguments
+
+        func run() throws {
+            try runReportingExit {
+                let bytes = try InputFiles.cbor(sessionTranscript, what: "session transcript")
+                let transcript: SessionTranscript
+                do {
+                    transcript = try SessionTranscript(encoded: bytes)
+                } catch {
+                    throw UsageFailure("\(sessionTranscript) is not a SessionTranscript (CBOR array or tag-24 bytes): \(error)")
+                }
+                let built = try document.simulate(.deviceResponse(transcript))
+                let files = try document.write(built, responseName: "device-response.cbor")
+                let verify = ["mdocverify", "verify", "device-response", "--device-response", files.response,
+                              "--session-transcript", sessionTranscript]
+                    + (document.request.map { ["--request", $0] } ?? [])
+                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                try document.writeCase(built, files: files, verify: verify, extra: [:])
                 return .verified
             }
         }
@@ -148,6 +229,9 @@ struct SimulationArguments: ParsableArguments {
 
     @Option(help: "Elements to disclose, namespace:identifier,… (default: all of the sample document).")
     var elements: String?
+
+    @Option(help: "A request policy (request.json, as `request <format>` writes it): disclose exactly the elements it asks of --doctype, as a wallet does.")
+    var request: String?
 
     @Option(name: .customLong("fault"), help: "A fault to apply (repeatable); see `mdocverify simulate --list-faults`.")
     var faults: [String] = []
@@ -215,12 +299,28 @@ struct SimulationArguments: ParsableArguments {
             }
             options.elements = ids
         }
+        if let request {
+            guard elements == nil else { throw UsageFailure("pass --request or --elements, not both") }
+            options.elements = try Self.requested(try InputFiles.request(request), docType: doctype, path: request)
+        }
         do {
             let pki = try TestPKI(seed: seed, curve: curve, at: options.time)
             return Built(response: try MdocSimulator(pki: pki).simulate(target, options: options), pki: pki, curve: curve)
         } catch let error as SimulationError {
             throw UsageFailure(error.description)
         }
+    }
+
+    /// The elements `policy` asks of `docType`, as a wallet that shares exactly what was asked discloses them.
+    static func requested(_ policy: RequestPolicy?, docType: String, path: String) throws -> [ElementID] {
+        guard let document = policy?.documents.first(where: { $0.docType == docType }) else {
+            throw UsageFailure("\(path) asks for no \(docType); pass --doctype with a docType it asks for")
+        }
+        let ids = document.nameSpaces.sorted { $0.key < $1.key }.flatMap { nameSpace, elements in
+            elements.keys.sorted().map { ElementID(nameSpace, $0) }
+        }
+        guard !ids.isEmpty else { throw UsageFailure("\(path) asks for no element of \(docType)") }
+        return ids
     }
 
     func write(_ built: Built, responseName: String) throws -> Files {

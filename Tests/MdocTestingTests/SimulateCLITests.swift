@@ -102,6 +102,19 @@ struct SimulateCLITests {
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(entries.count == Fault.allCases.count)
         #expect(entries.first?["name"] as? String == Fault.allCases.first?.name)
+        // Every format a fault applies to is listed (the list is derived from the report formats, not written out).
+        for (entry, fault) in zip(entries, Fault.allCases) {
+            let listed = Set(((entry["expectedCode"] as? [String: Any]) ?? [:]).keys)
+            #expect(listed == Set(fault.formats.map(\.rawValue)), "\(fault.name)")
+        }
+        #expect(entries.contains { ($0["expectedCode"] as? [String: Any])?.keys.contains("openid4vp") == true })
+    }
+
+    @Test("simulate without a format names every format it can build")
+    func usageNamesFormats() throws {
+        let run = try Self.run(["simulate"])
+        #expect(run.status == 2)
+        for name in ["apple-app", "annex-c"] { #expect(run.stderr.contains(name), "\(run.stderr)") }
     }
 
     @Test("usage errors exit 2: unknown fault, a fault for another format, bad elements, unreadable key, no format")

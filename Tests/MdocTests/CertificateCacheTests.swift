@@ -61,4 +61,26 @@ struct CertificateCacheTests {
         #expect(again !== first)
         #expect(again.derEncoded == first.derEncoded)
     }
+
+    @Test("a path validated against one trust store never answers for another: one cache may serve several stores")
+    func pathsPerStore() throws {
+        let cache = CertificateCache()
+        let time = try #require(RFC3339.parseDateTime("2026-06-01T12:00:00Z"))
+        let trusting = Self.pki.trustStore
+        guard case .trusted = cache.validate(leaf: Self.pki.documentSigner, intermediates: [], at: time, store: trusting) else {
+            Issue.record("the kit's document signer must chain to its IACA")
+            return
+        }
+        let other = try TestPKI(seed: 4, at: time).trustStore
+        guard case .failed = cache.validate(leaf: Self.pki.documentSigner, intermediates: [], at: time, store: other) else {
+            Issue.record("a path cached for one store answered for another")
+            return
+        }
+        // A new store object with the same anchors (a reload) validates afresh and still trusts.
+        guard case .trusted = cache.validate(leaf: Self.pki.documentSigner, intermediates: [], at: time,
+                                             store: TrustStore(anchors: [Self.pki.iaca])) else {
+            Issue.record("a reloaded store with the same anchor must trust the path")
+            return
+        }
+    }
 }

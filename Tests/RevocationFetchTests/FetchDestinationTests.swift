@@ -6,6 +6,7 @@ import MdocTestingServer
 import RevocationFetch
 import Synchronization
 import Testing
+import TestSupport
 import Verifier
 
 /// Where the fetcher may connect: public addresses only, unless the operator allows a name or network; checked on the
@@ -47,7 +48,7 @@ struct FetchDestinationTests {
     }
 
     /// A status URI on loopback, by address and by name, and a redirect to a second loopback address.
-    static func verify(uri: String, allow: [String], server: RevocationListServer, log: LogRecorder, redirect: (String, String)? = nil)
+    static func verify(uri: String, allow: [String], server: RevocationListServer, log: CapturedLogs, redirect: (String, String)? = nil)
         async throws -> VerificationReport {
         let pki = try TestPKI(seed: 43, at: RevocationFetchTests.time)
         var options = SimulationOptions(time: RevocationFetchTests.time)
@@ -81,7 +82,7 @@ struct FetchDestinationTests {
             (server.url("/lists/hop"), ["127.0.0.1/32"], "127.0.0.2"),
         ]
         for (uri, allow, address) in cases {
-            let log = LogRecorder()
+            let log = CapturedLogs()
             let report = try await Self.verify(uri: uri, allow: allow, server: server, log: log,
                                                redirect: uri.hasSuffix("/lists/hop") ? hop : nil)
             #expect(report.errors.map(\.code) == [.revocationUnknown], "\(uri)")
@@ -94,35 +95,9 @@ struct FetchDestinationTests {
         #expect(server.requests("/lists/hop") == 1)
 
         for allow in [["127.0.0.1"], ["127.0.0.0/8"], ["localhost"]] {
-            let report = try await Self.verify(uri: allow == ["localhost"] ? byName : loopback, allow: allow, server: server, log: LogRecorder())
+            let report = try await Self.verify(uri: allow == ["localhost"] ? byName : loopback, allow: allow, server: server, log: CapturedLogs())
             #expect(report.verified, "\(allow): \(report.errors)")
         }
         await server.stop()
-    }
-}
-
-/// Collects a logger's messages with their metadata, one line each.
-final class LogRecorder: Sendable {
-    private let lines = Mutex<[String]>([])
-    var messages: [String] { lines.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(recorder: self) }
-    }
-
-    struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-                 function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
-            let text = "\(message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            recorder.lines.withLock { $0.append(text) }
-        }
     }
 }

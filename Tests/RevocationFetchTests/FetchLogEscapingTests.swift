@@ -2,6 +2,7 @@ import Foundation
 import MdocTesting
 import MdocTestingServer
 import Testing
+import TestSupport
 
 /// The fetcher's log lines carry the list URI (from the MSO) and the failure detail; control and bidi characters in
 /// them are escaped, so a log viewer's terminal cannot be driven by a response.
@@ -11,7 +12,7 @@ struct FetchLogEscapingTests {
     func escapedURI() async throws {
         let server = try await RevocationListServer.start()
         let uri = "http://169.254.169.254/\u{1B}[2J\r\u{202E}list"
-        let log = LogRecorder()
+        let log = CapturedLogs()
         _ = try await FetchDestinationTests.verify(uri: uri, allow: [], server: server, log: log)
         let lines = log.messages.filter { $0.contains("revocation list fetch") }
         #expect(!lines.isEmpty, "\(log.messages)")

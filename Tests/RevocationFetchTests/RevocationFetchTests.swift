@@ -6,6 +6,7 @@ import MdocTestingServer
 import RevocationFetch
 import Synchronization
 import Testing
+import TestSupport
 import Verifier
 
 /// Status lists and CRLs fetched from the kit's loopback list server: every revocation fault through fetched lists,
@@ -36,7 +37,7 @@ struct RevocationFetchTests {
         return (pki, response)
     }
 
-    static func fetcher(clock: TestClock = TestClock(), crls: Bool = true, log: LogRecorder? = nil,
+    static func fetcher(clock: TestClock = TestClock(), crls: Bool = true, log: CapturedLogs? = nil,
                         configure: (inout FetchSettings) -> Void = { _ in }) -> RevocationFetcher {
         var settings = FetchSettings()
         settings.crlDistributionPoints = crls
@@ -205,7 +206,7 @@ struct RevocationFetchTests {
         for (name, setUp, category, logged) in cases {
             let (pki, response) = try Self.simulate(server, name: name, publish: false)
             setUp("/lists/\(name)")
-            let log = LogRecorder()
+            let log = CapturedLogs()
             let fetcher = Self.fetcher(crls: false, log: log) { $0.maxBytes = 1024 }
             let report = await Self.verify(response, pki: pki, fetcher: fetcher, policy: .hard)
             #expect(report.errors.map(\.code) == [.revocationUnknown], "\(name)")
@@ -224,7 +225,7 @@ struct RevocationFetchTests {
         let server = try await RevocationListServer.start()
         let (pki, response) = try Self.simulate(server, name: "iat")
         let clock = TestClock()
-        let log = LogRecorder()
+        let log = CapturedLogs()
         let fetcher = Self.fetcher(clock: clock, crls: false, log: log)
         #expect(await Self.verify(response, pki: pki, fetcher: fetcher).verified)
 

@@ -47,16 +47,9 @@ struct ConcurrencyTests {
           .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
     func postgresTwoProcesses() async throws {
         let url = try #require(TestPostgres.url)
-        let environment = [
-            "VERIFY_SERVER_TEST_MODE": "true",
-            "VERIFY_SERVER_PORT": "0",
-            "VERIFY_SERVER_MERCHANT_ID": AppleSampleVector.merchantID,
-            "VERIFY_SERVER_TEAM_ID": AppleSampleVector.teamID,
-            "VERIFY_SERVER_DECRYPTION_KEYS": AppleSample.keyPath,
-            "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath,
-            "VERIFY_SERVER_VERIFICATION_TIME": "2022-06-01T00:00:00Z",
-            "VERIFY_SERVER_STORE_URL": url,
-        ]
+        let environment = ServerProcess.sampleEnvironment([
+            "VERIFY_SERVER_VERIFICATION_TIME": "2022-06-01T00:00:00Z", "VERIFY_SERVER_STORE_URL": url,
+        ])
         let first = try ServerProcess.start(environment: environment)
         defer { first.stop() }
         let second = try ServerProcess.start(environment: environment)

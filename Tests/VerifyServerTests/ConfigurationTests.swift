@@ -140,16 +140,10 @@ struct ConfigurationTests {
 
     @Test("the executable prints one line per problem and exits 2")
     func executableRefuses() throws {
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.environment = ["VERIFY_SERVER_MERCHANT_ID": "m", "VERIFY_SERVER_DECRYPTION_KEYS": "/nonexistent.pem",
-                               "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, text) = try ServerProcess.runToExit(environment: [
+            "VERIFY_SERVER_MERCHANT_ID": "m", "VERIFY_SERVER_DECRYPTION_KEYS": "/nonexistent.pem", "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath,
+        ])
+        #expect(status == 2)
         let lines = text.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("verify-server: configuration: ") }.count == 2, "\(text)")
         #expect(text.contains("teamID is missing"))

@@ -6,36 +6,6 @@ import Testing
 import TestSupport
 import VerifyServer
 
-/// Collects every log line (message and metadata) as text.
-final class CapturedLogs: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    var all: String { lines.withLock { $0.joined(separator: "\n") } }
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-
-    var logger: Logger {
-        var logger = Logger(label: "verify-server-capture") { _ in CapturingHandler(sink: self) }
-        logger.logLevel = .trace
-        return logger
-    }
-
-    struct CapturingHandler: LogHandler {
-        let sink: CapturedLogs
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-            sink.append("\(event.level) \(event.message) \(merged.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
-        }
-    }
-}
-
 @Suite("verify-server logs and metrics")
 struct ObservabilityTests {
     @Test("logs carry request IDs and codes, never the nonce, element values or key material")

@@ -22,25 +22,8 @@ struct TrustWatcherTests {
 
     @Test("the executable with VERIFY_SERVER_TRUST_WATCH_INTERVAL=0 passes --check-config, serves, and exits 0 on SIGTERM")
     func offProcess() async throws {
-        let environment = [
-            "VERIFY_SERVER_TEST_MODE": "true",
-            "VERIFY_SERVER_PORT": "0",
-            "VERIFY_SERVER_MERCHANT_ID": AppleSampleVector.merchantID,
-            "VERIFY_SERVER_TEAM_ID": AppleSampleVector.teamID,
-            "VERIFY_SERVER_DECRYPTION_KEYS": AppleSample.keyPath,
-            "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath,
-            "VERIFY_SERVER_STORE_URL": "memory:",
-            "VERIFY_SERVER_TRUST_WATCH_INTERVAL": "0",
-        ]
-        let check = Process()
-        check.executableURL = ServerProcess.binary
-        check.arguments = ["--check-config"]
-        check.environment = environment
-        check.standardOutput = FileHandle.nullDevice
-        check.standardError = FileHandle.nullDevice
-        try check.run()
-        check.waitUntilExit()
-        #expect(check.terminationStatus == 0)
+        let environment = ServerProcess.sampleEnvironment(["VERIFY_SERVER_TRUST_WATCH_INTERVAL": "0"])
+        #expect(try ServerProcess.runToExit(environment: environment, arguments: ["--check-config"]).status == 0)
 
         let server = try ServerProcess.start(environment: environment)
         defer { server.stop() }

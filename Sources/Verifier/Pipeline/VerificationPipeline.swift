@@ -12,7 +12,7 @@ package struct VerificationPipeline: Sendable {
 
     package init(configuration: VerifierConfiguration) {
         self.configuration = configuration
-        let cache = CertificateCache()
+        let cache = configuration.certificateCache
         func verifier(deviceMac: Bool) -> MdocVerifier {
             MdocVerifier(trustStore: configuration.trustStore,
                          options: MdocVerificationOptions(profile: configuration.profile, clockSkew: configuration.clockSkew,

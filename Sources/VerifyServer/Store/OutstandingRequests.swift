@@ -135,28 +135,13 @@ final class OutstandingRequests: Sendable {
 }
 
 /// Tells `outstanding` when a request is consumed (any attempt that finds it), so it stops counting it.
-struct OutstandingCountingStore: RequestStore {
+struct OutstandingCountingStore: RequestStoreLayer {
     let base: any RequestStore
     let outstanding: OutstandingRequests
-
-    var kind: String { base.kind }
-    var services: [any Service] { base.services }
-
-    func prepare() async throws { try await base.prepare() }
-    func insert(_ request: StoredRequest) async throws { try await base.insert(request) }
 
     func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         let outcome = try await base.consume(id: id, now: now)
         if case .unknown = outcome {} else { outstanding.release(id: id) }
         return outcome
     }
-
-    func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
-    func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
-    func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
-    func vicalIssueIDs() async throws -> [String: UInt64] { try await base.vicalIssueIDs() }
-    func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
-        try await base.recordVICALIssueID(provider: provider, issueID: issueID)
-    }
-    func ping() async throws { try await base.ping() }
 }

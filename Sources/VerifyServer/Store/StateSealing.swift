@@ -70,17 +70,12 @@ public struct RequestStateKey: Sendable, CustomStringConvertible, CustomReflecta
 ///
 /// The sealed state is `{"aes-256-gcm": base64url(nonce ‖ ciphertext ‖ tag)}`; the empty state a consumed or expired
 /// request is left with stays empty.
-struct SealedStateStore: RequestStore {
+struct SealedStateStore: RequestStoreLayer {
     let base: any RequestStore
     let key: RequestStateKey?
 
     static let field = "aes-256-gcm"
     private static let algorithm = AEADAlgorithm.aes256GCM
-
-    var kind: String { base.kind }
-    var services: [any Service] { base.services }
-
-    func prepare() async throws { try await base.prepare() }
 
     func insert(_ request: StoredRequest) async throws {
         var sealed = request
@@ -100,14 +95,6 @@ struct SealedStateStore: RequestStore {
         request.state = try open(request.state, id: id)
         return request
     }
-
-    func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
-    func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
-    func vicalIssueIDs() async throws -> [String: UInt64] { try await base.vicalIssueIDs() }
-    func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
-        try await base.recordVICALIssueID(provider: provider, issueID: issueID)
-    }
-    func ping() async throws { try await base.ping() }
 
     func seal(_ state: [String: String], id: String) throws -> [String: String] {
         guard let key, !state.isEmpty else { return state }

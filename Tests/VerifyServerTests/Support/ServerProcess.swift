@@ -16,6 +16,34 @@ final class ServerProcess: Sendable {
 
     static var binary: URL { MdocVerifyCLI.builtProduct("verify-server") }
 
+    /// Apple's sample configuration in test mode on an ephemeral port and the memory store, plus `extra`.
+    static func sampleEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        [
+            "VERIFY_SERVER_TEST_MODE": "true",
+            "VERIFY_SERVER_PORT": "0",
+            "VERIFY_SERVER_MERCHANT_ID": AppleSampleVector.merchantID,
+            "VERIFY_SERVER_TEAM_ID": AppleSampleVector.teamID,
+            "VERIFY_SERVER_DECRYPTION_KEYS": AppleSample.keyPath,
+            "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath,
+            "VERIFY_SERVER_STORE_URL": "memory:",
+        ].merging(extra) { _, new in new }
+    }
+
+    /// Runs the executable to its end with `environment` (and `arguments`); its exit status and standard error.
+    static func runToExit(environment: [String: String], arguments: [String] = []) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     private init(process: Process) {
         self.process = process
     }

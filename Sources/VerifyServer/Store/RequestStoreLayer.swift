@@ -1,0 +1,25 @@
+import Foundation
+import ServiceLifecycle
+
+/// A store that adds one behaviour on top of another (sealing the state, counting outstanding requests) and passes
+/// every other operation to `base` unchanged; a layer implements only what it changes.
+protocol RequestStoreLayer: RequestStore {
+    /// The store underneath.
+    var base: any RequestStore { get }
+}
+
+extension RequestStoreLayer {
+    var kind: String { base.kind }
+    var services: [any Service] { base.services }
+    func prepare() async throws { try await base.prepare() }
+    func insert(_ request: StoredRequest) async throws { try await base.insert(request) }
+    func consume(id: String, now: Date) async throws -> ConsumeOutcome { try await base.consume(id: id, now: now) }
+    func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
+    func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
+    func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
+    func vicalIssueIDs() async throws -> [String: UInt64] { try await base.vicalIssueIDs() }
+    func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
+        try await base.recordVICALIssueID(provider: provider, issueID: issueID)
+    }
+    func ping() async throws { try await base.ping() }
+}

@@ -1,29 +1,138 @@
 import ArgumentParser
 import CBOR
+import CryptoCore
 import Foundation
+import Mdoc
+import Verifier
 
-/// Prints any CBOR (envelope, DeviceResponse, …) in diagnostic notation with tag-24 contents expanded. No verdict.
+/// `mdocverify inspect`: what a response holds, for people. An indented tree by default (`--json` for machines,
+/// `--diagnostic` for RFC 8949 notation on one line); with the request's key and values it opens Apple, Annex C and
+/// OpenID4VP envelopes first and shows the DeviceResponse inside. No verdict: nothing shown here has been verified.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Decode CBOR (raw, hex or base64) and print it in diagnostic notation, tag-24 contents expanded."
+        abstract: "Show what a response holds: an indented tree of its CBOR with the mdoc structures named and decoded (MSO, COSE headers, certificates).",
+        discussion: """
+            Plain CBOR (raw, hex or base64) is shown as it is. To see inside an encrypted response, give what opens it:
+            Apple in-app: --private-key --merchant-id --team-id --nonce (and --allow-test-key for Apple's test key);
+            Annex C: --private-key --encryption-info --origin; OpenID4VP: --session session.json. Nothing shown is verified.
+            """
     )
 
-    @Argument(help: "File holding CBOR: raw bytes, or hex / base64 / base64url text.")
+    @Argument(help: "The response or any CBOR: raw bytes, or hex / base64 / base64url text (Annex C and OpenID4VP: the text the page received).")
     var path: String
+
+    @Flag(help: "Print the tree as JSON ({label, summary, children}).")
+    var json = false
+
+    @Flag(help: "Print RFC 8949 diagnostic notation on one line instead (tag-24 contents expanded).")
+    var diagnostic = false
+
+    @Option(name: .customLong("private-key"), help: "The recipient private key (PEM) that opens an Apple or Annex C envelope.")
+    var privateKey: String?
+
+    @Option(name: .customLong("merchant-id"), help: "Apple in-app: the merchant identifier.")
+    var merchantID: String?
+
+    @Option(name: .customLong("team-id"), help: "Apple in-app: the team identifier.")
+    var teamID: String?
+
+    @Option(help: "Apple in-app: the request nonce (hex or base64url).")
+    var nonce: String?
+
+    @Flag(name: .customLong("allow-test-key"), help: "Apple in-app: accept Apple's published test key (sample, Simulator).")
+    var allowTestKey = false
+
+    @Option(name: .customLong("encryption-info"), help: "Annex C: the request's encryptionInfo, or the file holding it.")
+    var encryptionInfo: String?
+
+    @Option(help: "Annex C: the origin of the requesting page.")
+    var origin: String?
+
+    @Option(help: "OpenID4VP: session.json written by `request openid4vp`.")
+    var session: String?
 
     func run() throws {
         try runReportingExit {
-            let bytes = InputFiles.decodeResponse(try InputFiles.read(path, what: "input"))
-            do {
-                let item = try CBORDecoder.decode(bytes)
-                // Text strings come out quoted with their controls escaped; the whole line is escaped once more so
-                // nothing from the input reaches the terminal raw.
-                print(TerminalText.escaped(item.diagnostic(expandEmbedded: true)))
-                return .verified
-            } catch {
-                FileHandle.standardError.write(Data("not well-formed CBOR: \(error)\n".utf8))
-                return .rejected
+            var trees: [InspectNode] = []
+            if let opened = try openEnvelope() {
+                trees.append(contentsOf: opened)
+            } else {
+                let bytes = InputFiles.decodeResponse(try InputFiles.read(path, what: "input", maxBytes: InputFiles.maxResponseFileBytes))
+                let item: CBORItem
+                do {
+                    item = try CBORDecoder.decode(bytes)
+                } catch {
+                    FileHandle.standardError.write(Data(TerminalText.escaped("not well-formed CBOR: \(error)\n").utf8))
+                    return .rejected
+                }
+                if diagnostic {
+                    // Texts come out quoted with their controls escaped; the line is escaped once more for the terminal.
+                    print(TerminalText.escaped(item.diagnostic(expandEmbedded: true)))
+                    return .verified
+                }
+                trees.append(InspectTree.node(item, label: ""))
             }
+            if json {
+                print(JSONValue.array(trees.map(\.json)).serialized(pretty: true))
+            } else {
+                print(trees.flatMap { $0.lines() }.joined(separator: "\n"))
+            }
+            return .verified
+        }
+    }
+
+    /// The DeviceResponses inside an envelope, opened with the options given (nil when none were given). The
+    /// verifier runs only to open the envelope; its verdict is not shown, and a failure to open is reported as such.
+    private func openEnvelope() throws -> [InspectNode]? {
+        let inspection = PipelineInspection()
+        let report: VerificationReport
+        if let session {
+            let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+            let stateText = try InputFiles.readText(session, what: "session", maxBytes: 1 << 20)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(stateText.utf8)) as? [String: String],
+                  let loaded = OpenID4VPFlow.session(object, request: nil)
+            else { throw UsageFailure("\(session) is not a session.json written by `request openid4vp`") }
+            let verifier = OpenID4VPVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
+            report = inspection.collect { verifier.verify(response: text, session: loaded, at: Date()) }
+        } else if let encryptionInfo {
+            guard let privateKey, let origin else { throw UsageFailure("Annex C needs --private-key, --encryption-info and --origin") }
+            var info = encryptionInfo
+            if FileManager.default.fileExists(atPath: info) {
+                info = try InputFiles.readText(info, what: "encryptionInfo").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+            let annexSession = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: info, origin: origin, request: nil)
+            let verifier = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
+            report = inspection.collect { verifier.verify(response: text, session: annexSession, at: Date()) }
+        } else if let merchantID {
+            guard let privateKey, let teamID, let nonce else {
+                throw UsageFailure("Apple in-app needs --private-key, --merchant-id, --team-id and --nonce")
+            }
+            let bytes = try InputFiles.cbor(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+            let appleSession = AppleAppSession(nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID)
+            let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey)
+            let verifier: AppleAppVerifier
+            do {
+                verifier = try AppleAppVerifier(configuration: configuration, keys: [try InputFiles.privateKey(privateKey)])
+            } catch let error as VerificationError {
+                throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
+            }
+            report = inspection.collect { verifier.verify(encryptedData: bytes, session: appleSession, at: Date()) }
+        } else {
+            return nil
+        }
+        let opened = inspection.deviceResponses
+        guard !opened.isEmpty else {
+            let reason = report.errors.first.map { "\($0.code.rawValue): \($0.message)" } ?? "no DeviceResponse inside"
+            throw UsageFailure("could not open the envelope (\(reason)); check the key and the request's values")
+        }
+        return opened.enumerated().map { index, bytes in
+            guard let item = try? CBORDecoder.decode(bytes) else {
+                return InspectNode(label: "DeviceResponse \(index + 1)", summary: "not well-formed CBOR (\(bytes.count) bytes)")
+            }
+            var node = InspectTree.node(item, label: opened.count == 1 ? "decrypted" : "decrypted \(index + 1)")
+            node.summary += " (\(bytes.count) bytes; not verified)"
+            return node
         }
     }
 }

@@ -82,7 +82,10 @@ struct ControlCharacterTests {
         let run = try MdocVerifyCLI.run(["inspect", files.response])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!Self.hasRawControls(run.stdout), "\(run.stdout.debugDescription)")
-        #expect(run.stdout.contains(#""version": "9.0\r\u001b[2KVERIFIED device-response\n    age_over_21: true\u202e""#), "\(run.stdout)")
+        #expect(run.stdout.contains(#"version: "9.0\r\u001b[2KVERIFIED device-response\n    age_over_21: true\u202e""#), "\(run.stdout)")
+        let diagnostic = try MdocVerifyCLI.run(["inspect", "--diagnostic", files.response])
+        #expect(!Self.hasRawControls(diagnostic.stdout), "\(diagnostic.stdout.debugDescription)")
+        #expect(diagnostic.stdout.contains(#""version": "9.0\r\u001b[2KVERIFIED device-response\n    age_over_21: true\u202e""#))
     }
 
     @Test("trust vical verify, import and list: a provider and docType with controls are printed escaped")

@@ -102,14 +102,42 @@ struct MdocVerifyCLITests {
         #expect(badTime.status == 2)
     }
 
-    @Test("inspect prints diagnostic notation with tag-24 contents expanded")
-    func inspect() throws {
-        let envelope = try Self.run(["inspect", Self.sample + "hpke_envelope.cbor.hex"])
+    @Test("inspect --diagnostic prints diagnostic notation with tag-24 contents expanded")
+    func inspectDiagnostic() throws {
+        let envelope = try Self.run(["inspect", "--diagnostic", Self.sample + "hpke_envelope.cbor.hex"])
         #expect(envelope.status == 0)
         #expect(envelope.stdout.contains("\"APPLE-HPKE-v1\""))
-        let plaintext = try Self.run(["inspect", Self.sample + "plaintext_topics.cbor.hex"])
+        let plaintext = try Self.run(["inspect", "--diagnostic", Self.sample + "plaintext_topics.cbor.hex"])
         #expect(plaintext.status == 0)
         #expect(plaintext.stdout.contains("<<"))
         #expect(plaintext.stdout.contains("\"family_name\""))
+    }
+
+    @Test("inspect opens Apple's sample with its key: a tree with the decoded MSO, COSE headers named and the certificate summarised; --json too")
+    func inspectTree() throws {
+        let nonce = try #require(VectorFiles.text(Self.sample + "session_transcript_parameters.txt").split(separator: "\n")
+            .first { $0.hasPrefix("Nonce: ") }.map { String($0.dropFirst("Nonce: ".count)) })
+        let open = ["--private-key", Self.sample + "merchant_encryption.key", "--merchant-id", "PassKit_Identity_Test_Merchant_ID",
+                    "--team-id", "PassKit_Identity_Test_Team_ID", "--nonce", nonce, "--allow-test-key"]
+        let tree = try Self.run(["inspect", Self.sample + "hpke_envelope.cbor.hex"] + open)
+        #expect(tree.status == 0, "\(tree.stderr)")
+        let lines = tree.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("decrypted: DeviceResponse") == true)
+        for expected in ["      docType: \"org.iso.18013.5.1.mDL\"", "            [11]: family_name = \"Doe\"  (digestID 1)",
+                         "        issuerAuth: COSE_Sign1", "            alg: ES256 (-7)", "              [0]: CN=PassKit Identity Test Document Signing",
+                         "            digestAlgorithm: \"SHA-256\"", "              validUntil: 0(\"2023-03-22T22:48:31Z\")"] {
+            #expect(lines.contains(expected), "\(expected)\n\(tree.stdout)")
+        }
+        #expect(tree.stdout.contains("MobileSecurityObject") && tree.stdout.contains("(1042 bytes)"))
+        #expect(lines.allSatisfy { $0.count <= 160 }, "every line fits a terminal")
+
+        let json = try Self.run(["inspect", "--json", Self.sample + "hpke_envelope.cbor.hex"] + open)
+        let nodes = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(nodes.first?["summary"] as? String == "DeviceResponse (6138 bytes; not verified)")
+
+        var wrong = open
+        wrong[wrong.firstIndex(of: "--nonce")! + 1] = "00"
+        let refused = try Self.run(["inspect", Self.sample + "hpke_envelope.cbor.hex"] + wrong)
+        #expect(refused.status == 2 && refused.stderr.contains("could not open the envelope (envelope.transcript_mismatch"), "\(refused.stderr)")
     }
 }

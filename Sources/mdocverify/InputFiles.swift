@@ -133,6 +133,27 @@ enum InputFiles {
         return date
     }
 
+    /// A nonce as given (`--nonce`) and as printed back, in the same encoding.
+    struct Nonce {
+        let bytes: [UInt8]
+        /// Hex when it was given as hex, else base64url without padding (how `verify-server` hands nonces out).
+        let text: String
+    }
+
+    /// A nonce: hex when the text is an even number of hex digits, else base64url or base64 (the 43-character
+    /// base64url nonce `POST /v1/requests` returns is never read as hex). An odd number of hex digits is refused: a
+    /// digit went missing, and reading the rest as base64url would name another nonce.
+    static func nonce(_ text: String, what: String) throws -> Nonce {
+        if let bytes = Hex.decode(text), !bytes.isEmpty { return Nonce(bytes: bytes, text: Hex.encode(bytes)) }
+        let digits = text.unicodeScalars.filter { !$0.properties.isWhitespace }
+        if !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0) }) {
+            throw UsageFailure("\(what) has an odd number of hex digits (\(digits.count)); a hex nonce has two per byte")
+        }
+        if let bytes = Base64URL.decode(text), !bytes.isEmpty { return Nonce(bytes: bytes, text: Base64URL.encode(bytes)) }
+        throw UsageFailure("\(what) is neither hex nor base64url: pass the request's nonce as POST /v1/requests returned it "
+                           + "(base64url) or as hex")
+    }
+
     static func hex(_ text: String, what: String) throws -> [UInt8] {
         guard let bytes = Hex.decode(text) else { throw UsageFailure("\(what) is not hex") }
         return bytes

@@ -76,7 +76,7 @@ struct Simulate: ParsableCommand {
         @Option(name: .customLong("team-id"), help: "Team ID the server will use.")
         var teamID: String
 
-        @Option(help: "The request nonce, hex.")
+        @Option(help: "The request nonce: base64url as verify-server returns it, or hex.")
         var nonce: String
 
         @OptionGroup var document: SimulationArguments
@@ -84,16 +84,16 @@ struct Simulate: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 let (merchant, isPrivate) = try Self.publicKey(merchantKey)
-                let request = AppleAppRequest(merchantKey: merchant, nonce: try InputFiles.hex(nonce, what: "--nonce"),
-                                              merchantID: merchantID, teamID: teamID)
+                let nonce = try InputFiles.nonce(self.nonce, what: "--nonce")
+                let request = AppleAppRequest(merchantKey: merchant, nonce: nonce.bytes, merchantID: merchantID, teamID: teamID)
                 let built = try document.simulate(.appleApp(request))
                 let files = try document.write(built, responseName: "response.cbor")
                 let verify = ["mdocverify", "verify", "apple-app", "--response", files.response,
                               "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
-                              "--merchant-id", merchantID, "--team-id", teamID, "--nonce", Hex.encode(request.nonce),
+                              "--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text,
                               "--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
                 try document.writeCase(built, files: files, verify: verify, extra: [
-                    "merchantID": merchantID, "teamID": teamID, "nonce": Hex.encode(request.nonce),
+                    "merchantID": merchantID, "teamID": teamID, "nonce": nonce.text,
                     "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: merchant)),
                 ])
                 return .verified

@@ -28,7 +28,7 @@ struct Verify: ParsableCommand {
         @Option(name: .customLong("team-id"), help: "Apple Developer Team ID of the requesting app.")
         var teamID: String
 
-        @Option(help: "The nonce sent in the request, hex.")
+        @Option(help: "The nonce sent in the request: base64url as verify-server returns it, or hex.")
         var nonce: String
 
         @Flag(name: .customLong("allow-test-key"), help: "Test mode: accept Apple's published test key (Simulator, sample). Reports say assurance: test.")
@@ -41,7 +41,7 @@ struct Verify: ParsableCommand {
                 let response = try InputFiles.cbor(self.response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
                 let keys = try privateKeys.map(InputFiles.privateKey)
                 let session = AppleAppSession(
-                    nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID,
+                    nonce: try InputFiles.nonce(nonce, what: "--nonce").bytes, merchantID: merchantID, teamID: teamID,
                     request: try InputFiles.request(options.request))
                 let verifier: AppleAppVerifier
                 let (configuration, revocation) = try options.configuration(testMode: allowTestKey)

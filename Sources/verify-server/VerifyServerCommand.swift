@@ -39,18 +39,19 @@ struct VerifyServerCommand: AsyncParsableCommand {
         } catch {
             Self.refuse(error)
         }
+        let unknownVariables = ConfigurationLoader.unknownVariableWarnings(in: environment)
         if checkConfig {
+            for warning in unknownVariables {
+                FileHandle.standardError.write(Data("verify-server: warning: \(warning)\n".utf8))
+            }
             print("configuration OK: \(runtime.keyCount) decryption key(s), \(runtime.trustStore.anchors.count) trust anchor(s), "
                   + "store \(settings.store.redacted)\(settings.testMode ? ", TEST MODE" : "")")
             return
         }
 
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = settings.logLevel
-            return handler
-        }
+        Self.bootstrapLogging(settings)
         let logger = Logger(label: "verify-server")
+        for warning in unknownVariables { logger.warning("\(warning)") }
         if settings.testMode {
             logger.warning("TEST MODE: Apple's test key is accepted and every report says assurance: test")
         }
@@ -62,6 +63,18 @@ struct VerifyServerCommand: AsyncParsableCommand {
         } catch let failure as ListenFailure {
             FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(failure.description))\n".utf8))
             Foundation.exit(1)
+        }
+    }
+
+    /// Log lines to standard error at the configured level, as text or as one JSON object per line.
+    static func bootstrapLogging(_ settings: ServerConfiguration) {
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = switch settings.logFormat {
+            case .text: StreamLogHandler.standardError(label: label)
+            case .json: JSONLogHandler.standardError(label: label)
+            }
+            handler.logLevel = settings.logLevel
+            return handler
         }
     }
 

@@ -48,7 +48,7 @@ struct ObservabilityTests {
             let text = response.text
             for expected in [
                 #"verify_server_verifications_total{format="apple-app",outcome="verified",code="none"} 1"#,
-                #"verify_server_verifications_total{format="unknown",outcome="replayed",code="nonce.replayed"} 1"#,
+                #"verify_server_verifications_total{format="apple-app",outcome="replayed",code="nonce.replayed"} 1"#,
                 #"verify_server_verifications_total{format="unknown",outcome="malformed",code="input.malformed"} 1"#,
                 #"verify_server_verification_stage_seconds_count{stage="hpke"} 1"#,
                 #"verify_server_verification_stage_seconds_count{stage="chain"} 1"#,

@@ -72,6 +72,8 @@ public struct VerifyServerApp: Service {
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
 
         let router = Router(context: ServerRequestContext.self)
+        // Outermost, so the request counts and times include everything below, 404s for unknown paths too.
+        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
         // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
         // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
         if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
@@ -182,11 +184,16 @@ public struct VerifyServerApp: Service {
     public func run() async throws {
         defer { listening.finish() }
         do {
-            try await application.run()
+            try await withGracefulShutdownHandler {
+                try await application.run()
+            } onGracefulShutdown: { [logger] in
+                logger.info("verify-server shutting down: no new connections; finishing the requests in flight")
+            }
         } catch {
             // The address that cannot be bound, named (ListenFailure), instead of the socket call and its errno.
             throw ListenFailure.from(error, host: configuration.host, port: configuration.port) ?? error
         }
+        logger.info("verify-server stopped: requests in flight finished, store closed")
     }
 
     /// Waits until the server listens and returns the bound port (useful with port 0).

@@ -72,6 +72,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "memoryTrimInterval") { $0.memoryTrimInterval = try $1.seconds() },
         .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
         .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
+        .init(name: "logFormat") { $0.logFormat = try $1.choice(LogFormat.self) },
         .init(name: "readerKey") { configuration, value in
             let path = try value.text()
             configuration.readerKeyPath = path.isEmpty ? nil : path

@@ -1,4 +1,6 @@
+import CBOR
 import Foundation
+import Mdoc
 import Yams
 
 /// Reads the server configuration from its defaults, a config file and the environment.
@@ -59,6 +61,32 @@ public enum ConfigurationLoader {
             }
         }
         return (configuration, problems)
+    }
+
+    /// The `VERIFY_SERVER_*` variables of `environment` that name no configuration key (nor the config file), sorted:
+    /// a misspelt variable would otherwise be ignored without a word. Only names: their values may be secrets.
+    public static func unknownVariables(in environment: [String: String]) -> [String] {
+        let known = Set(ConfigurationKey.all.map(\.environmentName)).union([fileVariable])
+        return environment.keys.filter { $0.hasPrefix("VERIFY_SERVER_") && !known.contains($0) }.sorted()
+    }
+
+    /// One warning per unknown `VERIFY_SERVER_*` variable: its name (escaped), the variable it may have meant, never
+    /// its value.
+    public static func unknownVariableWarnings(in environment: [String: String]) -> [String] {
+        unknownVariables(in: environment).map { name in
+            let plain = name.utf8.count <= 64 && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            let quoted = plain ? name : TerminalText.escaped(InputQuote.short(name))
+            let hint = closestVariable(to: name).map { "; did you mean \($0)?" } ?? ""
+            return "environment variable \(quoted) is not a configuration setting and is ignored\(hint)"
+        }
+    }
+
+    /// The known variable `name` spells with other underscores or case (VERIFY_SERVER_LOGLEVEL → …_LOG_LEVEL).
+    static func closestVariable(to name: String) -> String? {
+        func folded(_ text: String) -> String { text.uppercased().filter { $0 != "_" } }
+        let target = folded(name)
+        return ConfigurationKey.all.map(\.environmentName).first { folded($0) == target }
     }
 
     static func readFile(_ path: String) throws(ConfigurationValueError) -> [String: ConfigurationValue] {

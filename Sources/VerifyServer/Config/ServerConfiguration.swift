@@ -71,6 +71,8 @@ public struct ServerConfiguration: Sendable {
     public var memoryTrimInterval: TimeInterval = 10
     /// The minimum level of log messages; `info` by default.
     public var logLevel: Logger.Level = .info
+    /// How `verify-server` writes its log to standard error: `text` lines (the default) or one JSON object per line.
+    public var logFormat: LogFormat = .text
     /// The PEM private key for Annex C reader authentication; set together with `readerCertificatePaths`, or neither.
     ///
     /// Reader authentication is optional, but Apple Wallet requires signed requests. With both set, every annex-c
@@ -189,6 +191,14 @@ public struct ServerConfiguration: Sendable {
         }
         return problems
     }
+}
+
+/// How the `verify-server` executable writes its log lines to standard error.
+public enum LogFormat: String, CaseIterable, Sendable {
+    /// swift-log's text lines: time, level, label, metadata and message.
+    case text
+    /// One JSON object per line (`JSONLogHandler`): `time`, `level`, `label`, `message` and `metadata`.
+    case json
 }
 
 /// A VICAL file and the root (PEM) pinned to verify it.

@@ -15,6 +15,10 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case healthz
     /// `GET /readyz`: readiness (store reachable, keys loaded, trust store not empty) and what the server has loaded.
     case readyz
+    /// `HEAD /healthz`: liveness for probes that send HEAD; 200 with no body.
+    case healthzHead
+    /// `HEAD /readyz`: readiness as `GET /readyz` decides it; 200 or 503 with no body.
+    case readyzHead
     /// `GET /metrics`: the Prometheus text exposition of `ServerMetrics`.
     case metrics
     /// `GET /v1/operator/revocation`: every fetched revocation list and its state, for the operator (bearer token).
@@ -28,11 +32,12 @@ public enum Endpoint: String, CaseIterable, Sendable {
     /// `GET /inspect/inspector.css`: the inspector page's style sheet.
     case inspectorStyle
 
-    /// The route's HTTP method: "POST" or "GET".
+    /// The route's HTTP method: "POST", "GET" or "HEAD".
     public var method: String {
         switch self {
         case .createRequest, .verify, .inspect: return "POST"
         case .healthz, .readyz, .metrics, .operatorRevocation, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
+        case .healthzHead, .readyzHead: return "HEAD"
         }
     }
 
@@ -41,8 +46,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
         switch self {
         case .createRequest: return "/v1/requests"
         case .verify: return "/v1/verify"
-        case .healthz: return "/healthz"
-        case .readyz: return "/readyz"
+        case .healthz, .healthzHead: return "/healthz"
+        case .readyz, .readyzHead: return "/readyz"
         case .metrics: return "/metrics"
         case .operatorRevocation: return "/v1/operator/revocation"
         case .inspect: return "/v1/inspect"
@@ -53,12 +58,15 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
 
     var httpMethod: HTTPRequest.Method {
-        method == "POST" ? .post : .get
+        switch method {
+        case "POST": return .post
+        case "HEAD": return .head
+        default: return .get
+        }
     }
 }
 
 extension Router where Context == ServerRequestContext {
-    /// Registers every `Endpoint` on `handlers`.
     /// Registers every `Endpoint` on `handlers`; any other method on a known path answers 405 with `Allow`.
     func register(_ handlers: ServerHandlers) {
         for endpoint in Endpoint.allCases {

@@ -50,7 +50,9 @@ struct ServerHandlers: Sendable {
         case .createRequest: return await createRequest(request, client: context.client)
         case .verify: return await verify(request)
         case .healthz: return Response.json(.ok, .object([("status", .string("ok"))]))
+        case .healthzHead: return Response(status: .ok)
         case .readyz: return await readiness()
+        case .readyzHead: return Response(status: await readiness().status)
         case .metrics:
             let runtime = runtimes.current
             metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now())

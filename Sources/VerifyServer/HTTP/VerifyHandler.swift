@@ -22,7 +22,7 @@ extension ServerHandlers {
         do throws(APIError) {
             stored = try await consume(body.requestId, logID: logID)
         } catch {
-            return refuse(error, format: "unknown", requestId: logID, start: start)
+            return refuse(error, format: await storedFormat(body.requestId, after: error), requestId: logID, start: start)
         }
 
         if let hook = hooks.beforeVerification { await hook() }
@@ -71,6 +71,14 @@ extension ServerHandlers {
         case .consumed(let request):
             return request
         }
+    }
+
+    /// The format label of a refused consume: a replayed or expired request still names its format (read from the
+    /// store, which the consume left in place); otherwise, or when the store does not say, "unknown".
+    private func storedFormat(_ id: String, after error: APIError) async -> String {
+        guard error.code == .nonceReplayed || error.code == .nonceExpired,
+              let request = try? await store.lookup(id: id) else { return "unknown" }
+        return request.format.rawValue
     }
 
     /// The report of `response` under the stored request's format, state and policy, in a span when tracing is on.

@@ -6,8 +6,9 @@ import Prometheus
 
 /// The server's metrics, recorded through swift-metrics into one Prometheus registry per server.
 ///
-/// They are exposed as text on `/metrics`. Labels carry formats, outcomes, error codes, stages and store operations:
-/// never identifiers.
+/// They are exposed as text on `/metrics`. Labels carry formats, outcomes, error codes, stages, store operations and
+/// HTTP routes, methods and statuses: never identifiers. Every metric family has a `# HELP` line from `help`, so a new
+/// metric needs its text there (`MetricsExpositionTests` checks it).
 public final class ServerMetrics: Sendable {
     /// The Prometheus registry every metric of this server is recorded in.
     public let registry: PrometheusCollectorRegistry
@@ -35,8 +36,61 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Returns every metric in the Prometheus text exposition format, as `/metrics` serves it.
-    public func exposition() -> [UInt8] { registry.emitToBuffer() }
+    /// Returns every metric in the Prometheus text exposition format, as `/metrics` serves it: each family's `# TYPE`
+    /// line follows its `# HELP` line.
+    public func exposition() -> [UInt8] { Self.addingHelp(to: registry.emitToBuffer()) }
+
+    /// The `# HELP` text of every metric family the server records, the revocation fetcher's included.
+    ///
+    /// swift-metrics has no help text, so the exposition gets these lines added before each family's `# TYPE` line.
+    public static let help: [String: String] = [
+        "verify_server_requests_created_total": "Requests created by POST /v1/requests, by format.",
+        "verify_server_verifications_total":
+            "Verification outcomes (POST /v1/verify and the inspector) by format, outcome and error code.",
+        "verify_server_verification_duration_seconds": "Time from a verify call's arrival to its answer, by outcome.",
+        "verify_server_verification_stage_seconds": "Time spent in one verification stage, by stage.",
+        "verify_server_store_operations_total": "Request-store operations by operation and result.",
+        "verify_server_store_operation_duration_seconds": "Time of one request-store operation, by operation.",
+        "verify_server_store_purged_requests_total": "Expired requests deleted from the request store.",
+        "verify_server_trust_anchors": "Trust anchors in use.",
+        "verify_server_vical_issue_id": "The vicalIssueID of each VICAL in use, by provider (0: none).",
+        "verify_server_vical_age_seconds": "Seconds since the date of each VICAL in use, by provider.",
+        "verify_server_vical_stale": "1 when a VICAL in use is past its nextUpdate, by provider.",
+        "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
+        "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
+        "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
+        "revocation_cache_lookups_total": "Revocation list cache lookups, by list kind and result.",
+        "revocation_oldest_list_age_seconds": "Age of the oldest cached revocation list, by list kind.",
+    ]
+
+    /// `text` (Prometheus text exposition) with a `# HELP` line from `help` before every `# TYPE` line that has none.
+    public static func addingHelp(to text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count + 4096)
+        var previous: ArraySlice<UInt8> = []
+        for line in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if line.starts(with: Array("# TYPE ".utf8)) {
+                let name = String(decoding: line.dropFirst(7).prefix { $0 != UInt8(ascii: " ") }, as: UTF8.self)
+                if let help = help[name], !previous.starts(with: Array("# HELP \(name) ".utf8)) {
+                    out += Array("# HELP \(name) \(help)\n".utf8)
+                }
+            }
+            out += line
+            out.append(UInt8(ascii: "\n"))
+            previous = line
+        }
+        // Every piece got a newline, the last one too: the text had one fewer.
+        if !out.isEmpty { out.removeLast() }
+        return out
+    }
+
+    /// One HTTP request answered: its route (the endpoint's path, or "unmatched"), method, status and time.
+    func httpRequest(route: String, method: String, status: Int, duration: Duration) {
+        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        Counter(label: "verify_server_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Timer(label: "verify_server_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(duration.nanoseconds)
+    }
 
     func requestCreated(format: VerificationReport.Format) {
         Counter(label: "verify_server_requests_created_total", dimensions: [("format", format.rawValue)], factory: factory).increment()

@@ -64,6 +64,9 @@ final class ServerProcess: Sendable {
         return server
     }
 
+    /// The standard error lines read so far (every line up to "listening on" once `port()` returned).
+    var errorLines: [String] { stderrLines.withLock { $0 } }
+
     /// Blocks until the server logged its port, or fails if it exited first.
     func port() throws -> Int {
         listening.wait()

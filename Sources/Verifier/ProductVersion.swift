@@ -4,7 +4,8 @@ import CryptoCore
 /// The product's version and the C libraries it runs on, as `mdocverify --version` and `verify-server --version`
 /// print them.
 public enum ProductVersion {
-    /// The package's version, raised with every release; the Changelog in README.md says what changed.
+    /// The package's version, raised with every release; CHANGELOG.md says what changed. docs/openapi.yaml's
+    /// `info.version` and the documentation name the same version (`ProductVersionTests`).
     public static let package = "0.8.0"
 
     /// The package version followed by the OpenSSL and libcbor versions.

@@ -12,8 +12,8 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show what a response holds: an indented tree of its CBOR with the mdoc structures named and decoded (MSO, COSE headers, certificates).",
         discussion: """
-            Plain CBOR (raw, hex or base64) is shown as it is. To see inside an encrypted response, give what opens it:
-            Apple in-app: --private-key --merchant-id --team-id --nonce (and --allow-test-key for Apple's test key);
+            Plain CBOR (raw, hex or base64) is shown as it is. To see inside an encrypted response, give what opens it: \
+            Apple in-app: --private-key --merchant-id --team-id --nonce (and --allow-test-key for Apple's test key); \
             Annex C: --private-key --encryption-info --origin; OpenID4VP: --session session.json. Nothing shown is verified.
             """
     )

@@ -9,7 +9,7 @@ struct MdocVerify: ParsableCommand {
         commandName: "mdocverify",
         abstract: "Verify phone-wallet ID responses (Apple Verify with Wallet, ISO 18013-5/-7 mdoc).",
         discussion: """
-            Exit codes: 0 verified, 1 rejected (the input was read and a check failed), 2 usage error or an
+            Exit codes: 0 verified, 1 rejected (the input was read and a check failed), 2 usage error or an \
             unreadable local file or key.
             """,
         version: ProductVersion.description,

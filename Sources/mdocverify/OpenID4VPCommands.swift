@@ -12,9 +12,9 @@ extension Request {
             commandName: "openid4vp",
             abstract: "Create an OpenID4VP 1.0 request for navigator.credentials.get (openid4vp-v1-unsigned, or -signed with a reader identity).",
             discussion: """
-                Writes to --out: dc-request.json ({"protocol", "data"}: one entry of the page's digital.requests), and what the
-                server keeps until the response arrives: session.json (mode 0600: the encryption key, origin, nonce, response
-                mode, credential query ids) and request.json. `verify openid4vp --session session.json` checks the answer.
+                Writes to --out: dc-request.json ({"protocol", "data"}: one entry of the page's digital.requests), and what the \
+                server keeps until the response arrives: session.json (mode 0600: the encryption key, origin, nonce, response \
+                mode, credential query ids) and request.json. `verify openid4vp --session session.json` checks the answer. \
                 Existing files are not overwritten.
                 """
         )

@@ -15,8 +15,8 @@ struct Request: ParsableCommand {
             commandName: "annex-c",
             abstract: "Create an ISO/IEC 18013-7 Annex C request for navigator.credentials.get (protocol org-iso-mdoc).",
             discussion: """
-                Writes to --out: data.json (the `data` member for the request), and what the server keeps until the
-                response arrives: private-key.pem (mode 0600), encryption-info.txt (the exact string; no newline),
+                Writes to --out: data.json (the `data` member for the request), and what the server keeps until the \
+                response arrives: private-key.pem (mode 0600), encryption-info.txt (the exact string; no newline), \
                 origin.txt and request.json. Existing files are not overwritten.
                 """
         )

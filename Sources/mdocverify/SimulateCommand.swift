@@ -10,7 +10,7 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Build a correctly signed test response (or one with deliberate faults) from a seeded test PKI.",
         discussion: """
-            Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that
+            Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that \
             `mdocverify verify` or your own server can be checked end to end. `--list-faults` lists the faults.
             """,
         subcommands: [AppleApp.self, AnnexC.self, OpenID4VP.self, DeviceResponse.self]

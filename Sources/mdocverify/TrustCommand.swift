@@ -150,7 +150,8 @@ struct Trust: ParsableCommand {
                         printAnchor(certificate, file: file, provenance: provenance[certificate.sha256Fingerprint], at: time)
                     }
                 }
-                print("\(count) anchor(s)")
+                let expired = files.flatMap(\.certificates).filter { $0.notAfter < time }.count
+                print("\(count) anchor(s)" + (expired > 0 ? ", \(expired) of them expired at \(RFC3339.format(time)) (an expired anchor anchors nothing)" : ""))
                 return .verified
             }
         }

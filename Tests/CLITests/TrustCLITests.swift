@@ -3,6 +3,7 @@ import Foundation
 import Mdoc
 import Testing
 import TestSupport
+import Verifier
 
 /// `mdocverify trust vical verify|import` and `trust list` with the real AAMVA VICAL.
 @Suite("mdocverify trust")
@@ -80,6 +81,18 @@ struct TrustCLITests {
 
         let unpinned = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--at", Self.at])
         #expect(unpinned.status == 2 && unpinned.stderr.contains("pin a VICAL root with --root or --root-sha256"), "\(unpinned.stdout)")
+    }
+
+    @Test("trust list says how many anchors are expired at the time asked")
+    func expiredCount() throws {
+        let at = "2034-01-01T00:00:00Z"
+        let time = try #require(RFC3339.parseDateTime(at))
+        let expired = try ProductionTrustBundle.trustStore().anchors.filter { $0.notAfter < time }.count
+        #expect(expired > 0)
+        let list = try MdocVerifyCLI.run(["trust", "list", "--at", at])
+        #expect(list.stdout.contains("anchor(s), \(expired) of them expired at \(at)"), "\(list.stdout.suffix(200))")
+        let none = try MdocVerifyCLI.run(["trust", "list", "--trust", Self.root, "--at", Self.at])
+        #expect(none.stdout.contains("1 anchor(s)\n") || none.stdout.hasSuffix("1 anchor(s)\n"), "\(none.stdout)")
     }
 
     @Test("from any working directory the embedded production bundle is the default trust (no Certificates/ folder needed)")

@@ -136,7 +136,7 @@ extension DocumentCheck {
     package static let order: [DocumentCheck] = [
         .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature, .certificateRevocation,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .msoStatus,
-        .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentErrors,
+        .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentExpiry, .documentErrors,
         .policyDocType, .policyElements, .policyAgeFallback,
     ]
 

@@ -85,6 +85,8 @@ extension CheckID {
     /// Each returned element of a known namespace has the data type that namespace defines for it.
     public static let elementTypes = CheckID(
         "element.types", clause: "ISO/IEC 18013-5 §7.2.1; AAMVA mDL guidelines; ISO/IEC 23220-2", codes: [.elementTypeInvalid])
+    /// A returned `expiry_date` that has passed at the verification time is reported as a warning; it never fails.
+    public static let elementDocumentExpired = CheckID("element.document_expired", clause: "ISO/IEC 18013-5 §7.2.1 (expiry_date)", codes: [])
     /// Reports the Document's `errors` (elements the wallet could not return) as a warning; it never fails.
     public static let documentErrors = CheckID(
         "document.errors", clause: "ISO/IEC 18013-5 §8.3.2.1.2.2 (Document errors, Table 9)", codes: [])
@@ -106,7 +108,7 @@ extension CheckID {
         .documentStructure,
         .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature, .revocationCertificate,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .revocationStatus, .digestValues,
-        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .documentErrors, .policyDocType, .policyElements,
+        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .elementDocumentExpired, .documentErrors, .policyDocType, .policyElements,
         .policyAgeFallback,
     ]
 }

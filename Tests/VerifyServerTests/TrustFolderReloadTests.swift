@@ -1,0 +1,36 @@
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Testing
+import TestSupport
+import VerifyServer
+
+/// A trust folder with a manifest anchors exactly what it lists, on the server too: a file left behind (or dropped in)
+/// that the manifest does not list refuses the reload, and the trust in use stays (security round 3, item 1).
+@Suite("verify-server trust folders with a manifest")
+struct TrustFolderReloadTests {
+    @Test("a certificate file the manifest does not list refuses the reload with a message naming it; the old trust stays")
+    func strayFileRefused() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
+        try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem"))
+        let manifest = #"{"entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))", "docTypes": ["org.iso.18013.5.1.mDL"]}]}"#
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        var configuration = AppleSample.configuration()
+        configuration.trustStorePaths = [folder.path]
+        try await ServerFixture.withServer(configuration) { server in
+            #expect(try jsonObject(try await server.client.get("/readyz"))["trustAnchors"] as? Int == 1)
+            // A certificate the manifest does not list, dropped into the folder.
+            let stray = try TestPKI(seed: 77).iacaPEM
+            try Data(stray.utf8).write(to: folder.appendingPathComponent("00-stray.pem"))
+            #expect(!server.app.reloadTrust())
+            let body = try jsonObject(try await server.client.get("/readyz"))
+            #expect(body["trustAnchors"] as? Int == 1)
+            let error = try #require(body["trustReloadError"] as? String)
+            #expect(error.contains("00-stray.pem") && error.contains("is not listed in"), "\(error)")
+        }
+    }
+}

@@ -27,7 +27,11 @@ extension DocumentVerification {
         }
         let expiryDay = RFC3339.daysFromCivil(year: year, month: month, day: day)
         let today = Int((context.time.timeIntervalSince1970 / 86_400).rounded(.down))
-        let date = String(format: "%04d-%02d-%02d", year, month, day)
+        func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        let date = digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2)
         // The document is valid through its expiry date.
         if expiryDay < today {
             warn(id, "the document's expiry_date \(date) is before the verification time \(RFC3339.format(context.time)): "

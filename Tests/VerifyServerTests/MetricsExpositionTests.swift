@@ -78,6 +78,7 @@ struct MetricsExpositionTests {
     func httpRequests() async throws {
         try await ServerFixture.withServer { server in
             _ = try await server.client.get("/healthz")
+            _ = try await server.client.get("/healthz/")
             _ = try await server.client.send(method: .HEAD, path: "/healthz", body: nil)
             _ = try await server.client.get("/no/such/path-\(UUID().uuidString)")
             _ = try await server.client.get("/another-\(UUID().uuidString)?x=1")
@@ -86,12 +87,13 @@ struct MetricsExpositionTests {
             _ = try await server.client.post("/v1/verify", json: "garbage")
             let text = try await server.client.get("/metrics").text
             for expected in [
-                #"verify_server_http_requests_total{route="/healthz",method="GET",status="200"} 1"#,
+                // The route the router matched: /healthz/ is /healthz.
+                #"verify_server_http_requests_total{route="/healthz",method="GET",status="200"} 2"#,
                 #"verify_server_http_requests_total{route="/healthz",method="HEAD",status="200"} 1"#,
                 #"verify_server_http_requests_total{route="unmatched",method="GET",status="404"} 2"#,
                 #"verify_server_http_requests_total{route="/healthz",method="PUT",status="405"} 1"#,
                 #"verify_server_http_requests_total{route="/v1/verify",method="POST",status="400"} 1"#,
-                #"verify_server_http_request_duration_seconds_count{route="/healthz",method="GET",status="200"} 1"#,
+                #"verify_server_http_request_duration_seconds_count{route="/healthz",method="GET",status="200"} 2"#,
                 "# TYPE verify_server_http_request_duration_seconds histogram",
             ] {
                 #expect(text.contains(expected), "missing: \(expected)")

@@ -88,10 +88,7 @@ struct Inspect: ParsableCommand {
         let report: VerificationReport
         if let session {
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
-            let stateText = try InputFiles.readText(session, what: "session", maxBytes: 1 << 20)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(stateText.utf8)) as? [String: String],
-                  let loaded = OpenID4VPFlow.session(object, request: nil)
-            else { throw UsageFailure("\(session) is not a session.json written by `request openid4vp`") }
+            let loaded = try InputFiles.openID4VPSession(session, request: nil)
             let verifier = OpenID4VPVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
             report = inspection.collect { verifier.verify(response: text, session: loaded, at: Date()) }
         } else if let encryptionInfo {

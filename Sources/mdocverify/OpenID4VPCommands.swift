@@ -79,10 +79,7 @@ extension Verify {
             try runReportingExit {
                 let text = try InputFiles.responseText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes,
                                                        expected: "what the page received: {\"protocol\", \"data\"}, its data, or the compact JWE")
-                let stateText = try InputFiles.readText(session, what: "session", maxBytes: 1 << 20)
-                guard let object = try? JSONSerialization.jsonObject(with: Data(stateText.utf8)) as? [String: String],
-                      let loaded = OpenID4VPFlow.session(object, request: try InputFiles.request(options.request))
-                else { throw UsageFailure("\(session) is not a session.json written by `request openid4vp`") }
+                let loaded = try InputFiles.openID4VPSession(session, request: try InputFiles.request(options.request))
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = OpenID4VPVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)

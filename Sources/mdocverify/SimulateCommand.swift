@@ -88,10 +88,10 @@ struct Simulate: ParsableCommand {
                 let request = AppleAppRequest(merchantKey: merchant, nonce: nonce.bytes, merchantID: merchantID, teamID: teamID)
                 let built = try document.simulate(.appleApp(request))
                 let files = try document.write(built, responseName: "response.cbor")
-                let verify = ["mdocverify", "verify", "apple-app", "--response", files.response,
-                              "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
-                              "--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text,
-                              "--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                let verify = document.verifyCommand(["apple-app", "--response", files.response,
+                                                     "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
+                                                     "--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text],
+                                                    built: built, files: files)
                 try document.writeCase(built, files: files, verify: verify, extra: [
                     "merchantID": merchantID, "teamID": teamID, "nonce": nonce.text,
                     "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: merchant)),
@@ -136,10 +136,8 @@ struct Simulate: ParsableCommand {
                 }
                 let built = try document.simulate(.annexCEncryptionInfo(info, origin: origin))
                 let files = try document.write(built, responseName: "response.txt")
-                let verify = ["mdocverify", "verify", "annex-c", "--response", files.response, "--encryption-info", info,
-                              "--origin", origin, "--private-key", privateKey]
-                    + (document.request.map { ["--request", $0] } ?? [])
-                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                let verify = document.verifyCommand(["annex-c", "--response", files.response, "--encryption-info", info,
+                                                     "--origin", origin, "--private-key", privateKey], built: built, files: files)
                 try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
                 return .verified
             }
@@ -179,9 +177,7 @@ extension Simulate {
                 let built = try document.simulate(.openID4VP(request))
                 let files = try document.write(built, responseName: "response.json")
                 let session = URL(fileURLWithPath: dcRequest).deletingLastPathComponent().appendingPathComponent("session.json").path
-                let verify = ["mdocverify", "verify", "openid4vp", "--response", files.response, "--session", session]
-                    + (document.request.map { ["--request", $0] } ?? [])
-                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                let verify = document.verifyCommand(["openid4vp", "--response", files.response, "--session", session], built: built, files: files)
                 try document.writeCase(built, files: files, verify: verify, extra: ["origin": origin, "protocol": protocolIdentifier])
                 return .verified
             }
@@ -211,10 +207,8 @@ extension Simulate {
                 }
                 let built = try document.simulate(.deviceResponse(transcript))
                 let files = try document.write(built, responseName: "device-response.cbor")
-                let verify = ["mdocverify", "verify", "device-response", "--device-response", files.response,
-                              "--session-transcript", sessionTranscript]
-                    + (document.request.map { ["--request", $0] } ?? [])
-                    + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
+                let verify = document.verifyCommand(["device-response", "--device-response", files.response,
+                                                     "--session-transcript", sessionTranscript], built: built, files: files)
                 try document.writeCase(built, files: files, verify: verify, extra: [:])
                 return .verified
             }
@@ -309,6 +303,13 @@ struct SimulationArguments: ParsableArguments {
         } catch let error as SimulationError {
             throw UsageFailure(error.description)
         }
+    }
+
+    /// `mdocverify verify <format> …` for case.json: the format's own arguments, then the request (when the answer
+    /// followed one), the trust, the time and the revocation material.
+    func verifyCommand(_ format: [String], built: Built, files: Files) -> [String] {
+        ["mdocverify", "verify"] + format + (request.map { ["--request", $0] } ?? [])
+            + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
     }
 
     /// The elements `policy` asks of `docType`, as a wallet that shares exactly what was asked discloses them.

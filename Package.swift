@@ -150,6 +150,9 @@ let package = Package(
                            "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
+                           // The hung-database tests hold database locks from a connection of their own.
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "SQLiteNIO", package: "sqlite-nio"),
                            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                            // The DocC article's own-route example runs through Hummingbird's test client.
                            .product(name: "Hummingbird", package: "hummingbird"),

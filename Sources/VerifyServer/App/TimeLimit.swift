@@ -14,11 +14,16 @@ struct TimeLimit: Sendable {
     /// How to wait for the limit to pass instead of the timer; tests pass one that returns at once.
     let wait: (@Sendable (Duration) async throws -> Void)?
 
-    /// `body`'s result, or `Exceeded` when `limit` passed first. Either way it returns once `body` has returned, as a
-    /// task group would: when the limit passes, `body` is cancelled and its end awaited (a request body's stream has
-    /// one reader, which must be gone before the server reads on). Cancelling the caller cancels `body`.
-    func run<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let race = Race<T>()
+    /// `body`'s result, or `Exceeded` when `limit` passed first; when `limit` passes, `body` is cancelled. Cancelling
+    /// the caller cancels `body`.
+    ///
+    /// By default it returns once `body` has returned, as a task group would (a request body's stream has one reader,
+    /// which must be gone before the server reads on). With `waitingForEnd` false it returns `Exceeded` as soon as
+    /// `limit` passes and leaves `body` to end on its own: a store call whose database hangs cannot be abandoned
+    /// (the query is already sent), so the store's own deadline makes sure it no longer acts by then.
+    func run<T: Sendable>(_ limit: Duration, waitingForEnd: Bool = true,
+                          _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let race = Race<T>(waitsForEnd: waitingForEnd)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation, body: body) { expire in arm(limit, expire) }
@@ -44,8 +49,9 @@ struct TimeLimit: Sendable {
     }
 }
 
-/// The operation's task and its clock. Only the task resumes the caller, once, when `body` has returned; the clock
-/// marks the limit as passed and cancels the task.
+/// The operation's task and its clock. The task resumes the caller when `body` has returned; the clock marks the
+/// limit as passed and cancels the task, and resumes the caller itself when it does not wait for the task's end.
+/// Whichever comes first resumes it, once.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
@@ -53,9 +59,13 @@ private final class Race<T: Sendable>: Sendable {
         var stopClock: (@Sendable () -> Void)?
         var exceeded = false
         var cancelled = false
+        var ended = false
     }
 
     private let state = NIOLockedValueBox(State())
+    private let waitsForEnd: Bool
+
+    init(waitsForEnd: Bool) { self.waitsForEnd = waitsForEnd }
 
     func start(_ continuation: CheckedContinuation<T, any Error>, body: @escaping @Sendable () async throws -> T,
                arm: (@escaping @Sendable () -> Void) -> @Sendable () -> Void) {
@@ -70,24 +80,28 @@ private final class Race<T: Sendable>: Sendable {
             finish(result)
         }
         let stopClock = arm { self.expire() }
-        // The task may have ended, or the caller been cancelled, before the task and the clock were stored.
-        let (finished, stop) = state.withLockedValue { state -> (Bool, Bool) in
-            guard state.continuation != nil else { return (true, false) }
+        // The task may have ended, or the caller been cancelled, or the limit passed, before the task and the clock
+        // were stored.
+        let (ended, stop) = state.withLockedValue { state -> (Bool, Bool) in
+            guard !state.ended else { return (true, false) }
             (state.work, state.stopClock) = (work, stopClock)
             return (false, state.cancelled || state.exceeded)
         }
-        if finished { stopClock() }
+        if ended { stopClock() }
         if stop { work.cancel() }
     }
 
-    /// The limit passed: the task is cancelled, and its end reported as `Exceeded`.
+    /// The limit passed: the task is cancelled, and the caller gets `Exceeded` (at once, or when the task ends).
     private func expire() {
-        let work = state.withLockedValue { state -> Task<Void, Never>? in
-            guard state.continuation != nil else { return nil }
+        let (work, abandoned) = state.withLockedValue { state -> (Task<Void, Never>?, CheckedContinuation<T, any Error>?) in
+            guard state.continuation != nil else { return (nil, nil) }
             state.exceeded = true
-            return state.work
+            guard !waitsForEnd else { return (state.work, nil) }
+            defer { state.continuation = nil }
+            return (state.work, state.continuation)
         }
         work?.cancel()
+        abandoned?.resume(throwing: TimeLimit.Exceeded())
     }
 
     /// The caller was cancelled: so is the task (also when it has not been stored yet).
@@ -101,6 +115,7 @@ private final class Race<T: Sendable>: Sendable {
 
     private func finish(_ result: Result<T, any Error>) {
         let (continuation, stopClock, exceeded) = state.withLockedValue { state in
+            state.ended = true
             defer { (state.continuation, state.work, state.stopClock) = (nil, nil, nil) }
             return (state.continuation, state.stopClock, state.exceeded)
         }

@@ -23,17 +23,20 @@ public final class InMemoryRequestStore: RequestStore {
     /// Does nothing: there is no schema.
     public func prepare() async throws {}
 
-    /// Stores a new pending request; throws `RequestStoreError` when its ID is already taken.
-    public func insert(_ request: StoredRequest) async throws {
+    /// Stores a new pending request; throws `RequestStoreError` when its ID is already taken or `deadline` has passed.
+    public func insert(_ request: StoredRequest, deadline: Date) async throws {
+        try RequestStoreError.checkDeadline(deadline)
         try entries.withLockedValue { entries in
             guard entries[request.id] == nil else { throw RequestStoreError("duplicate request id") }
             entries[request.id] = Entry(request: request, attempts: 0)
         }
     }
 
-    /// Counts an attempt on request `id`, empties its state and says what it found, as of `now`.
-    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        entries.withLockedValue { entries in
+    /// Counts an attempt on request `id`, empties its state and says what it found, as of `now`; throws, changing
+    /// nothing, when `deadline` has passed.
+    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        try RequestStoreError.checkDeadline(deadline)
+        return entries.withLockedValue { entries in
             guard var entry = entries[id] else { return .unknown }
             let request = entry.request
             entry.attempts += 1

@@ -2,7 +2,11 @@ import Foundation
 import ServiceLifecycle
 
 /// Wraps a store to count and time every operation in `/metrics`, and to bound each by `timeout`: a store that
-/// does not answer (PostgreSQL down: the pool keeps retrying) fails the operation instead of hanging the caller.
+/// does not answer (PostgreSQL down: the pool keeps retrying; PostgreSQL hung) fails the operation at `timeout`
+/// instead of hanging the caller, who does not wait for the store call to end.
+///
+/// An insert or consume the caller stopped waiting for may still reach the store later (a query already sent to a
+/// hung database runs when it wakes up), so each gets a deadline (`StoreDeadline`) the store must not act after.
 struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
@@ -19,12 +23,14 @@ struct MeteredRequestStore: RequestStore {
         try await measure("prepare") { try await base.prepare() }
     }
 
-    func insert(_ request: StoredRequest) async throws {
-        try await measure("insert") { try await base.insert(request) }
+    func insert(_ request: StoredRequest, deadline: Date) async throws {
+        let deadline = min(deadline, StoreDeadline.date(timeout: timeout))
+        try await measure("insert") { try await base.insert(request, deadline: deadline) }
     }
 
-    func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        try await measure("consume", result: \.label) { try await base.consume(id: id, now: now) }
+    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let deadline = min(deadline, StoreDeadline.date(timeout: timeout))
+        return try await measure("consume", result: \.label) { try await base.consume(id: id, now: now, deadline: deadline) }
     }
 
     func lookup(id: String) async throws -> StoredRequest? {
@@ -66,13 +72,38 @@ struct MeteredRequestStore: RequestStore {
         }
     }
 
-    /// Runs `body`, cancelling it when `timeout` passes first.
+    /// Runs `body`, cancelling it and answering without it when `timeout` passes first.
     private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await timeLimit.run(timeout, body)
+            return try await timeLimit.run(timeout, waitingForEnd: false, body)
         } catch is TimeLimit.Exceeded {
             throw RequestStoreError("request store \(name) did not answer within \(timeout)")
         }
+    }
+}
+
+/// The deadline of an insert or consume the server waits `timeout` for: the store must have acted by `timeout` minus a
+/// margin, which covers the answer's way back and the difference between the server's clock and the database's.
+///
+/// Then a store call the server stopped waiting for either took effect before the server answered, or never does.
+/// The database compares the deadline with its own clock, so the two clocks must agree within the margin (NTP keeps
+/// them within milliseconds); a database clock ahead by more turns inserts and consumes into 503s, never into
+/// double use.
+enum StoreDeadline {
+    /// A fifth of `timeout`, at most one second.
+    static func margin(for timeout: Duration) -> Duration {
+        min(timeout / 5, .seconds(1))
+    }
+
+    /// How long after it is sent an operation may still take effect: `timeout` minus the margin.
+    static func actingTime(for timeout: Duration) -> Duration {
+        timeout - margin(for: timeout)
+    }
+
+    /// The deadline of an operation sent at `start` (wall clock, which is what the database compares).
+    static func date(timeout: Duration, start: Date = Date()) -> Date {
+        let (seconds, attoseconds) = actingTime(for: timeout).components
+        return start.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 }
 

@@ -11,17 +11,31 @@ import ServiceLifecycle
 /// and each attempt re-reads the latest row version, so exactly one of them sees `attempts = 1` (and the state).
 /// Emptied state can linger in old row versions until PostgreSQL vacuums them; `requestStateKeyFile` keeps every
 /// stored state encrypted.
+///
+/// Inserts and consumes act only while PostgreSQL's `clock_timestamp()` is before the caller's deadline, checked in
+/// the statement itself (for a consume, once the row lock is held), and the statement commits on its own: a query that
+/// reaches a hung or locked database and runs after the caller gave up changes nothing. Errors name PostgreSQL's
+/// SQLSTATE and message.
 public final class PostgresRequestStore: RequestStore {
     /// The PostgresNIO connection pool; it runs as one of `services`.
     public let client: PostgresClient
     private let logger: Logger
 
     /// Creates the store for `location`; nothing connects until the pool's service runs.
-    public init(location: PostgresLocation, logger: Logger) {
+    ///
+    /// With `storeTimeout`, PostgreSQL itself cancels any statement of the pool's connections that runs longer than
+    /// an operation may take to act (`statement_timeout`: `storeTimeout` minus its margin), so a statement waiting
+    /// for a lock ends with an error (and releases its connection) before the server stops waiting.
+    public init(location: PostgresLocation, logger: Logger, storeTimeout: Duration? = nil) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: location.tls)
         configuration.options.maximumConnections = location.maximumConnections
+        if let storeTimeout {
+            let (seconds, attoseconds) = StoreDeadline.actingTime(for: storeTimeout).components
+            let milliseconds = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            configuration.options.additionalStartupParameters = [("statement_timeout", "\(milliseconds)")]
+        }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
     }
@@ -37,107 +51,171 @@ public final class PostgresRequestStore: RequestStore {
     /// Instances starting together serialize on a PostgreSQL advisory lock.
     public func prepare() async throws {
         // Instances starting together serialize on an advisory lock; CREATE … IF NOT EXISTS alone can race.
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS verify_requests (
-                    id text PRIMARY KEY,
-                    format text NOT NULL,
-                    policy text NOT NULL,
-                    state text NOT NULL,
-                    created_at timestamptz NOT NULL,
-                    expires_at timestamptz NOT NULL,
-                    consumed_at timestamptz,
-                    attempts bigint NOT NULL DEFAULT 0
-                )
-                """, logger: logger)
-            try await connection.query(
-                "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
+        try await Self.naming {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS verify_requests (
+                        id text PRIMARY KEY,
+                        format text NOT NULL,
+                        policy text NOT NULL,
+                        state text NOT NULL,
+                        created_at timestamptz NOT NULL,
+                        expires_at timestamptz NOT NULL,
+                        consumed_at timestamptz,
+                        attempts bigint NOT NULL DEFAULT 0
+                    )
+                    """, logger: logger)
+                try await connection.query(
+                    "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
+                try await connection.query(
+                    "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
+            }
         }
     }
 
-    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID) or is unreachable.
-    public func insert(_ request: StoredRequest) async throws {
+    /// Inserts a new pending request if PostgreSQL gets to it before `deadline`; throws when the database refuses it
+    /// (e.g. a duplicate ID), is unreachable, or got to it too late (then nothing is inserted).
+    public func insert(_ request: StoredRequest, deadline: Date) async throws {
         let policy = try StoredRequestColumns.encode(policy: request.policy)
         let state = try StoredRequestColumns.encode(state: request.state)
-        try await client.query("""
-            INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at)
-            VALUES (\(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt))
-            """, logger: logger)
+        let inserted = try await Self.naming {
+            let rows = try await client.query("""
+                INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at)
+                SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt)
+                WHERE clock_timestamp() < \(deadline)
+                RETURNING id
+                """, logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
+        guard inserted == 1 else { throw RequestStoreError.deadlinePassed }
     }
 
-    /// Counts an attempt on request `id` and empties its state in one statement, and says what it found, as of `now`.
-    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        let rows = try await client.query("""
-            WITH old AS (SELECT id, state FROM verify_requests WHERE id = \(id) FOR UPDATE)
-            UPDATE verify_requests AS r
-            SET attempts = r.attempts + 1, consumed_at = COALESCE(r.consumed_at, \(now)), state = '{}'
-            FROM old WHERE r.id = old.id
-            RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at
-            """, logger: logger)
+    /// Counts an attempt on request `id` and empties its state in one statement, and says what it found, as of `now`;
+    /// changes nothing, and throws, when PostgreSQL holds the row's lock only at or after `deadline`.
+    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        // PostgreSQL's text cannot hold NUL: no request has such an ID (the query would fail, as a 503).
+        guard !id.utf8.contains(0) else { return .unknown }
+        // The deadline is a join filter of the UPDATE, evaluated on the row `old` returns, i.e. once its lock is held
+        // (a plain WHERE would be checked before waiting for the lock). The outer join always returns one row, whose
+        // `in_time` tells a late statement from an unknown ID when the UPDATE returned nothing.
+        let rows = try await Self.naming {
+            try await client.query("""
+                WITH old AS (SELECT id, state FROM verify_requests WHERE id = \(id) FOR UPDATE),
+                done AS (
+                    UPDATE verify_requests AS r
+                    SET attempts = r.attempts + 1, consumed_at = COALESCE(r.consumed_at, \(now)), state = '{}'
+                    FROM old WHERE r.id = old.id AND clock_timestamp() < \(deadline)
+                    RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at)
+                SELECT done.attempts, done.format, done.policy, done.state, done.created_at, done.expires_at,
+                       clock_timestamp() < \(deadline)
+                FROM (VALUES (1)) AS one LEFT JOIN done ON true
+                """, logger: logger)
+        }
         var outcome = ConsumeOutcome.unknown
-        for try await (attempts, format, policy, state, createdAt, expiresAt) in rows.decode((Int, String, String, String, Date, Date).self) {
-            outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
-                guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
-                return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                     state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
-            }())
+        try await Self.naming {
+            for try await row in rows.decode((Int?, String?, String?, String?, Date?, Date?, Bool).self) {
+                guard let attempts = row.0, let format = row.1, let policy = row.2, let state = row.3,
+                      let createdAt = row.4, let expiresAt = row.5 else {
+                    guard row.6 else { throw RequestStoreError.deadlinePassed }
+                    continue
+                }
+                outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
+                    guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                    return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
+                                         state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+                }())
+            }
         }
         return outcome
     }
 
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
-        let rows = try await client.query(
-            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = \(id)", logger: logger)
-        var found: StoredRequest?
-        for try await (format, policy, state, createdAt, expiresAt) in rows.decode((String, String, String, Date, Date).self) {
-            guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
-            found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                  state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+        guard !id.utf8.contains(0) else { return nil }
+        return try await Self.naming {
+            let rows = try await client.query(
+                "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = \(id)", logger: logger)
+            var found: StoredRequest?
+            for try await (format, policy, state, createdAt, expiresAt) in rows.decode((String, String, String, Date, Date).self) {
+                guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
+                                      state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+            }
+            return found
         }
-        return found
     }
 
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        let rows = try await client.query("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id", logger: logger)
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        try await count("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")
     }
 
     /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
     public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
-        let rows = try await client.query(
-            "UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id", logger: logger)
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        try await count("UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id")
     }
 
     /// The highest accepted `vicalIssueID` per provider.
     public func vicalIssueIDs() async throws -> [String: UInt64] {
-        let rows = try await client.query("SELECT provider, issue_id FROM verify_vical_issues", logger: logger)
-        var ids: [String: UInt64] = [:]
-        for try await (provider, id) in rows.decode((String, Int64).self) { ids[provider] = UInt64(max(id, 0)) }
-        return ids
+        try await Self.naming {
+            let rows = try await client.query("SELECT provider, issue_id FROM verify_vical_issues", logger: logger)
+            var ids: [String: UInt64] = [:]
+            for try await (provider, id) in rows.decode((String, Int64).self) { ids[provider] = UInt64(max(id, 0)) }
+            return ids
+        }
     }
 
     /// Raises `provider`'s remembered issue ID in one upsert (concurrent instances keep the highest).
     public func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
         let id = Int64(clamping: issueID)
-        try await client.query("""
-            INSERT INTO verify_vical_issues (provider, issue_id) VALUES (\(provider), \(id))
-            ON CONFLICT (provider) DO UPDATE SET issue_id = GREATEST(verify_vical_issues.issue_id, EXCLUDED.issue_id)
-            """, logger: logger)
+        try await Self.naming {
+            try await client.query("""
+                INSERT INTO verify_vical_issues (provider, issue_id) VALUES (\(provider), \(id))
+                ON CONFLICT (provider) DO UPDATE SET issue_id = GREATEST(verify_vical_issues.issue_id, EXCLUDED.issue_id)
+                """, logger: logger)
+        }
     }
 
     /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
-        let rows = try await client.query("SELECT 1", logger: logger)
-        for try await _ in rows {}
+        try await count("SELECT 1")
+    }
+
+    /// Runs `query` and counts the rows it returns.
+    @discardableResult
+    private func count(_ query: PostgresQuery) async throws -> Int {
+        try await Self.naming {
+            let rows = try await client.query(query, logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
+    }
+
+    /// Runs `body`, turning PostgresNIO's errors (whose descriptions say only "Generic description") into a
+    /// `RequestStoreError` that names the cause.
+    @discardableResult
+    private static func naming<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            throw RequestStoreError(describing(error))
+        } catch let error as PostgresDecodingError {
+            throw RequestStoreError("PostgreSQL column \(error.columnName) (\(error.postgresType)) does not decode as \(error.targetType): \(error.code)")
+        }
+    }
+
+    /// PostgreSQL's SQLSTATE, severity and message for a server error (not its detail, which can quote values); for
+    /// others PostgresNIO's code and the underlying error (e.g. the connection's).
+    static func describing(_ error: PSQLError) -> String {
+        if let info = error.serverInfo {
+            let state = info[.sqlState] ?? "?"
+            return "PostgreSQL \(info[.severity] ?? "ERROR") SQLSTATE \(state): \(info[.message] ?? "(no message)")"
+        }
+        let underlying = error.underlying.map { ": \(String(describing: $0))" } ?? ""
+        return "PostgreSQL connection \(error.code)\(underlying)"
     }
 }

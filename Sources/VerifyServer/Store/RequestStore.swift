@@ -8,6 +8,11 @@ import ServiceLifecycle
 /// `.consumed` or `.expired` and every other one `.replayed`. The same step empties the stored state (the format's
 /// secrets, e.g. a private key), so a consumed request keeps none; `eraseState(expiredBefore:)` empties that of
 /// requests that expired unused.
+///
+/// `insert` and `consume` take a deadline: the latest instant (wall clock) at which they may take effect. The server
+/// stops waiting at `storeTimeout` and answers 503 `store.unavailable`; the deadline it passes is earlier by a margin
+/// (see `StoreDeadline`), so an operation the server stopped waiting for either took effect in time or never does,
+/// however late the store gets to it: a 503 consumes nothing and creates nothing.
 public protocol RequestStore: Sendable {
     /// A short description for logs and `/readyz` (never includes credentials).
     var kind: String { get }
@@ -15,12 +20,14 @@ public protocol RequestStore: Sendable {
     ///
     /// Called once before the server accepts connections.
     func prepare() async throws
-    /// Stores a new pending request; throws when it cannot be stored (e.g. a duplicate ID or an unreachable store).
-    func insert(_ request: StoredRequest) async throws
+    /// Stores a new pending request, unless `deadline` has passed when the store gets to it; throws when it cannot be
+    /// stored (e.g. a duplicate ID, an unreachable store, or a passed deadline: then nothing is stored).
+    func insert(_ request: StoredRequest, deadline: Date) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
     ///
-    /// In the same atomic step the stored state becomes empty; `.consumed` carries the state as it was.
-    func consume(id: String, now: Date) async throws -> ConsumeOutcome
+    /// In the same atomic step the stored state becomes empty; `.consumed` carries the state as it was. Throws, and
+    /// changes nothing, when `deadline` has passed when the store gets to the request.
+    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.
@@ -39,6 +46,18 @@ public protocol RequestStore: Sendable {
     var services: [any Service] { get }
 }
 
+extension RequestStore {
+    /// Stores a new pending request with no deadline of its own (a timed layer such as the server's adds one).
+    public func insert(_ request: StoredRequest) async throws {
+        try await insert(request, deadline: .distantFuture)
+    }
+
+    /// Consumes request `id` with no deadline of its own (a timed layer such as the server's adds one).
+    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+        try await consume(id: id, now: now, deadline: .distantFuture)
+    }
+}
+
 /// A failure of a request store, or an unusable store URL.
 ///
 /// Messages never contain the store's password.
@@ -49,4 +68,15 @@ public struct RequestStoreError: Error, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     /// The message.
     public var description: String { message }
+}
+
+extension RequestStoreError {
+    /// The error of a store that got to an insert or consume after its deadline, and so did not act.
+    static let deadlinePassed = RequestStoreError(
+        "the request store got to the operation after its deadline and did not act (the store was slow or hung)")
+
+    /// Throws `deadlinePassed` unless the wall clock is before `deadline` (for stores that share the server's clock).
+    static func checkDeadline(_ deadline: Date) throws {
+        guard Date() < deadline else { throw deadlinePassed }
+    }
 }

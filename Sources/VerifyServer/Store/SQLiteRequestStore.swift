@@ -10,7 +10,8 @@ import SQLiteNIO
 ///
 /// For one server process; several instances must share PostgreSQL instead.
 ///
-/// All statements run on one dedicated thread, one operation at a time. Consumption is one transaction that counts the
+/// All statements run on one dedicated thread, one operation at a time, each to its end (a caller that stops waiting
+/// does not cut one short); an insert or consume whose deadline has passed by its turn does nothing. Consumption is one transaction that counts the
 /// attempt (`UPDATE … RETURNING`, which decides the single winner) and empties the stored state. WAL journal with
 /// `synchronous=FULL`: a consumed request stays consumed across a crash or power loss. `secure_delete` overwrites
 /// what a statement removes, and each purge checkpoints and truncates the WAL file, so emptied state does not linger
@@ -64,7 +65,7 @@ public final class SQLiteRequestStore: RequestStore {
     /// Sets WAL journaling (for files), `synchronous=FULL`, `secure_delete` and a busy timeout, and creates the
     /// `verify_requests` table and its expiry index if needed.
     public func prepare() async throws {
-        try await gate.run { try await self.prepareSchema() }
+        try await serially { try await self.prepareSchema() }
     }
 
     private func prepareSchema() async throws {
@@ -90,22 +91,31 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
     }
 
-    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID).
-    public func insert(_ request: StoredRequest) async throws {
+    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when `deadline`
+    /// has passed by the time the operations queued before it are done (then nothing is inserted).
+    public func insert(_ request: StoredRequest, deadline: Date) async throws {
         let (policy, state) = (try StoredRequestColumns.encode(policy: request.policy), try StoredRequestColumns.encode(state: request.state))
-        _ = try await gate.run { try await self.connection.query(
-            "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(request.id), .text(request.format.rawValue), .text(policy), .text(state),
-             .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))]) }
+        _ = try await serially {
+            try RequestStoreError.checkDeadline(deadline)
+            return try await self.connection.query(
+                "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [.text(request.id), .text(request.format.rawValue), .text(policy), .text(state),
+                 .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))])
+        }
     }
 
-    /// Counts an attempt on request `id` and empties its state in one transaction, and says what it found, as of `now`.
-    public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
+    /// Counts an attempt on request `id` and empties its state in one transaction, and says what it found, as of `now`;
+    /// throws, changing nothing, when `deadline` has passed once it holds the write lock.
+    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         // SQLite's RETURNING gives the new values, so the state is read by the counting statement (which leaves it
         // alone) and emptied by a second one, inside one transaction: one commit, and both or neither survive a crash.
-        let rows = try await gate.run {
+        let rows = try await serially {
+            // Checked once the write lock is held (BEGIN IMMEDIATE waits up to busy_timeout for another process), so
+            // a consume queued behind slow operations does not act after the caller stopped waiting for it.
+            try RequestStoreError.checkDeadline(deadline)
             _ = try await self.connection.query("BEGIN IMMEDIATE")
             do {
+                try RequestStoreError.checkDeadline(deadline)
                 let rows = try await self.connection.query("""
                     UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
                     WHERE id = ?1
@@ -132,14 +142,14 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
-        let rows = try await gate.run { try await self.connection.query(
+        let rows = try await serially { try await self.connection.query(
             "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)]) }
         return try rows.first.map { try Self.request(id: id, row: $0) }
     }
 
     /// Deletes requests that expired before `cutoff`, then checkpoints and truncates the WAL file; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await gate.run {
+        try await serially {
             let rows = try await self.connection.query(
                 "DELETE FROM verify_requests WHERE expires_at < ? RETURNING id", [.integer(Self.milliseconds(cutoff))])
             // Old page images (with state emptied since) stay in the WAL file until a checkpoint truncates it.
@@ -150,7 +160,7 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
     public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
-        try await gate.run {
+        try await serially {
             try await self.connection.query(
                 "UPDATE verify_requests SET state = '{}' WHERE expires_at <= ? AND state <> '{}' RETURNING id",
                 [.integer(Self.milliseconds(cutoff, rounding: .down))]).count
@@ -159,7 +169,7 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// The highest accepted `vicalIssueID` per provider.
     public func vicalIssueIDs() async throws -> [String: UInt64] {
-        let rows = try await gate.run { try await self.connection.query("SELECT provider, issue_id FROM verify_vical_issues") }
+        let rows = try await serially { try await self.connection.query("SELECT provider, issue_id FROM verify_vical_issues") }
         var ids: [String: UInt64] = [:]
         for row in rows {
             if let provider = row.column("provider")?.string, let id = row.column("issue_id")?.integer { ids[provider] = UInt64(max(id, 0)) }
@@ -169,7 +179,7 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// Raises `provider`'s remembered issue ID (never lowers it).
     public func recordVICALIssueID(provider: String, issueID: UInt64) async throws {
-        _ = try await gate.run { try await self.connection.query("""
+        _ = try await serially { try await self.connection.query("""
             INSERT INTO verify_vical_issues (provider, issue_id) VALUES (?1, ?2)
             ON CONFLICT(provider) DO UPDATE SET issue_id = MAX(issue_id, excluded.issue_id)
             """, [.text(provider), .integer(Int(clamping: issueID))]) }
@@ -177,7 +187,7 @@ public final class SQLiteRequestStore: RequestStore {
 
     /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
-        _ = try await gate.run { try await self.connection.query("SELECT 1") }
+        _ = try await serially { try await self.connection.query("SELECT 1") }
     }
 
     /// Closes the database and its thread.
@@ -189,8 +199,15 @@ public final class SQLiteRequestStore: RequestStore {
             return !wasClosed
         }
         guard first else { return }
-        try await gate.run { try await self.connection.close() }
+        try await serially { try await self.connection.close() }
         try await threadPool.shutdownGracefully()
+    }
+
+    /// Runs `body` through the gate in a task of its own, which the caller's cancellation does not reach: a cancelled
+    /// caller (the server's time limit cancels the store call it stops waiting for) would make SQLiteNIO skip the
+    /// statements still to come, such as the ROLLBACK after a failed step, and leave a transaction open for good.
+    private func serially<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await self.gate.run(body) }.value
     }
 
     // MARK: Rows

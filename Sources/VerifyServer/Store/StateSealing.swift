@@ -77,14 +77,14 @@ struct SealedStateStore: RequestStoreLayer {
     static let field = "aes-256-gcm"
     private static let algorithm = AEADAlgorithm.aes256GCM
 
-    func insert(_ request: StoredRequest) async throws {
+    func insert(_ request: StoredRequest, deadline: Date) async throws {
         var sealed = request
         sealed.state = try seal(request.state, id: request.id)
-        try await base.insert(sealed)
+        try await base.insert(sealed, deadline: deadline)
     }
 
-    func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        let outcome = try await base.consume(id: id, now: now)
+    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let outcome = try await base.consume(id: id, now: now, deadline: deadline)
         guard case .consumed(var request) = outcome else { return outcome }
         request.state = try open(request.state, id: id)
         return .consumed(request)

@@ -1,0 +1,261 @@
+import Foundation
+import LoopbackClient
+import Logging
+import PostgresNIO
+import SQLiteNIO
+import Testing
+import TestSupport
+import VerifyServer
+
+/// A hung database, made deterministic: a second connection holds the lock the server's statement needs, for longer
+/// than `storeTimeout`, then lets go. The server must answer 503 within `storeTimeout` (not when the lock goes), and
+/// the statement it left behind must not act when it finally runs: the request stays unconsumed (the retry verifies)
+/// and a create that got 503 leaves no row. Serialized: a test's table lock would stall the others' servers.
+@Suite("verify-server on a hung PostgreSQL: a 503 is bounded by storeTimeout and consumes or creates nothing",
+       .serialized, .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
+struct HungStoreTests {
+    static let storeTimeout: TimeInterval = 1
+    /// How much later than `storeTimeout` the 503 may come (HTTP, scheduling); the lock is held far longer.
+    static let slack: Duration = .milliseconds(1500)
+
+    /// How the server gets its PostgreSQL store: opened from its configuration (PostgreSQL's own `statement_timeout`
+    /// ends the blocked statement before the server's limit) or handed in without it (the server's limit answers, and
+    /// the deadline inside the statement keeps it from acting later).
+    enum Opening: CaseIterable, CustomTestStringConvertible {
+        case fromConfiguration
+        case withoutStatementTimeout
+        var testDescription: String { self == .fromConfiguration ? "store from the configuration" : "store without statement_timeout" }
+    }
+
+    @Test("verify while the request's row is locked: 503 within storeTimeout; after the lock goes the request is unconsumed and the retry verifies (200)",
+          arguments: Opening.allCases)
+    func lockedRow(_ opening: Opening) async throws {
+        let log = CapturedLogs()
+        try await Self.withServer(opening, logger: log.logger) { server, raw in
+            let request = AppleSample.request()
+            try await raw.insert(request)
+            let held = try await Self.holding("SELECT id FROM verify_requests WHERE id = \(request.id) FOR UPDATE", in: raw) {
+                try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            }
+            #expect(held.blocked, "the server's consume never waited for the row lock")
+            #expect(held.answer.status == 503, "\(held.answer.text)")
+            #expect(try errorCode(held.answer) == "store.unavailable")
+            #expect(held.elapsed < .seconds(Self.storeTimeout) + Self.slack, "the 503 came after \(held.elapsed)")
+
+            #expect(try await raw.lookup(id: request.id)?.state == request.state, "the 503 emptied the request's state")
+            #expect(try await Self.attempts(request.id, in: raw) == 0, "the 503 counted an attempt")
+            let retry = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            #expect(retry.status == 200, "\(retry.text)")
+            let replay = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            #expect(replay.status == 409)
+        }
+        if opening == .fromConfiguration {
+            // PostgreSQL ended the statement itself, and the log says how (not PostgresNIO's "Generic description").
+            #expect(log.all.contains("SQLSTATE 57014: canceling statement due to statement timeout"), "\(log.all)")
+            #expect(!log.all.contains("Generic description"))
+        }
+    }
+
+    @Test("create while the table is locked: 503 within storeTimeout; after the lock goes no row was inserted",
+          arguments: Opening.allCases)
+    func lockedTable(_ opening: Opening) async throws {
+        try await Self.withServer(opening, logger: ServerFixture.quietLogger) { server, raw in
+            // An element name no other request asks for, so this test finds its own rows in a shared table.
+            let marker = "hung_\(UUID().uuidString.lowercased().prefix(8))"
+            let body = """
+                {"format":"apple-app","documents":[{"docType":"org.iso.18013.5.1.mDL","nameSpaces":{"org.iso.18013.5.1":{"family_name":true,"\(marker)":false}}}]}
+                """
+            let held = try await Self.holding("LOCK TABLE verify_requests IN ACCESS EXCLUSIVE MODE", in: raw) {
+                try await server.client.post("/v1/requests", json: body)
+            }
+            #expect(held.blocked, "the server's insert never waited for the table lock")
+            #expect(held.answer.status == 503, "\(held.answer.text)")
+            #expect(try errorCode(held.answer) == "store.unavailable")
+            #expect(held.elapsed < .seconds(Self.storeTimeout) + Self.slack, "the 503 came after \(held.elapsed)")
+            #expect(try await Self.rows(marker: marker, in: raw) == 0, "the create that got 503 inserted its row")
+
+            let created = try await server.client.post("/v1/requests", json: body)
+            #expect(created.status == 201, "\(created.text)")
+            #expect(try await Self.rows(marker: marker, in: raw) == 1)
+        }
+    }
+
+    @Test("PostgreSQL errors name their SQLSTATE and message: a duplicate ID (23505)")
+    func namedErrors() async throws {
+        let url = try #require(TestPostgres.url)
+        let raw = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
+        try await ServerFixture.withStore(raw) {
+            try await raw.prepare()
+            let request = AppleSample.request()
+            try await raw.insert(request)
+            let error = await #expect(throws: RequestStoreError.self) { try await raw.insert(request) }
+            let message = error?.message ?? ""
+            #expect(message.contains("SQLSTATE 23505"), "\(message)")
+            #expect(message.contains("duplicate key value violates unique constraint"), "\(message)")
+            #expect(!message.contains(request.id), "the message quotes the key")
+        }
+    }
+
+    @Test("a requestId holding NUL, which PostgreSQL text cannot hold, is unknown (404), not a store failure (503)")
+    func nulID() async throws {
+        try await Self.withServer(.fromConfiguration, logger: ServerFixture.quietLogger) { server, _ in
+            let answer = try await server.client.post("/v1/verify", json: AppleSample.verifyBody("a\u{0}b"))
+            #expect(answer.status == 404, "\(answer.text)")
+            #expect(try errorCode(answer) == "nonce.unknown")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A server on the test PostgreSQL with a short `storeTimeout`, and a store of the test's own on the same database.
+    static func withServer(_ opening: Opening, logger: Logger,
+                           _ body: @Sendable (RunningServer, PostgresRequestStore) async throws -> Void) async throws {
+        let url = try #require(TestPostgres.url)
+        var settings = AppleSample.configuration(store: .postgres(url: url))
+        settings.storeTimeout = storeTimeout
+        let configuration = settings
+        let raw = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
+        let handed = opening == .fromConfiguration ? nil
+            : PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
+        try await ServerFixture.withStore(raw) {
+            try await raw.prepare()
+            guard let handed else {
+                return try await ServerFixture.withServer(configuration, logger: logger) { server in try await body(server, raw) }
+            }
+            try await ServerFixture.withStore(handed) {
+                try await ServerFixture.withServer(configuration, store: handed, logger: logger) { server in try await body(server, raw) }
+            }
+        }
+    }
+
+    /// What happened while a lock was held.
+    struct Held {
+        /// The server's answer.
+        var answer: LoopbackHTTPClient.Response
+        /// How long it took.
+        var elapsed: Duration
+        /// Whether a statement of another connection waited for the lock.
+        var blocked: Bool
+    }
+
+    /// Holds the lock `statement` takes, in a transaction of its own, while `call` runs: until `call` answers or
+    /// `storeTimeout` plus the slack has passed, whichever comes first. Then lets go, and waits until the statements
+    /// that waited for the lock have ended (so what they did, or did not do, is in the table).
+    static func holding(_ statement: PostgresQuery, in raw: PostgresRequestStore,
+                        call: @escaping @Sendable () async throws -> LoopbackHTTPClient.Response) async throws -> Held {
+        let logger = ServerFixture.quietLogger
+        return try await raw.client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            try await connection.query(statement, logger: logger)
+            let holder = try await single(connection.query("SELECT pg_backend_pid()", logger: logger), as: Int32.self)
+            let answering = answeringTask(call)
+            let waiting = try await blockedBackends(by: holder, on: connection)
+            await untilAnsweredOrLate(answering)
+            try await connection.query("ROLLBACK", logger: logger)
+            let (answer, elapsed) = try await answering.task.value
+            try await waitUntilIdle(waiting, on: connection)
+            return Held(answer: answer, elapsed: elapsed, blocked: !waiting.isEmpty)
+        }
+    }
+
+    /// `call` under way, timed, and a stream that ends when it has answered.
+    static func answeringTask(_ call: @escaping @Sendable () async throws -> LoopbackHTTPClient.Response)
+        -> (task: Task<(LoopbackHTTPClient.Response, Duration), any Error>, answered: AsyncStream<Void>) {
+        let (answered, answeredNow) = AsyncStream.makeStream(of: Void.self)
+        let start = ContinuousClock.now
+        let task = Task {
+            defer { answeredNow.finish() }
+            let response = try await call()
+            return (response, ContinuousClock.now - start)
+        }
+        return (task, answered)
+    }
+
+    /// Returns when `answering` has answered or `storeTimeout` plus the slack has passed, whichever comes first: a
+    /// lock is held until then, and a late answer (a server waiting for the lock) comes after it goes.
+    static func untilAnsweredOrLate(_ answering: (task: Task<(LoopbackHTTPClient.Response, Duration), any Error>, answered: AsyncStream<Void>)) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in answering.answered {} }
+            group.addTask { try? await Task.sleep(for: .seconds(storeTimeout) + slack) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The backends waiting for a lock `holder` holds, as soon as there is one (or none after a while).
+    static func blockedBackends(by holder: Int32, on connection: PostgresConnection) async throws -> [Int32] {
+        for _ in 0..<200 {
+            let rows = try await connection.query(
+                "SELECT pid FROM pg_stat_activity WHERE \(holder) = ANY(pg_blocking_pids(pid))", logger: ServerFixture.quietLogger)
+            var pids: [Int32] = []
+            for try await pid in rows.decode(Int32.self) { pids.append(pid) }
+            if !pids.isEmpty { return pids }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return []
+    }
+
+    /// Waits until none of `backends` runs a statement on `verify_requests` any more.
+    static func waitUntilIdle(_ backends: [Int32], on connection: PostgresConnection) async throws {
+        guard !backends.isEmpty else { return }
+        for _ in 0..<500 {
+            let busy = try await single(connection.query("""
+                SELECT count(*) FROM pg_stat_activity
+                WHERE pid = ANY(\(backends)) AND state = 'active' AND query LIKE '%verify_requests%'
+                """, logger: ServerFixture.quietLogger), as: Int64.self)
+            if busy == 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the statements that waited for the lock did not end")
+    }
+
+    static func attempts(_ id: String, in raw: PostgresRequestStore) async throws -> Int64 {
+        try await single(raw.client.query("SELECT attempts FROM verify_requests WHERE id = \(id)", logger: ServerFixture.quietLogger), as: Int64.self)
+    }
+
+    static func rows(marker: String, in raw: PostgresRequestStore) async throws -> Int64 {
+        try await single(raw.client.query(
+            "SELECT count(*) FROM verify_requests WHERE strpos(policy, \(marker)) > 0", logger: ServerFixture.quietLogger), as: Int64.self)
+    }
+
+    static func single<T: PostgresDecodable & Sendable>(_ rows: PostgresRowSequence, as type: T.Type) async throws -> T {
+        var value: T?
+        for try await decoded in rows.decode(T.self) { value = decoded }
+        return try #require(value)
+    }
+}
+
+/// The same for the SQLite store: another connection to the file holds its write lock (`BEGIN IMMEDIATE`), so the
+/// server's consume waits in SQLite's busy handler, as it would behind another process or a stalled disk.
+@Suite("verify-server on a locked SQLite file: a 503 is bounded by storeTimeout and consumes nothing")
+struct LockedSQLiteTests {
+    @Test("verify while another connection holds the write lock: 503 within storeTimeout; after it goes the request is unconsumed and the retry verifies (200)")
+    func lockedFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hung-sqlite-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("requests.sqlite").path
+        var settings = AppleSample.configuration(store: .sqlite(path: path))
+        settings.storeTimeout = HungStoreTests.storeTimeout
+        let configuration = settings
+        try await ServerFixture.withServer(configuration) { server in
+            let request = AppleSample.request()
+            try await server.store.insert(request)
+            let other = try await SQLiteConnection.open(storage: .file(path: path))
+            _ = try await other.query("BEGIN IMMEDIATE")
+            let answering = HungStoreTests.answeringTask {
+                try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            }
+            await HungStoreTests.untilAnsweredOrLate(answering)
+            _ = try await other.query("ROLLBACK")
+            try await other.close()
+            let (answer, elapsed) = try await answering.task.value
+            #expect(answer.status == 503, "\(answer.text)")
+            #expect(elapsed < .seconds(HungStoreTests.storeTimeout) + HungStoreTests.slack, "the 503 came after \(elapsed)")
+
+            // The lookup queues behind the consume the server left waiting, which ends without acting.
+            #expect(try await server.store.lookup(id: request.id)?.state == request.state, "the 503 emptied the request's state")
+            let retry = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            #expect(retry.status == 200, "\(retry.text)")
+        }
+    }
+}

@@ -100,8 +100,9 @@ private final class Race<T: Sendable>: Sendable {
             defer { state.continuation = nil }
             return (state.work, state.continuation)
         }
-        work?.cancel()
+        // The caller first: cancellation handlers run synchronously, inside `cancel()`.
         abandoned?.resume(throwing: TimeLimit.Exceeded())
+        work?.cancel()
     }
 
     /// The caller was cancelled: so is the task (also when it has not been stored yet).

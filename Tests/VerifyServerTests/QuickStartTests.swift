@@ -32,7 +32,7 @@ struct QuickStartTests {
             "VERIFY_SERVER_REVOCATION_FETCH": "false",
         ])
         defer { server.stop() }
-        let client = try LoopbackHTTPClient(port: try server.port())
+        let client = try await server.readyClient()
 
         let created = try await client.post("/v1/requests", json: VectorFiles.text(Self.requestFile))
         #expect(created.status == 201, "\(created.text)")

@@ -103,14 +103,14 @@ struct RevocationFetchServerTests {
         }
     }
 
-    @Test("the operator endpoint lists fetched lists with their state only with the bearer token; 404 without one configured")
+    @Test("the operator endpoint lists fetched lists with their state only with the bearer token; 401 for all when none is configured")
     func operatorEndpoint() async throws {
         let lists = try await RevocationListServer.start()
         let (wallet, configuration) = try Self.setUp(lists, faults: [], policy: .hard)
         defer { wallet.remove() }
         try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
-            let unconfigured = try await server.client.get("/v1/operator/revocation")
-            #expect(unconfigured.status == 404)
+            let unconfigured = try await server.client.get("/v1/operator/revocation", headers: [("Authorization", "Bearer ")])
+            #expect(unconfigured.status == 401)
         }
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("operator-\(UUID().uuidString)").path
         try Data("s3cret-operator-token\n".utf8).write(to: URL(fileURLWithPath: tokenFile))

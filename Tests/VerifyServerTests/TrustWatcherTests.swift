@@ -27,7 +27,7 @@ struct TrustWatcherTests {
 
         let server = try ServerProcess.start(environment: environment)
         defer { server.stop() }
-        let client = try LoopbackHTTPClient(port: try server.port())
+        let client = try await server.readyClient()
         var answers: [Int] = []
         for _ in 0 ..< 20 { answers.append(try await client.get("/healthz").status) }
         #expect(answers.allSatisfy { $0 == 200 }, "\(answers)")

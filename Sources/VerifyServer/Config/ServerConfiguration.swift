@@ -109,7 +109,7 @@ public struct ServerConfiguration: Sendable {
     /// are refused otherwise, after name resolution and on every redirect.
     public var revocationFetchAllow: [String] = []
     /// A file holding the bearer token of the operator endpoints (`GET /v1/operator/revocation`); none: those
-    /// endpoints answer 404.
+    /// endpoints refuse every request (401).
     public var operatorTokenFile: String?
     /// Whether to serve the inspector page at `/inspect` and its endpoint `POST /v1/inspect`.
     ///

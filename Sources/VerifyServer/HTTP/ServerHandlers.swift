@@ -114,19 +114,16 @@ struct ServerHandlers: Sendable {
     }
 
     /// `GET /v1/operator/revocation`: every fetched list with its state and failure category, for the operator only
-    /// (a bearer token from `operatorTokenFile`, compared in constant time). 404 when no token is configured, 401
-    /// without the right one.
+    /// (a bearer token from `operatorTokenFile`, compared in constant time). 401 without the right one — and for every
+    /// request when no token is configured, since then no token is right.
     func operatorRevocation(_ request: Request) -> Response {
-        guard let path = configuration.operatorTokenFile,
-              let token = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) })?
-                .trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
-        else {
-            return Response(status: .notFound)
-        }
+        let token = configuration.operatorTokenFile
+            .flatMap { FileManager.default.contents(atPath: $0) }
+            .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
         let presented = request.headers[.authorization].flatMap { value -> String? in
             value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
         } ?? ""
-        guard constantTimeEquals(Array(presented.utf8), Array(token.utf8)) else {
+        guard !token.isEmpty, constantTimeEquals(Array(presented.utf8), Array(token.utf8)) else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
         }
         let lists = runtimes.current.fetcher?.lists() ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackClient
 import Synchronization
 import TestSupport
 
@@ -75,6 +76,22 @@ final class ServerProcess: Sendable {
             throw Failure(description: "verify-server exited before listening:\n" + stderrLines.withLock { $0.joined(separator: "\n") })
         }
         return port
+    }
+
+    /// A client for the server once it answers `/healthz` (a loaded machine may take a moment between logging the
+    /// port and serving it); fails with the server's log after 15 s.
+    func readyClient() async throws -> LoopbackHTTPClient {
+        let client = try LoopbackHTTPClient(port: try port())
+        var lastError = ""
+        for _ in 0 ..< 150 {
+            do {
+                if try await client.get("/healthz").status == 200 { return client }
+            } catch {
+                lastError = "\(error)"
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "verify-server did not answer /healthz (\(lastError)):\n" + stderrLines.withLock { $0.joined(separator: "\n") })
     }
 
     /// SIGTERM (graceful shutdown), then the exit status. Idempotent.

@@ -15,8 +15,11 @@ cat >"$folder/config.json" <<JSON
  "merchantID": "PassKit_Identity_Test_Merchant_ID", "teamID": "PassKit_Identity_Test_Team_ID",
  "decryptionKeys": ["$S/merchant_encryption.key"], "trustStore": ["$S/issuer_root.crt"],
  "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": false, "logLevel": "error",
- "maxConnectionsPerIP": 1024}
+ "maxConnectionsPerIP": 1024, "operatorTokenFile": "$folder/operator-token"}
 JSON
+# The operator route's bearer token: schemathesis sends it, and checks that requests without it are refused.
+token=$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')
+printf '%s\n' "$token" >"$folder/operator-token"
 "$binary" --config "$folder/config.json" &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$folder"' EXIT
@@ -31,4 +34,5 @@ for _ in range(200):
 PY
 # Every check schemathesis has; about 40 examples per operation, two workers, 10 s per request at most.
 "${SCHEMATHESIS:-schemathesis}" --config-file Tests/OpenAPI/schemathesis.toml run docs/openapi.yaml --url "http://127.0.0.1:$port" --checks all --max-examples 40 --workers 2 \
+    -H "Authorization: Bearer $token" \
     --request-timeout 10 --seed 20261122 --no-color

@@ -20,12 +20,16 @@ public final class PostgresRequestStore: RequestStore {
     /// The PostgresNIO connection pool; it runs as one of `services`.
     public let client: PostgresClient
     private let logger: Logger
+    /// Whether the pool's connections set `statement_timeout` (the maintenance statements lift it).
+    private let limitsStatements: Bool
 
     /// Creates the store for `location`; nothing connects until the pool's service runs.
     ///
     /// With `storeTimeout`, PostgreSQL itself cancels any statement of the pool's connections that runs longer than
     /// an operation may take to act (`statement_timeout`: `storeTimeout` minus its margin), so a statement waiting
-    /// for a lock ends with an error (and releases its connection) before the server stops waiting.
+    /// for a lock ends with an error (and releases its connection) before the server stops waiting. Purging and
+    /// erasing expired requests are exempt: they may run longer after a backlog, and finish even when the server has
+    /// stopped waiting.
     public init(location: PostgresLocation, logger: Logger, storeTimeout: Duration? = nil) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
@@ -38,6 +42,7 @@ public final class PostgresRequestStore: RequestStore {
         }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        self.limitsStatements = storeTimeout != nil
     }
 
     /// "postgres".
@@ -150,12 +155,12 @@ public final class PostgresRequestStore: RequestStore {
 
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await count("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")
+        try await maintain("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")
     }
 
     /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
     public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
-        try await count("UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id")
+        try await maintain("UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id")
     }
 
     /// The highest accepted `vicalIssueID` per provider.
@@ -184,6 +189,20 @@ public final class PostgresRequestStore: RequestStore {
         try await count("SELECT 1")
     }
 
+    /// Runs `query` without the pool's `statement_timeout`, and counts the rows it returns.
+    private func maintain(_ query: PostgresQuery) async throws -> Int {
+        guard limitsStatements else { return try await count(query) }
+        return try await Self.naming {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+                let rows = try await connection.query(query, logger: logger)
+                var count = 0
+                for try await _ in rows { count += 1 }
+                return count
+            }
+        }
+    }
+
     /// Runs `query` and counts the rows it returns.
     @discardableResult
     private func count(_ query: PostgresQuery) async throws -> Int {
@@ -201,10 +220,27 @@ public final class PostgresRequestStore: RequestStore {
     private static func naming<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as PSQLError {
+        } catch let error as RequestStoreError {
+            throw error
+        } catch {
             throw RequestStoreError(describing(error))
-        } catch let error as PostgresDecodingError {
-            throw RequestStoreError("PostgreSQL column \(error.columnName) (\(error.postgresType)) does not decode as \(error.targetType): \(error.code)")
+        }
+    }
+
+    /// What went wrong, named: for PostgresNIO's errors the cause, otherwise the error's description.
+    static func describing(_ error: any Error) -> String {
+        switch error {
+        case let error as PSQLError:
+            return describing(error)
+        case let error as PostgresDecodingError:
+            return "PostgreSQL column \(error.columnName) (\(error.postgresType)) does not decode as \(error.targetType): \(error.code)"
+        case let error as PostgresTransactionError:
+            let steps: [(String, (any Error)?)] = [("BEGIN", error.beginError), ("transaction", error.closureError),
+                                                   ("COMMIT", error.commitError), ("ROLLBACK", error.rollbackError)]
+            let failed = steps.compactMap { step, error in error.map { "\(step): \(describing($0))" } }
+            return failed.isEmpty ? "PostgreSQL transaction failed" : failed.joined(separator: "; ")
+        default:
+            return String(describing: error)
         }
     }
 

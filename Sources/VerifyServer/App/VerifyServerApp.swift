@@ -61,7 +61,7 @@ public struct VerifyServerApp: Service {
         if let callerStore {
             baseStore = callerStore
         } else {
-            baseStore = try await configuration.store.open(logger: logger, storeTimeout: .seconds(configuration.storeTimeout))
+            baseStore = try await configuration.store.open(logger: logger)
         }
         let outstanding = OutstandingRequests(maxTotal: configuration.maxOutstandingRequests,
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)

@@ -6,7 +6,8 @@ import ServiceLifecycle
 /// instead of hanging the caller, who does not wait for the store call to end.
 ///
 /// An insert or consume the caller stopped waiting for may still reach the store later (a query already sent to a
-/// hung database runs when it wakes up), so each gets a deadline (`StoreDeadline`) the store must not act after.
+/// hung database runs when it wakes up), so each gets the instant the caller stops waiting as its deadline, which the
+/// store keeps with a margin (`StoreDeadline`).
 struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
@@ -24,12 +25,12 @@ struct MeteredRequestStore: RequestStore {
     }
 
     func insert(_ request: StoredRequest, deadline: Date) async throws {
-        let deadline = min(deadline, StoreDeadline.date(timeout: timeout))
+        let deadline = min(deadline, StoreDeadline.date(after: timeout))
         try await measure("insert") { try await base.insert(request, deadline: deadline) }
     }
 
     func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        let deadline = min(deadline, StoreDeadline.date(timeout: timeout))
+        let deadline = min(deadline, StoreDeadline.date(after: timeout))
         return try await measure("consume", result: \.label) { try await base.consume(id: id, now: now, deadline: deadline) }
     }
 
@@ -82,28 +83,23 @@ struct MeteredRequestStore: RequestStore {
     }
 }
 
-/// The deadline of an insert or consume the server waits `timeout` for: the store must have acted by `timeout` minus a
-/// margin, which covers the answer's way back and the difference between the server's clock and the database's.
-///
-/// Then a store call the server stopped waiting for either took effect before the server answered, or never does.
-/// The database compares the deadline with its own clock, so the two clocks must agree within the margin (NTP keeps
-/// them within milliseconds); a database clock ahead by more turns inserts and consumes into 503s, never into
-/// double use.
+/// How an insert's or consume's deadline is kept. The caller passes the instant it stops waiting; the store acts only
+/// before that instant minus a margin for its answer to reach the caller (and, for a database with a clock of its own,
+/// for the difference between the clocks). Then a call the caller stopped waiting for either took effect before the
+/// caller answered, or never does.
 enum StoreDeadline {
-    /// A fifth of `timeout`, at most one second.
-    static func margin(for timeout: Duration) -> Duration {
-        min(timeout / 5, .seconds(1))
+    /// When a caller that waits `timeout` from now (wall clock, which is what a database compares) stops waiting.
+    static func date(after timeout: Duration, now: Date = Date()) -> Date {
+        let (seconds, attoseconds) = timeout.components
+        return now.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
-    /// How long after it is sent an operation may still take effect: `timeout` minus the margin.
-    static func actingTime(for timeout: Duration) -> Duration {
-        timeout - margin(for: timeout)
-    }
-
-    /// The deadline of an operation sent at `start` (wall clock, which is what the database compares).
-    static func date(timeout: Duration, start: Date = Date()) -> Date {
-        let (seconds, attoseconds) = actingTime(for: timeout).components
-        return start.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    /// The latest instant a store may act for a caller that stops waiting at `deadline`: `margin` earlier, but at most
+    /// a fifth of the time left at `now`, so a short deadline still leaves the store most of it.
+    static func latestAction(before deadline: Date, margin: TimeInterval, now: Date = Date()) -> Date {
+        let left = deadline.timeIntervalSince(now)
+        guard left > 0 else { return deadline }
+        return deadline.addingTimeInterval(-min(margin, left / 5))
     }
 }
 

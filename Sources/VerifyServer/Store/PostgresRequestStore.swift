@@ -20,29 +20,18 @@ public final class PostgresRequestStore: RequestStore {
     /// The PostgresNIO connection pool; it runs as one of `services`.
     public let client: PostgresClient
     private let logger: Logger
-    /// Whether the pool's connections set `statement_timeout` (the maintenance statements lift it).
-    private let limitsStatements: Bool
+    /// How much sooner than the caller's deadline PostgreSQL must act, at most (`StoreDeadline`): for the answer's
+    /// way back, and for the difference between this host's clock and the database's.
+    static let deadlineMargin: TimeInterval = 1
 
     /// Creates the store for `location`; nothing connects until the pool's service runs.
-    ///
-    /// With `storeTimeout`, PostgreSQL itself cancels any statement of the pool's connections that runs longer than
-    /// an operation may take to act (`statement_timeout`: `storeTimeout` minus its margin), so a statement waiting
-    /// for a lock ends with an error (and releases its connection) before the server stops waiting. Purging and
-    /// erasing expired requests are exempt: they may run longer after a backlog, and finish even when the server has
-    /// stopped waiting.
-    public init(location: PostgresLocation, logger: Logger, storeTimeout: Duration? = nil) {
+    public init(location: PostgresLocation, logger: Logger) {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: location.tls)
         configuration.options.maximumConnections = location.maximumConnections
-        if let storeTimeout {
-            let (seconds, attoseconds) = StoreDeadline.actingTime(for: storeTimeout).components
-            let milliseconds = max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-            configuration.options.additionalStartupParameters = [("statement_timeout", "\(milliseconds)")]
-        }
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
-        self.limitsStatements = storeTimeout != nil
     }
 
     /// "postgres".
@@ -79,16 +68,17 @@ public final class PostgresRequestStore: RequestStore {
         }
     }
 
-    /// Inserts a new pending request if PostgreSQL gets to it before `deadline`; throws when the database refuses it
-    /// (e.g. a duplicate ID), is unreachable, or got to it too late (then nothing is inserted).
+    /// Inserts a new pending request if PostgreSQL gets to it in time for `deadline`; throws when the database refuses
+    /// it (e.g. a duplicate ID), is unreachable, or got to it too late (then nothing is inserted).
     public func insert(_ request: StoredRequest, deadline: Date) async throws {
+        let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         let policy = try StoredRequestColumns.encode(policy: request.policy)
         let state = try StoredRequestColumns.encode(state: request.state)
         let inserted = try await Self.naming {
             let rows = try await client.query("""
                 INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at)
                 SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt)
-                WHERE clock_timestamp() < \(deadline)
+                WHERE clock_timestamp() < \(actBy)
                 RETURNING id
                 """, logger: logger)
             var count = 0
@@ -99,8 +89,9 @@ public final class PostgresRequestStore: RequestStore {
     }
 
     /// Counts an attempt on request `id` and empties its state in one statement, and says what it found, as of `now`;
-    /// changes nothing, and throws, when PostgreSQL holds the row's lock only at or after `deadline`.
+    /// changes nothing, and throws, when PostgreSQL holds the row's lock too late for `deadline`.
     public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         // PostgreSQL's text cannot hold NUL: no request has such an ID (the query would fail, as a 503).
         guard !id.utf8.contains(0) else { return .unknown }
         // The deadline is a join filter of the UPDATE, evaluated on the row `old` returns, i.e. once its lock is held
@@ -112,10 +103,10 @@ public final class PostgresRequestStore: RequestStore {
                 done AS (
                     UPDATE verify_requests AS r
                     SET attempts = r.attempts + 1, consumed_at = COALESCE(r.consumed_at, \(now)), state = '{}'
-                    FROM old WHERE r.id = old.id AND clock_timestamp() < \(deadline)
+                    FROM old WHERE r.id = old.id AND clock_timestamp() < \(actBy)
                     RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at)
                 SELECT done.attempts, done.format, done.policy, done.state, done.created_at, done.expires_at,
-                       clock_timestamp() < \(deadline)
+                       clock_timestamp() < \(actBy)
                 FROM (VALUES (1)) AS one LEFT JOIN done ON true
                 """, logger: logger)
         }
@@ -155,12 +146,12 @@ public final class PostgresRequestStore: RequestStore {
 
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
-        try await maintain("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")
+        try await count("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")
     }
 
     /// Empties the state of requests that expired at or before `cutoff` and still hold one; returns how many.
     public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
-        try await maintain("UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id")
+        try await count("UPDATE verify_requests SET state = '{}' WHERE expires_at <= \(cutoff) AND state <> '{}' RETURNING id")
     }
 
     /// The highest accepted `vicalIssueID` per provider.
@@ -187,20 +178,6 @@ public final class PostgresRequestStore: RequestStore {
     /// Succeeds when the database answers `SELECT 1`.
     public func ping() async throws {
         try await count("SELECT 1")
-    }
-
-    /// Runs `query` without the pool's `statement_timeout`, and counts the rows it returns.
-    private func maintain(_ query: PostgresQuery) async throws -> Int {
-        guard limitsStatements else { return try await count(query) }
-        return try await Self.naming {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
-                let rows = try await connection.query(query, logger: logger)
-                var count = 0
-                for try await _ in rows { count += 1 }
-                return count
-            }
-        }
     }
 
     /// Runs `query` and counts the rows it returns.

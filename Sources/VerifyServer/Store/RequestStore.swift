@@ -9,10 +9,10 @@ import ServiceLifecycle
 /// secrets, e.g. a private key), so a consumed request keeps none; `eraseState(expiredBefore:)` empties that of
 /// requests that expired unused.
 ///
-/// `insert` and `consume` take a deadline: the latest instant (wall clock) at which they may take effect. The server
-/// stops waiting at `storeTimeout` and answers 503 `store.unavailable`; the deadline it passes is earlier by a margin
-/// (see `StoreDeadline`), so an operation the server stopped waiting for either took effect in time or never does,
-/// however late the store gets to it: a 503 consumes nothing and creates nothing.
+/// `insert` and `consume` take a deadline: the instant (wall clock) the caller stops waiting. The server stops at
+/// `storeTimeout` and answers 503 `store.unavailable`; a store acts only early enough before the deadline for its
+/// answer to arrive in time, so an operation the server stopped waiting for either took effect before its answer or
+/// never does, however late the store gets to it: a 503 consumes nothing and creates nothing.
 public protocol RequestStore: Sendable {
     /// A short description for logs and `/readyz` (never includes credentials).
     var kind: String { get }
@@ -20,13 +20,14 @@ public protocol RequestStore: Sendable {
     ///
     /// Called once before the server accepts connections.
     func prepare() async throws
-    /// Stores a new pending request, unless `deadline` has passed when the store gets to it; throws when it cannot be
-    /// stored (e.g. a duplicate ID, an unreachable store, or a passed deadline: then nothing is stored).
+    /// Stores a new pending request, unless the store gets to it too close to `deadline` (when the caller stops
+    /// waiting); throws when it cannot be stored (e.g. a duplicate ID, an unreachable store, or too late: then nothing
+    /// is stored).
     func insert(_ request: StoredRequest, deadline: Date) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
     ///
     /// In the same atomic step the stored state becomes empty; `.consumed` carries the state as it was. Throws, and
-    /// changes nothing, when `deadline` has passed when the store gets to the request.
+    /// changes nothing, when the store gets to the request too close to `deadline` (when the caller stops waiting).
     func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
@@ -75,8 +76,8 @@ extension RequestStoreError {
     static let deadlinePassed = RequestStoreError(
         "the request store got to the operation after its deadline and did not act (the store was slow or hung)")
 
-    /// Throws `deadlinePassed` unless the wall clock is before `deadline` (for stores that share the server's clock).
-    static func checkDeadline(_ deadline: Date) throws {
-        guard Date() < deadline else { throw deadlinePassed }
+    /// Throws `deadlinePassed` unless the wall clock is before `instant` (for stores that share the server's clock).
+    static func checkDeadline(_ instant: Date) throws {
+        guard Date() < instant else { throw deadlinePassed }
     }
 }

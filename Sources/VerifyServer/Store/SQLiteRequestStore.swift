@@ -24,6 +24,9 @@ public final class SQLiteRequestStore: RequestStore {
     private let threadPool: NIOThreadPool
     /// One operation at a time, so no other statement runs inside a consumption's transaction.
     private let gate = SerialGate()
+    /// How much sooner than the caller's deadline a write must be under way, at most (`StoreDeadline`): for its commit
+    /// (an fsync) and its answer's way back.
+    static let deadlineMargin: TimeInterval = 0.25
     private let closed = NIOLockedValueBox(false)
 
     private init(path: String, connection: SQLiteConnection, threadPool: NIOThreadPool) {
@@ -91,12 +94,13 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
     }
 
-    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when `deadline`
-    /// has passed by the time the operations queued before it are done (then nothing is inserted).
+    /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when the
+    /// operations queued before it leave too little time before `deadline` (then nothing is inserted).
     public func insert(_ request: StoredRequest, deadline: Date) async throws {
+        let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         let (policy, state) = (try StoredRequestColumns.encode(policy: request.policy), try StoredRequestColumns.encode(state: request.state))
         _ = try await serially {
-            try RequestStoreError.checkDeadline(deadline)
+            try RequestStoreError.checkDeadline(actBy)
             return try await self.connection.query(
                 "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
                 [.text(request.id), .text(request.format.rawValue), .text(policy), .text(state),
@@ -105,17 +109,19 @@ public final class SQLiteRequestStore: RequestStore {
     }
 
     /// Counts an attempt on request `id` and empties its state in one transaction, and says what it found, as of `now`;
-    /// throws, changing nothing, when `deadline` has passed once it holds the write lock.
+    /// throws, changing nothing, when it would commit too close to `deadline`.
     public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         // SQLite's RETURNING gives the new values, so the state is read by the counting statement (which leaves it
         // alone) and emptied by a second one, inside one transaction: one commit, and both or neither survive a crash.
         let rows = try await serially {
-            // Checked once the write lock is held (BEGIN IMMEDIATE waits up to busy_timeout for another process), so
-            // a consume queued behind slow operations does not act after the caller stopped waiting for it.
-            try RequestStoreError.checkDeadline(deadline)
+            // Checked before and once the write lock is held (BEGIN IMMEDIATE waits up to busy_timeout for another
+            // process), and again just before COMMIT, so a consume queued behind slow operations does not act after
+            // the caller stopped waiting for it.
+            try RequestStoreError.checkDeadline(actBy)
             _ = try await self.connection.query("BEGIN IMMEDIATE")
             do {
-                try RequestStoreError.checkDeadline(deadline)
+                try RequestStoreError.checkDeadline(actBy)
                 let rows = try await self.connection.query("""
                     UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
                     WHERE id = ?1
@@ -125,6 +131,7 @@ public final class SQLiteRequestStore: RequestStore {
                 if let state = rows.first?.column("state")?.string, state != "{}" {
                     _ = try await self.connection.query("UPDATE verify_requests SET state = '{}' WHERE id = ?1", [.text(id)])
                 }
+                try RequestStoreError.checkDeadline(actBy)
                 _ = try await self.connection.query("COMMIT")
                 return rows
             } catch {

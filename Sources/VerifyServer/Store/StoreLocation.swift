@@ -43,15 +43,13 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens the store (a PostgreSQL pool connects lazily, once its service runs); with `storeTimeout`, PostgreSQL
-    /// cancels statements that outlast it (see `PostgresRequestStore.init(location:logger:storeTimeout:)`).
+    /// Opens the store (a PostgreSQL pool connects lazily, once its service runs).
     ///
     /// Throws `RequestStoreError` when the SQLite database cannot be opened or the PostgreSQL URL is invalid.
-    public func open(logger: Logger, storeTimeout: Duration? = nil) async throws -> any RequestStore {
+    public func open(logger: Logger) async throws -> any RequestStore {
         switch self {
         case .sqlite(let path): return try await SQLiteRequestStore.open(path: path, logger: logger)
-        case .postgres(let url):
-            return PostgresRequestStore(location: try PostgresLocation(url: url), logger: logger, storeTimeout: storeTimeout)
+        case .postgres(let url): return PostgresRequestStore(location: try PostgresLocation(url: url), logger: logger)
         case .memory: return InMemoryRequestStore()
         }
     }

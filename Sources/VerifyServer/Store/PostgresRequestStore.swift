@@ -106,7 +106,7 @@ public final class PostgresRequestStore: RequestStore {
                     FROM old WHERE r.id = old.id AND clock_timestamp() < \(actBy)
                     RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at)
                 SELECT done.attempts, done.format, done.policy, done.state, done.created_at, done.expires_at,
-                       clock_timestamp() < \(actBy)
+                       clock_timestamp() < \(actBy) AS in_time
                 FROM (VALUES (1)) AS one LEFT JOIN done ON true
                 """, logger: logger)
         }

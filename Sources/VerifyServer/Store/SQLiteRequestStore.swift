@@ -11,8 +11,9 @@ import SQLiteNIO
 /// For one server process; several instances must share PostgreSQL instead.
 ///
 /// All statements run on one dedicated thread, one operation at a time, each to its end (a caller that stops waiting
-/// does not cut one short); an insert or consume whose deadline has passed by its turn does nothing. Consumption is one transaction that counts the
-/// attempt (`UPDATE … RETURNING`, which decides the single winner) and empties the stored state. WAL journal with
+/// does not cut one short); an insert or consume left too little time before its deadline by its turn does nothing.
+/// Consumption is one transaction that counts the attempt (`UPDATE … RETURNING`, which decides the single winner)
+/// and empties the stored state. WAL journal with
 /// `synchronous=FULL`: a consumed request stays consumed across a crash or power loss. `secure_delete` overwrites
 /// what a statement removes, and each purge checkpoints and truncates the WAL file, so emptied state does not linger
 /// in the files after the next purge.

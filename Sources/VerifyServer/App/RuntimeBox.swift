@@ -71,7 +71,7 @@ final class RuntimeBox: Sendable {
         let raised = state.withLockedValue { state -> [String: UInt64] in
             var raised: [String: UInt64] = [:]
             for vical in runtime.vicals {
-                guard let id = vical.issueID, id > (state.highestIssueIDs[vical.provider] ?? 0) || state.highestIssueIDs[vical.provider] == nil
+                guard let id = vical.issueID, state.highestIssueIDs[vical.provider].map({ id > $0 }) ?? true
                 else { continue }
                 state.highestIssueIDs[vical.provider] = id
                 raised[vical.provider] = id

@@ -27,7 +27,7 @@ extension FuzzTargets {
                                            "a plaintext sealed per input, through the Apple flow to the ISO 18013-5 checks",
                                            seeds: applePlaintextSeeds) { input in
         let exchange = appleExchange
-        guard case .appleApp(let request) = exchange.request.target,
+        guard let request = exchange.request.target.appleAppRequest,
               let envelope = try? AppleEnvelopeBuilder().seal(plaintext: input, merchantKey: request.merchantKey,
                                                               transcript: request.transcript)
         else { return Invariant.require(false, "the kit could not seal a plaintext") }
@@ -63,7 +63,7 @@ extension FuzzTargets {
     static func annexCSeeds() throws -> [[UInt8]] {
         let exchange = annexCExchange
         var seeds = [Array((exchange.response.annexCResponse ?? "").utf8)]
-        if case .annexC(let request) = exchange.request.target { seeds.append(Array(request.encryptionInfo.utf8)) }
+        if let request = exchange.request.target.annexCRequest { seeds.append(Array(request.encryptionInfo.utf8)) }
         return seeds
     }
 

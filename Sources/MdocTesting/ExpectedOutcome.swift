@@ -23,7 +23,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         }
         var codes = Set(faults.compactMap { $0.expectedCode(format: format, profile: profile) })
         if deviceAuthentication == .mac {
-            if format == .appleApp || format == .annexC {
+            if KitFormat.of(format)?.refusesDeviceMac == true {
                 codes.remove(.deviceSignatureInvalid)
                 codes.insert(.deviceAuthMissing)
             } else if codes.remove(.deviceSignatureInvalid) != nil {

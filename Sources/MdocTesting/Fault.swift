@@ -194,12 +194,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// The formats the fault applies to.
+    /// The formats the fault applies to: every format the kit simulates for an mdoc fault; for a transport fault,
+    /// those whose envelope has it.
     public var formats: Set<ResponseFormat> {
-        switch self {
-        case .encryptedToOtherKey, .corruptedCiphertext: return [.appleApp, .annexC, .openID4VP]
-        case .wrongInfoHash, .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode, .truncatedEnvelope: return [.appleApp]
-        default: return [.appleApp, .annexC, .deviceResponse, .openID4VP]
-        }
+        Set(KitFormat.all.filter { transportStage == nil || $0.transportFaults.contains(self) }.map(\.format))
     }
 
     /// The code the verifier must return for this fault alone; nil when the response must still verify.
@@ -226,10 +224,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .duplicateDocType: return .policyDocTypeRepeated
         // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.
         case .deviceMacWithoutReaderKey: return .deviceAuthMissing
-        case .encryptedToOtherKey where format == .openID4VP, .corruptedCiphertext where format == .openID4VP: return .jweDecryptionFailed
-        case .encryptedToOtherKey: return format == .appleApp ? .envelopeRecipientMismatch : .hpkeOpenFailed
+        case .encryptedToOtherKey, .corruptedCiphertext: return KitFormat.of(format)?.transportCodes[self] ?? .hpkeOpenFailed
         case .wrongInfoHash: return .envelopeTranscriptMismatch
-        case .corruptedCiphertext: return .hpkeOpenFailed
         case .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode: return .envelopeUnsupported
         case .truncatedEnvelope: return .inputMalformed
         case .documentSignerRevoked: return .issuerCertificateRevoked

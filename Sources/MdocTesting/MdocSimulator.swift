@@ -49,7 +49,7 @@ public struct MdocSimulator: Sendable {
         let documentErrors: [(docType: String, code: Int64)] = faults.contains(.documentErrorsConflict) ? [(options.docType, Int64(0))] : []
         let deviceResponse = DeviceResponseBuilder.encode(documents: documents, documentErrors: documentErrors,
                                                           extraEntries: build.extraEntries, style: build.style)
-        let (bytes, text) = try wrap(deviceResponse, target: target, build: build)
+        let (bytes, text) = try target.wallet.wrap(deviceResponse, faults: build.faults, extraEntries: build.extraEntries, pki: pki)
         let signer = build.documentSigner ?? pki.documentSigner
         let revocation = try SimulatedRevocation(pki: pki, documentSigner: signer, options: options, faults: Set(faults))
         return SimulatedResponse(
@@ -60,50 +60,5 @@ public struct MdocSimulator: Sendable {
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),
             time: options.time, request: request, documentSigner: signer, intermediateCA: build.intermediateCA,
             disclosed: build.disclosed, revocation: revocation)
-    }
-
-    /// Seals the DeviceResponse for the target's format, applying the transport faults.
-    private func wrap(_ deviceResponse: [UInt8], target: ResponseTarget, build: DocumentBuild) throws -> ([UInt8], String?) {
-        let has = build.faults.contains
-        switch target {
-        case .appleApp(let request):
-            var envelope = AppleEnvelopeBuilder()
-            if has(.unsupportedEnvelopeAlgorithm) { envelope.algorithm = "APPLE-HPKE-v2" }
-            if has(.unsupportedEnvelopeMode) { envelope.mode = 1 }
-            if has(.wrongInfoHash) { envelope.infoHash = Digest.hash(.sha256, target.otherTranscript.bytes) }
-            envelope.corruptCiphertext = has(.corruptedCiphertext)
-            envelope.extraEntries = build.extraEntries
-            let recipient = has(.encryptedToOtherKey) ? try pki.seed.key("other-recipient", curve: .p256).publicKey : request.merchantKey
-            var bytes = try envelope.seal(deviceResponse: deviceResponse, merchantKey: recipient, transcript: request.transcript)
-            if has(.truncatedEnvelope) { bytes = Array(bytes.prefix(bytes.count / 2)) }
-            return (bytes, nil)
-        case .annexC(let request):
-            return try sealAnnexC(deviceResponse, recipientKey: request.recipientKey.publicKey, transcript: request.transcript, build: build)
-        case .annexCEncryptionInfo(let info, _):
-            let recipientKey: PublicKey
-            do {
-                recipientKey = try AnnexCEncryptionInfo(base64URL: info).recipientPublicKey
-            } catch {
-                throw SimulationError.invalidOption("encryptionInfo: \(error.message)")
-            }
-            return try sealAnnexC(deviceResponse, recipientKey: recipientKey, transcript: target.transcript, build: build)
-        case .openID4VP(let request):
-            var recipient = try request.jwk?.publicKey()
-            if has(.encryptedToOtherKey) { recipient = try pki.seed.key("other-recipient", curve: .p256).publicKey }
-            let text = try OpenID4VPResponseBuilder.answer(deviceResponse: deviceResponse, request: request, recipient: recipient,
-                                                           corruptCiphertext: has(.corruptedCiphertext))
-            return (Array(text.utf8), text)
-        case .deviceResponse:
-            return (deviceResponse, nil)
-        }
-    }
-
-    private func sealAnnexC(_ deviceResponse: [UInt8], recipientKey: PublicKey, transcript: SessionTranscript,
-                            build: DocumentBuild) throws -> ([UInt8], String?) {
-        let recipient = build.faults.contains(.encryptedToOtherKey)
-            ? try pki.seed.key("other-recipient", curve: .p256).publicKey : recipientKey
-        let response = try AnnexCResponseBuilder.seal(deviceResponse: deviceResponse, recipientKey: recipient, transcript: transcript,
-                                                      corruptCiphertext: build.faults.contains(.corruptedCiphertext))
-        return (Array(response.utf8), response)
     }
 }

@@ -17,33 +17,14 @@ package struct SimulatedRequest: Sendable {
 
     package init(_ format: ResponseFormat, seed: UInt64, pki: TestPKI, configuration: VerifierConfiguration,
                  responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) throws {
-        self.format = format
-        switch format {
-        case .appleApp:
-            let merchantKey = try pki.seed.key("merchant", curve: .p256)
-            let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: pki.seed.bytes("nonce", count: 32),
-                                          merchantID: SimulatedCase.merchantID, teamID: SimulatedCase.teamID)
-            target = .appleApp(request)
-            state = AppleAppFlow.state(nonce: request.nonce)
-            environment = FlowEnvironment(configuration: configuration, recipientKeys: [merchantKey],
-                                          merchantID: request.merchantID, teamID: request.teamID)
-        case .annexC:
-            let request = try AnnexCRequest(seed: seed)
-            target = .annexC(request)
-            state = AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo, origin: request.origin)
-            environment = FlowEnvironment(configuration: configuration)
-        case .openID4VP:
-            let request = try OpenID4VPRequest(seed: seed, responseMode: responseMode)
-            target = .openID4VP(request)
-            state = OpenID4VPFlow.state(request.session)
-            environment = FlowEnvironment(configuration: configuration)
-        case .deviceResponse:
-            target = .deviceResponse(SessionTranscript(built: .array([
-                .null, .null, .array([.text("MdocTesting"), .bytes(pki.seed.bytes("nonce", count: 32))]),
-            ])))
-            state = nil
-            environment = FlowEnvironment(configuration: configuration)
+        guard let kit = KitFormat.of(format) else {
+            throw SimulationError.invalidOption("the kit cannot simulate \(format.rawValue)")
         }
+        let seeded = try kit.seededRequest(.init(seed: seed, pki: pki, configuration: configuration, responseMode: responseMode))
+        self.format = format
+        target = seeded.target
+        state = seeded.state
+        environment = seeded.environment
     }
 
     /// Verifies `response` as a relying party would: through the format's flow, with the response as posted.

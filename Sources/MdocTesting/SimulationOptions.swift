@@ -107,59 +107,6 @@ public struct SimulationOptions: Sendable {
     }
 }
 
-/// Where the response goes: the format and the relying party's out-of-band values.
-public enum ResponseTarget: Sendable {
-    /// Apple's in-app "Verify with Wallet" envelope, sealed to the request's merchant key.
-    case appleApp(AppleAppRequest)
-    /// ISO/IEC 18013-7 Annex C, sealed to the request's recipient key.
-    case annexC(AnnexCRequest)
-    /// Annex C as a wallet sees it: the request's exact `encryptionInfo` text (which carries the recipient key)
-    /// and the page origin.
-    case annexCEncryptionInfo(String, origin: String)
-    /// A bare DeviceResponse for a transcript the caller chose.
-    case deviceResponse(SessionTranscript)
-    /// OpenID4VP over the DC API, answered to the request's key (`dc_api.jwt`) or in plain (`dc_api`).
-    case openID4VP(OpenID4VPRequest)
-
-    /// The response format for this target.
-    public var format: ResponseFormat {
-        switch self {
-        case .appleApp: return .appleApp
-        case .annexC, .annexCEncryptionInfo: return .annexC
-        case .deviceResponse: return .deviceResponse
-        case .openID4VP: return .openID4VP
-        }
-    }
-
-    /// The session transcript the device authenticates and the relying party verifies with.
-    public var transcript: SessionTranscript {
-        switch self {
-        case .appleApp(let request): return request.transcript
-        case .annexC(let request): return request.transcript
-        case .annexCEncryptionInfo(let info, let origin): return .annexC(encryptionInfo: info, origin: origin)
-        case .deviceResponse(let transcript): return transcript
-        case .openID4VP(let request): return request.transcript
-        }
-    }
-
-    /// A transcript of the same kind for another session (for `deviceSignatureOtherTranscript`).
-    var otherTranscript: SessionTranscript {
-        switch self {
-        case .appleApp(let request):
-            return AppleEnvelopeBuilder.transcript(nonce: request.nonce.map { $0 ^ 0xFF }, merchantID: request.merchantID,
-                                                   teamID: request.teamID, merchantKey: request.merchantKey)
-        case .annexC(let request):
-            return .annexC(encryptionInfo: request.encryptionInfo, origin: "https://another-origin.example")
-        case .annexCEncryptionInfo(let info, _):
-            return .annexC(encryptionInfo: info, origin: "https://another-origin.example")
-        case .deviceResponse(let transcript):
-            return SessionTranscript(built: .array([.null, .null, .array([.text("another session"), .bytes(transcript.bytes)])]))
-        case .openID4VP(let request):
-            return .openID4VPDCAPI(origin: "https://another-origin.example", nonce: request.nonce, jwkThumbprint: request.jwk?.thumbprint)
-        }
-    }
-}
-
 /// The relying party's side of one Apple in-app request: the merchant's public key and the out-of-band values
 /// of the session transcript.
 public struct AppleAppRequest: Sendable {

@@ -22,7 +22,12 @@ public struct AnnexCFlow: RequestFlow {
 
     /// Creates the flow from the relying party's configuration, reader identity and issuer-identifier setting.
     public init(_ environment: FlowEnvironment) {
-        verifier = AnnexCVerifier(configuration: environment.configuration)
+        self.init(environment, verifier: AnnexCVerifier(configuration: environment.configuration))
+    }
+
+    /// Creates the flow on a runtime's shared `verifier` (see `FormatRegistry.flows`).
+    init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
+        self.verifier = verifier
         reader = environment.readerIdentity
         issuerIdentifiersInRequests = environment.issuerIdentifiersInRequests
     }
@@ -53,8 +58,7 @@ public struct AnnexCFlow: RequestFlow {
         guard let pem = state[StateKey.privateKey], let encryptionInfo = state[StateKey.encryptionInfo],
               let origin = state[StateKey.origin], let key = try? PrivateKey(pemEncoded: pem)
         else {
-            return .rejected(format: format, assurance: verifier.configuration.testMode ? .test : .production,
-                             error: VerificationError(.inputMalformed, "stored annex-c request is incomplete"))
+            return verifier.rejected(format, VerificationError(.inputMalformed, "stored annex-c request is incomplete"))
         }
         let session = AnnexCSession(privateKey: key, encryptionInfo: encryptionInfo, origin: origin, request: policy)
         return verifier.verify(response: response, session: session, at: time)

@@ -24,7 +24,12 @@ public struct AppleAppFlow: RequestFlow {
     /// Throws `envelope.unsupported` when a decryption key is not P-256, `envelope.test_key` when one is Apple's
     /// published test key while test mode is off.
     public init(_ environment: FlowEnvironment) throws(VerificationError) {
-        verifier = try AppleAppVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
+        self.init(environment, verifier: try AppleAppVerifier(configuration: environment.configuration, keys: environment.recipientKeys))
+    }
+
+    /// Creates the flow on a runtime's shared `verifier`, which holds the decryption keys (see `FormatRegistry.flows`).
+    init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
+        self.verifier = verifier
         merchantID = environment.merchantID
         teamID = environment.teamID
     }
@@ -52,13 +57,11 @@ public struct AppleAppFlow: RequestFlow {
     /// A kept state without a nonce or an undecodable response gives a rejected report; a nil `policy` skips the
     /// request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
-        let assurance: VerificationReport.Assurance = verifier.configuration.testMode ? .test : .production
         guard let nonceText = state[Self.nonceKey], let nonce = Base64URL.decode(nonceText) else {
-            return .rejected(format: format, assurance: assurance, error: VerificationError(.inputMalformed, "stored request has no nonce"))
+            return verifier.rejected(format, VerificationError(.inputMalformed, "stored request has no nonce"))
         }
         guard !response.isEmpty, let encryptedData = Base64URL.decode(response) else {
-            return .rejected(format: format, assurance: assurance,
-                             error: VerificationError(.inputMalformed, "response is not base64 of PKIdentityDocument.encryptedData"))
+            return verifier.rejected(format, VerificationError(.inputMalformed, "response is not base64 of PKIdentityDocument.encryptedData"))
         }
         let session = AppleAppSession(nonce: nonce, merchantID: merchantID, teamID: teamID, request: policy)
         return verifier.verify(encryptedData: encryptedData, session: session, at: time)

@@ -24,29 +24,14 @@ public struct AppleAppSession: Sendable {
     }
 }
 
-/// Verifies Apple "Verify with Wallet" in-app responses (`PKIdentityDocument.encryptedData`) through the shared
-/// pipeline with `AppleAppAdapter` (docs/formats.md §1).
-public final class AppleAppVerifier: Sendable {
-    /// The configuration this verifier was created with.
-    public let configuration: VerifierConfiguration
-    /// The decryption keys, matched to responses by pkRHash.
-    public let keys: RecipientKeyRing
-    let pipeline: VerificationPipeline
+/// Verifies Apple "Verify with Wallet" in-app responses (`PKIdentityDocument.encryptedData`): the `ResponseVerifier`,
+/// named for this format; create it with the merchant's keys (`init(configuration:keys:)`).
+public typealias AppleAppVerifier = ResponseVerifier
 
-    /// Creates a verifier with the merchant's decryption keys.
-    ///
-    /// Throws `envelope.unsupported` when a key is not P-256, `envelope.test_key` when one is Apple's test key while
-    /// test mode is off.
-    public init(configuration: VerifierConfiguration, keys: [PrivateKey]) throws(VerificationError) {
-        self.configuration = configuration
-        self.keys = try RecipientKeyRing(keys: keys, allowTestKey: configuration.testMode)
-        self.pipeline = VerificationPipeline(configuration: configuration)
-    }
-
-    /// Verifies `encryptedData` (`PKIdentityDocument.encryptedData`) against `session`, as of `time`, and returns the
-    /// report.
+extension ResponseVerifier {
+    /// Verifies `encryptedData` (`PKIdentityDocument.encryptedData`) against `session`, as of `time`, through
+    /// `AppleAppAdapter` with this verifier's `keys` (docs/formats.md §1).
     public func verify(encryptedData: [UInt8], session: AppleAppSession, at time: Date = Date()) -> VerificationReport {
-        pipeline.verify(AppleAppAdapter(keys: keys), .init(encryptedData: encryptedData, session: session),
-                        request: session.request, at: time)
+        verify(AppleAppAdapter(keys: keys), .init(encryptedData: encryptedData, session: session), request: session.request, at: time)
     }
 }

@@ -21,6 +21,11 @@ public struct RecipientKeyRing: Sendable {
     /// The keys, in the order given.
     public let entries: [Entry]
 
+    /// A ring with no key: every Apple envelope is `envelope.recipient_mismatch`.
+    public static let empty = RecipientKeyRing(entries: [])
+
+    private init(entries: [Entry]) { self.entries = entries }
+
     /// Creates a key ring from `keys`.
     ///
     /// Throws `envelope.unsupported` for a key that is not P-256 and, unless `allowTestKey`, `envelope.test_key` for

@@ -30,7 +30,12 @@ public struct OpenID4VPFlow: RequestFlow {
 
     /// Creates the flow from the relying party's configuration, reader identity and OpenID4VP response mode.
     public init(_ environment: FlowEnvironment) {
-        verifier = OpenID4VPVerifier(configuration: environment.configuration)
+        self.init(environment, verifier: OpenID4VPVerifier(configuration: environment.configuration))
+    }
+
+    /// Creates the flow on a runtime's shared `verifier` (see `FormatRegistry.flows`).
+    init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
+        self.verifier = verifier
         reader = environment.readerIdentity
         responseMode = environment.openID4VPResponseMode
     }
@@ -96,8 +101,7 @@ public struct OpenID4VPFlow: RequestFlow {
     /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         guard let session = Self.session(state, request: policy) else {
-            return .rejected(format: format, assurance: verifier.configuration.testMode ? .test : .production,
-                             error: VerificationError(.inputMalformed, "stored openid4vp request is incomplete"))
+            return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp request is incomplete"))
         }
         return verifier.verify(response: response, session: session, at: time)
     }

@@ -4,20 +4,52 @@ import Mdoc
 /// The outcome of one verification: every check with its status, the errors with stable codes and,
 /// only when everything passed, the disclosed documents.
 public struct VerificationReport: Sendable {
-    /// The response formats the library verifies; the CLI, the server and MdocTesting read this one list.
-    public enum Format: String, Sendable, Codable, CaseIterable {
-        /// Apple "Verify with Wallet" in-app, `PKIdentityDocument.encryptedData` (`apple-app`).
-        case appleApp = "apple-app"
-        /// ISO/IEC TS 18013-7 Annex C over the Digital Credentials API (`annex-c`).
-        case annexC = "annex-c"
-        /// A bare ISO/IEC 18013-5 DeviceResponse with a transcript its caller built (`device-response`).
-        case deviceResponse = "device-response"
-        /// OpenID4VP over the Digital Credentials API (`openid4vp`).
-        case openID4VP = "openid4vp"
+    /// A response format the library verifies, named by its stable identifier (`apple-app`, `annex-c`,
+    /// `device-response`, `openid4vp`).
+    ///
+    /// The formats are those of `FormatRegistry.descriptors`: each format's folder declares its static member and its
+    /// `FormatDescriptor`, and the registry lists the descriptors once. The CLI, the server and MdocTesting read
+    /// `allCases`, so they follow the registry.
+    public struct Format: RawRepresentable, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+        /// The stable identifier, e.g. `annex-c`.
+        public let rawValue: String
+
+        /// The registered format named `rawValue`; nil for any other name.
+        public init?(rawValue: String) {
+            guard let known = FormatRegistry.descriptors.first(where: { $0.format.rawValue == rawValue }) else { return nil }
+            self = known.format
+        }
+
+        /// A format's identity, for its descriptor only.
+        init(registering rawValue: String) { self.rawValue = rawValue }
+
+        /// Every registered format, in registry order.
+        public static var allCases: [Format] { FormatRegistry.descriptors.map(\.format) }
+
+        /// The format's descriptor.
+        public var descriptor: FormatDescriptor? { FormatRegistry.descriptors.first { $0.format == self } }
 
         /// Whether a relying party creates a request for the wallet first (a nonce, keys, a transcript the server
         /// keeps). A bare DeviceResponse arrives with a transcript its caller built.
-        public var hasRequestFlow: Bool { self != .deviceResponse }
+        public var hasRequestFlow: Bool { descriptor?.hasRequestFlow ?? false }
+
+        /// The identifier.
+        public var description: String { rawValue }
+
+        /// Decodes a registered format's identifier; any other string is a decoding error.
+        public init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let format = Format(rawValue: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown format \(text)"))
+            }
+            self = format
+        }
+
+        /// Encodes the identifier.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
     }
 
     /// Whether the report can stand for a real identity or comes from test mode.

@@ -1,0 +1,55 @@
+import CBOR
+import CryptoCore
+import Mdoc
+import Verifier
+
+/// Apple's in-app "Verify with Wallet" envelope, sealed to the request's merchant key.
+struct AppleAppWallet: WalletSide {
+    let request: AppleAppRequest
+
+    var format: ResponseFormat { .appleApp }
+    var transcript: SessionTranscript { request.transcript }
+    var otherTranscript: SessionTranscript {
+        AppleEnvelopeBuilder.transcript(nonce: request.nonce.map { $0 ^ 0xFF }, merchantID: request.merchantID,
+                                        teamID: request.teamID, merchantKey: request.merchantKey)
+    }
+
+    func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
+        -> (bytes: [UInt8], text: String?) {
+        var envelope = AppleEnvelopeBuilder()
+        if faults.contains(.unsupportedEnvelopeAlgorithm) { envelope.algorithm = "APPLE-HPKE-v2" }
+        if faults.contains(.unsupportedEnvelopeMode) { envelope.mode = 1 }
+        if faults.contains(.wrongInfoHash) { envelope.infoHash = Digest.hash(.sha256, otherTranscript.bytes) }
+        envelope.corruptCiphertext = faults.contains(.corruptedCiphertext)
+        envelope.extraEntries = extraEntries
+        var bytes = try envelope.seal(deviceResponse: deviceResponse, merchantKey: try recipient(request.merchantKey, faults: faults, pki: pki),
+                                      transcript: request.transcript)
+        if faults.contains(.truncatedEnvelope) { bytes = Array(bytes.prefix(bytes.count / 2)) }
+        return (bytes, nil)
+    }
+}
+
+extension ResponseTarget {
+    /// Apple's in-app "Verify with Wallet" envelope, sealed to the request's merchant key.
+    public static func appleApp(_ request: AppleAppRequest) -> ResponseTarget { ResponseTarget(AppleAppWallet(request: request)) }
+
+    /// The Apple request, when this target is Apple in-app.
+    public var appleAppRequest: AppleAppRequest? { (wallet as? AppleAppWallet)?.request }
+}
+
+extension KitFormat {
+    /// Apple in-app: a seeded merchant key and nonce; the envelope's own faults.
+    static let appleApp = KitFormat(
+        format: .appleApp,
+        transportFaults: [.encryptedToOtherKey, .corruptedCiphertext, .wrongInfoHash, .unsupportedEnvelopeAlgorithm,
+                          .unsupportedEnvelopeMode, .truncatedEnvelope],
+        transportCodes: [.encryptedToOtherKey: .envelopeRecipientMismatch], refusesDeviceMac: true
+    ) { seed in
+        let merchantKey = try seed.pki.seed.key("merchant", curve: .p256)
+        let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: seed.pki.seed.bytes("nonce", count: 32),
+                                      merchantID: SimulatedCase.merchantID, teamID: SimulatedCase.teamID)
+        return SeededRequest(target: .appleApp(request), state: AppleAppFlow.state(nonce: request.nonce),
+                             environment: FlowEnvironment(configuration: seed.configuration, recipientKeys: [merchantKey],
+                                                          merchantID: request.merchantID, teamID: request.teamID))
+    }
+}

@@ -1,0 +1,35 @@
+import Mdoc
+
+/// Everything the library knows about one response format, in one value: its identity, where it is documented, the
+/// checks and codes of its front door, and its request flow.
+///
+/// Each format's folder declares its descriptor (e.g. `FormatDescriptor.annexC` in `AnnexC/AnnexCFormat.swift`);
+/// `FormatRegistry.descriptors` lists them. Every other list of formats — `VerificationReport.Format.allCases`, the
+/// server's flows, the check and code catalogues, the CLI's and the kit's format lists — is derived from that one.
+public struct FormatDescriptor: Sendable {
+    /// The format's identity (`VerificationReport.Format`).
+    public let format: VerificationReport.Format
+    /// A short human title, e.g. "ISO/IEC TS 18013-7 Annex C".
+    public let title: String
+    /// The section of docs/formats.md that specifies what the verifier checks, e.g. "docs/formats.md §2".
+    public let documentation: String
+    /// The checks only this format's front door records (the shared ones are in `CheckID.sharedFormatChecks`).
+    public let checks: [CheckID]
+    /// The codes only this format's front door raises (the shared ones are in `ErrorCode.sharedFormatCodes`).
+    public let codes: [ErrorCode]
+    /// Builds the format's request flow on the runtime's one verifier; nil when the caller builds the transcript.
+    let flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?
+
+    init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
+         flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?) {
+        self.format = format
+        self.title = title
+        self.documentation = documentation
+        self.checks = checks
+        self.codes = codes
+        self.flow = flow
+    }
+
+    /// Whether a relying party creates a request for the wallet first; see `VerificationReport.Format.hasRequestFlow`.
+    public var hasRequestFlow: Bool { flow != nil }
+}

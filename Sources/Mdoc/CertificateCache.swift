@@ -1,7 +1,7 @@
 import CryptoCore
 import Foundation
 
-/// Caches what depends only on certificate bytes: parsed certificates (OpenSSL's d2i_X509 costs ~250 µs),
+/// Caches what depends only on certificate bytes: parsed certificates (parsing is costly: docs/performance.md),
 /// their public keys, Annex B profile findings, successful chain validations, and signatures of revocation
 /// material (a CRL or status token by its issuer) that verified. A trusted chain stays
 /// trusted for any time inside the intersection of its certificates' validity periods, so a cached result
@@ -16,8 +16,8 @@ package final class CertificateCache: Sendable {
     }
 
     /// A key made of SHA-256 digests (one or several, concatenated). The digests are uniform, so hashing eight bytes of
-    /// each is as good as hashing all of them, and an Array<UInt8> key was hashed a byte at a time (~1 µs per
-    /// verification over the cache's lookups). Equality still compares every byte.
+    /// each is as good as hashing all of them, and an Array<UInt8> key is hashed a byte at a time. Equality still
+    /// compares every byte.
     private struct DigestKey: Hashable {
         let bytes: [UInt8]
 

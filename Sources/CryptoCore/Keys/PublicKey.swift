@@ -125,8 +125,8 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
 
     /// Validates and imports a fixed-length public key encoding. The only validation on the hot path:
     /// length and format here, on-curve (and coordinate range) inside OpenSSL's point decoding.
-    /// NIST keys are built from a shared per-curve parameter template (≈ 6 µs for P-256 instead of
-    /// ≈ 24 µs through EVP_PKEY_fromdata, which constructs the group from its name every time).
+    /// NIST keys are built from a shared per-curve parameter template, not through EVP_PKEY_fromdata, which
+    /// constructs the group from its name every time (docs/performance.md).
     static func importPoint(curve: Curve, _ point: UnsafeRawBufferPointer) throws -> OpaquePointer {
         guard point.count == curve.publicKeyByteCount else {
             throw CryptoError(.invalidKey, "\(curve.rawValue) public key must be \(curve.publicKeyByteCount) bytes, got \(point.count)")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// RFC 3339 date-times (`tdate`, CBOR tag 0) and full-dates (tag 1004) without DateFormatter,
-/// which costs ~300 µs per creation. Fractional seconds are accepted (real wallets send them).
+/// RFC 3339 date-times (`tdate`, CBOR tag 0) and full-dates (tag 1004) without DateFormatter, which is costly to
+/// create (docs/performance.md). Fractional seconds are accepted (real wallets send them).
 public enum RFC3339 {
     /// An instant to the nanosecond, as RFC 3339 text writes it. A `Date` (a Double) cannot hold nanoseconds at
     /// today's epoch, so values that are printed back are kept as this.

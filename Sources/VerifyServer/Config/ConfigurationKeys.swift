@@ -91,6 +91,11 @@ struct ConfigurationKey: Sendable {
             let path = try value.text()
             configuration.operatorTokenFile = path.isEmpty ? nil : path
         },
+        .init(name: "apiKeys") { $0.apiKeys = try APIKey.parse($1) },
+        .init(name: "demoOrigin") { configuration, value in
+            let origin = try value.text()
+            configuration.demoOrigin = origin.isEmpty ? nil : origin
+        },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -140,6 +140,14 @@ public struct ServerConfiguration: Sendable {
         configuration.store = store
         configuration.purgeInterval = 3600
         return configuration
+    /// The API keys of the backend API (`POST /v1/transactions`, `GET /v1/transactions/{requestId}`), stored as
+    /// SHA-256 hashes, each scoped to its origins and formats; none: that API refuses every request (401).
+    ///
+    /// Their origins are also the only ones the wallet-facing endpoint answers cross-origin (CORS).
+    public var apiKeys: [APIKey] = []
+    /// Test mode only: the origin the demo page (`GET /demo`) creates its transactions for, the server's own as the
+    /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
+    public var demoOrigin: String?
     }
 
     /// The longest timeout or interval accepted, in seconds (one day).
@@ -215,6 +223,12 @@ public struct VICALSource: Sendable, Equatable {
     public init(file: String, root: String) {
         self.file = file
         self.root = root
+        problems += APIKey.problems(apiKeys)
+        if let demoOrigin {
+            if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
+            if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
+        }
+        problems += vicalProblems
     }
 }
 

@@ -66,6 +66,12 @@ struct ServerHandlers: Sendable {
 
     /// `GET /readyz`: the store answers, keys are loaded, the trust store is not empty; says whether test mode is on.
     func readiness() async -> Response {
+        case .createTransaction: return await createTransaction(request, client: context.client)
+        case .transactionStatus: return await transactionStatus(request, id: context.parameters.get("requestId"), client: context.client)
+        case .walletResponse: return await walletResponse(request, id: context.parameters.get("requestId"))
+        case .walletPreflight: return CrossOrigin(configuration: configuration).preflight(request)
+        case .demoPage, .demoScript, .demoCreate, .demoStatus:
+            return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         var storeReachable = true
         do {
             try await store.ping()

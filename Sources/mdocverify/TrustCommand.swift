@@ -14,7 +14,7 @@ struct Trust: ParsableCommand {
 
     struct VICALCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "vical", abstract: "ISO/IEC 18013-5 Annex C VICALs.", subcommands: [VerifyVICAL.self, ImportVICAL.self])
+            commandName: "vical", abstract: "ISO/IEC 18013-5 Annex C VICALs.", subcommands: [VerifyVICAL.self, ImportVICAL.self, FetchVICAL.self])
     }
 
     /// What both VICAL subcommands take: the list, the pinned roots, the time and the profile.
@@ -39,8 +39,13 @@ struct Trust: ParsableCommand {
         func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
             let bytes = try InputFiles.cbor(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024, certificateOption: "--root",
                                             expected: "the COSE_Sign1 CBOR, raw or as hex/base64 text")
+            return (bytes, try Self.roots(self.roots, fingerprints: rootFingerprints, for: bytes), try InputFiles.time(at))
+        }
+
+        /// The pinned roots: the files given, and each fingerprint resolved among the VICAL's own certificates.
+        static func roots(_ paths: [String], fingerprints rootFingerprints: [String], for bytes: [UInt8]) throws -> [Certificate] {
             // Only the roots given: with none, the default trust (the IACA bundle) must never stand in for a VICAL root.
-            var roots = self.roots.isEmpty ? [] : try InputFiles.trustStore(self.roots).anchors
+            var roots = paths.isEmpty ? [] : try InputFiles.trustStore(paths).anchors
             if !rootFingerprints.isEmpty {
                 let carried = (try? VICALVerification.carriedCertificates(bytes)) ?? []
                 for text in rootFingerprints {
@@ -52,7 +57,7 @@ struct Trust: ParsableCommand {
                 }
             }
             guard !roots.isEmpty else { throw UsageFailure("pin a VICAL root with --root or --root-sha256") }
-            return (bytes, roots, try InputFiles.time(at))
+            return roots
         }
     }
 
@@ -93,22 +98,8 @@ struct Trust: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 let (bytes, roots, time) = try options.load()
-                let previous = try VICALImport.previous(in: out)
-                let verified: VICALVerification
-                do throws(VerificationError) {
-                    verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous?.highestIssueID,
-                                                     allowRollback: allowRollback, profile: options.profile)
-                } catch {
-                    print(TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
-                    return .rejected
-                }
-                if let provider = previous?.provider, provider != verified.vical.provider {
-                    throw UsageFailure("\(out) holds the import of \(provider)'s VICAL, not \(verified.vical.provider)'s; import each provider into its own folder")
-                }
-                let written = try VICALImport.write(verified, source: options.vical, into: out, highestIssueID: previous?.highestIssueID)
-                print(TerminalText.escaped("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL "
-                                           + "\(verified.vical.issueID.map(String.init) ?? "-") into \(out)"))
-                return .verified
+                return try VICALImport.run(bytes, roots: roots, at: time, profile: options.profile, source: options.vical, into: out,
+                                           allowRollback: allowRollback)
             }
         }
     }

@@ -70,6 +70,32 @@ enum VICALReport {
 enum VICALImport {
     static let manifestName = TrustFolder.manifestName
 
+    /// What `trust vical import` and `trust vical fetch` do with the list's bytes: verify them against the pinned roots
+    /// and the folder's highest issue (rollback), then write the import. Prints the outcome.
+    ///
+    /// - Returns: `.verified` when imported, `.rejected` when the list was refused.
+    /// - Throws: `UsageFailure` when the folder is not an import folder, holds another provider's list, or cannot be
+    ///   written.
+    static func run(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile, source: String,
+                    into out: String, allowRollback: Bool) throws -> ExitStatus {
+        let previous = try previous(in: out)
+        let verified: VICALVerification
+        do throws(VerificationError) {
+            verified = try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous?.highestIssueID,
+                                             allowRollback: allowRollback, profile: profile)
+        } catch {
+            print(TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
+            return .rejected
+        }
+        if let provider = previous?.provider, provider != verified.vical.provider {
+            throw UsageFailure("\(out) holds the import of \(provider)'s VICAL, not \(verified.vical.provider)'s; import each provider into its own folder")
+        }
+        let written = try write(verified, source: source, into: out, highestIssueID: previous?.highestIssueID)
+        print(TerminalText.escaped("imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL "
+                                   + "\(verified.vical.issueID.map(String.init) ?? "-") into \(out)"))
+        return .verified
+    }
+
     /// What the folder's manifest says about earlier imports.
     struct Previous {
         let provider: String?

@@ -30,19 +30,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit.")
     var checkConfig = false
 
-    @Option(name: .long, help: ArgumentHelp("Print a new API key for the backend API once, with its apiKeys entry (the key's SHA-256), and exit.",
-                                            valueName: "key-id"))
-    var newApiKey: String?
-
     func run() async throws {
-        if let id = newApiKey {
-            do {
-                print(try APIKey.newKeyListing(id: id))
-                return
-            } catch {
-                Self.refuse(error)
-            }
-        }
         let environment = ProcessInfo.processInfo.environment
         let (settings, readProblems) = ConfigurationLoader.read(file: config, environment: environment)
         let runtime: VerifierRuntime

@@ -19,6 +19,8 @@ final class RuntimeBox: Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
+    /// How the downloads of VICALs with a `url` went (for `/readyz` and `/metrics`).
+    let vicalRefreshes = VICALRefreshStatus()
     /// Persists accepted issue IDs (the server's store); nil keeps them in memory only.
     private let recordIssueIDs: (@Sendable ([String: UInt64]) -> Void)?
 
@@ -45,24 +47,38 @@ final class RuntimeBox: Sendable {
         return problems
     }
 
+    /// Raises the remembered issue IDs to `remembered` (another instance's, read from the store) without checking the
+    /// running runtime.
+    func remember(_ remembered: [String: UInt64]) {
+        state.withLockedValue { state in
+            for (provider, id) in remembered { state.highestIssueIDs[provider] = max(state.highestIssueIDs[provider] ?? 0, id) }
+        }
+    }
+
     /// Loads the configuration's keys, trust files and VICALs again; on any problem (a VICAL rollback included) keeps
     /// the current runtime.
     @discardableResult
     func reload(logger: Logger) -> Bool {
+        reloadProblems(logger: logger).isEmpty
+    }
+
+    /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use).
+    func reloadProblems(logger: Logger) -> [String] {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
-            let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher)
-            let rollbacks = Self.rollbacks(runtime, against: highestIssueIDs)
-            guard rollbacks.isEmpty else { throw ConfigurationProblems(rollbacks) }
+            let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
+            // A downloaded VICAL whose copy is gone or no longer verifies: the current trust stays.
+            let problems = runtime.pendingVICALs.map(\.reason) + Self.rollbacks(runtime, against: highestIssueIDs)
+            guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }
             accept(runtime)
             logger.info("trust reloaded", metadata: ["anchors": "\(runtime.trustStore.anchors.count)", "vicals": "\(runtime.vicals.count)"])
-            return true
+            return []
         } catch {
             let reason = error.problems.joined(separator: "; ")
             state.withLockedValue { $0.lastReloadError = reason }
             logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
-            return false
+            return error.problems
         }
     }
 

@@ -22,6 +22,10 @@ public struct VerifierRuntime: Sendable {
     public let keyCount: Int
     /// The VICALs whose IACAs are in `trustStore`, as verified at start.
     let vicals: [TrustLoader.LoadedVICAL]
+    /// The VICALs with a `url` that have no usable downloaded copy (the start downloads them or refuses).
+    let pendingVICALs: [TrustLoader.Pending]
+    /// The time VICALs are judged at (fresh or stale), kept across reloads.
+    let trustTime: @Sendable () -> Date
     /// What the flows were built on, so a fetcher can be attached without reading the files again.
     let environment: FlowEnvironment
     /// CRLs and status tokens from the configured files.
@@ -40,10 +44,17 @@ public struct VerifierRuntime: Sendable {
     ///   - fetcher: The server's revocation list fetcher (kept across reloads); nil verifies with the files only.
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [],
                             fetcher: RevocationFetcher? = nil) throws(ConfigurationProblems) -> VerifierRuntime {
+        let fixed = configuration.verificationTime
+        return try load(configuration, earlierProblems: earlierProblems, fetcher: fetcher, trustTime: { fixed ?? Date() })
+    }
+
+    /// `load(_:earlierProblems:fetcher:)` judging VICALs at `trustTime()`.
+    static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [], fetcher: RevocationFetcher?,
+                     trustTime: @escaping @Sendable () -> Date) throws(ConfigurationProblems) -> VerifierRuntime {
         var problems = earlierProblems + configuration.problems
         let keys = loadDecryptionKeys(configuration, problems: &problems)
 
-        let trust = TrustLoader.load(configuration, at: configuration.verificationTime ?? Date(), problems: &problems)
+        let trust = TrustLoader.load(configuration, at: trustTime(), problems: &problems)
         let trustStore = trust?.store
 
         let reader = ReaderIdentityLoader.load(
@@ -61,8 +72,8 @@ public struct VerifierRuntime: Sendable {
                                           openID4VPResponseMode: configuration.openID4VPResponseMode)
         do {
             return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
-                                       vicals: trust?.vicals ?? [], environment: environment, revocationFiles: revocationSource,
-                                       fetcher: fetcher)
+                                       vicals: trust?.vicals ?? [], pendingVICALs: trust?.pending ?? [], trustTime: trustTime,
+                                       environment: environment, revocationFiles: revocationSource, fetcher: fetcher)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
         }
@@ -113,8 +124,8 @@ public struct VerifierRuntime: Sendable {
     }
 
     private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
-                 vicals: [TrustLoader.LoadedVICAL], environment: FlowEnvironment, revocationFiles: StaticRevocationSource?,
-                 fetcher: RevocationFetcher?) throws(VerificationError) {
+                 vicals: [TrustLoader.LoadedVICAL], pendingVICALs: [TrustLoader.Pending], trustTime: @escaping @Sendable () -> Date,
+                 environment: FlowEnvironment, revocationFiles: StaticRevocationSource?, fetcher: RevocationFetcher?) throws(VerificationError) {
         var environment = environment
         if let fetcher { environment.configuration.revocationSource = fetcher.source(files: revocationFiles) }
         self.configuration = configuration
@@ -123,6 +134,8 @@ public struct VerifierRuntime: Sendable {
         self.readerIdentity = readerIdentity
         self.keyCount = keyCount
         self.vicals = vicals
+        self.pendingVICALs = pendingVICALs
+        self.trustTime = trustTime
         self.environment = environment
         self.revocationFiles = revocationFiles
         self.fetcher = fetcher
@@ -132,7 +145,15 @@ public struct VerifierRuntime: Sendable {
     func attaching(_ fetcher: RevocationFetcher) -> VerifierRuntime {
         // The flows were built from this environment once already, so they build again.
         (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
-                              vicals: vicals, environment: environment, revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
+                              vicals: vicals, pendingVICALs: pendingVICALs, trustTime: trustTime, environment: environment,
+                              revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
+    }
+
+    /// The same runtime judging VICALs at `trustTime()` from its next reload on.
+    func judgingVICALs(at trustTime: @escaping @Sendable () -> Date) -> VerifierRuntime {
+        (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
+                              vicals: vicals, pendingVICALs: pendingVICALs, trustTime: trustTime, environment: environment,
+                              revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 
     /// Runs one verification, fetching the revocation lists it needs first when a fetcher is attached.

@@ -25,6 +25,7 @@ public struct VerifyServerApp: Service {
     private let application: Application<RouterResponder<ServerRequestContext>>
     private let listening: ListeningPort
     private let purger: ExpiredRequestPurger
+    private let vicalRefresher: VICALRefresher
 
     /// Loads the runtime from `configuration` and builds the server.
     ///
@@ -57,6 +58,11 @@ public struct VerifyServerApp: Service {
         if configuration.revocationFetch, runtime.fetcher == nil {
             runtime = runtime.attaching(RevocationRefresh.fetcher(configuration, clock: clock, metrics: metrics, logger: logger))
         }
+        if !configuration.vicals.isEmpty {
+            // VICALs are judged fresh or stale on the server's clock from the next reload on (start-up downloads reload).
+            let fixed = configuration.verificationTime
+            runtime = runtime.judgingVICALs(at: { fixed ?? clock.now() })
+        }
         let baseStore: any RequestStore
         if let callerStore {
             baseStore = callerStore
@@ -67,6 +73,8 @@ public struct VerifyServerApp: Service {
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)
         let store = layeredStore(on: baseStore, configuration: configuration, outstanding: outstanding, metrics: metrics, hooks: hooks)
         let runtimes = runtimeBox(runtime, recordingIn: store, logger: logger)
+        let vicalRefresher = VICALRefresher(box: runtimes, metrics: metrics, logger: logger, now: clock.now,
+                                            remembered: { try await store.vicalIssueIDs() }, wait: hooks.vicalRefreshWait)
         let handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
@@ -89,6 +97,7 @@ public struct VerifyServerApp: Service {
             + (configuration.memoryTrimInterval > 0
                 ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
             + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
+            + (configuration.vicals.isEmpty ? [] : [vicalRefresher])
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
@@ -105,10 +114,10 @@ public struct VerifyServerApp: Service {
             },
             logger: logger)
         application.beforeServerStarts {
-            try await prepare(store, runtimes: runtimes, closingOnFailure: callerStore == nil ? baseStore : nil)
+            try await prepare(store, runtimes: runtimes, vicals: vicalRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
-                               application: application, listening: listening, purger: purger)
+                               application: application, listening: listening, purger: purger, vicalRefresher: vicalRefresher)
     }
 
     /// `base` under the layers the handlers use. Sealing encrypts the state before it reaches the store (with a
@@ -138,14 +147,18 @@ public struct VerifyServerApp: Service {
         }
     }
 
-    /// Before the server starts: the store's schema, and the VICAL issue IDs it remembers. On failure `opened` (a store
-    /// this server opened) is closed, since its services may never run.
-    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, closingOnFailure opened: (any RequestStore)?) async throws {
+    /// Before the server starts: the store's schema, the VICAL issue IDs it remembers, and the first download of each
+    /// VICAL with a url. On failure `opened` (a store this server opened) is closed, since its services may never run.
+    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, vicals: VICALRefresher,
+                                closingOnFailure opened: (any RequestStore)?) async throws {
         do {
             try await store.prepare()
             // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
-            if !runtimes.current.vicals.isEmpty {
-                let problems = runtimes.adoptRemembered(try await store.vicalIssueIDs())
+            if !runtimes.current.configuration.vicals.isEmpty {
+                let remembered = try await store.vicalIssueIDs()
+                runtimes.remember(remembered)
+                try await vicals.prepare()
+                let problems = runtimes.adoptRemembered(remembered)
                 guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             }
         } catch {
@@ -160,6 +173,15 @@ public struct VerifyServerApp: Service {
     @discardableResult
     public func reloadTrust() -> Bool {
         runtimes.reload(logger: logger)
+    }
+
+    /// Downloads every VICAL with a url now (what the periodic refresh does, jitter aside): a new list that verifies and
+    /// is no rollback is taken into use; on a failure the list in use stays and `/readyz` says why.
+    ///
+    /// - Returns: the failures' categories by source (the URL without user info or query); empty when all are current.
+    @discardableResult
+    public func refreshVICALs() async -> [String: String] {
+        await vicalRefresher.refreshAll()
     }
 
     /// Looks at the trust files once (what the periodic check does) and reloads when they changed; returns whether it

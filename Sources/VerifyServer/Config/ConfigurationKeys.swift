@@ -29,18 +29,9 @@ struct ConfigurationKey: Sendable {
         .init(name: "decryptionKeys") { $0.decryptionKeyPaths = try $1.list() },
         .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
         .init(name: "trustWatchInterval") { $0.trustWatchInterval = try $1.seconds() },
-        .init(name: "vicals") { configuration, value in
-            let pairs = try value.objects(keys: ("file", "root"))
-            let objects = value.objectList ?? []
-            configuration.vicals = try pairs.enumerated().map { index, pair throws(ConfigurationValueError) in
-                var source = VICALSource(file: pair.0, root: pair.1)
-                if index < objects.count, let flag = objects[index]["allowRollback"] {
-                    guard let allow = Bool(flag) else { throw ConfigurationValueError("allowRollback must be true or false") }
-                    source.allowRollback = allow
-                }
-                return source
-            }
-        },
+        .init(name: "vicals") { $0.vicals = try VICALSource.list(from: $1) },
+        .init(name: "vicalStalePolicy") { $0.vicalStalePolicy = try $1.choice(VICALStalePolicy.self) },
+        .init(name: "vicalCacheDirectory") { $0.vicalCacheDirectory = try $1.text() },
         .init(name: "testMode") { $0.testMode = try $1.bool() },
         .init(name: "inspector") { $0.inspector = try $1.bool() },
         .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
@@ -90,11 +81,6 @@ struct ConfigurationKey: Sendable {
         .init(name: "operatorTokenFile") { configuration, value in
             let path = try value.text()
             configuration.operatorTokenFile = path.isEmpty ? nil : path
-        },
-        .init(name: "apiKeys") { $0.apiKeys = try APIKey.parse($1) },
-        .init(name: "demoOrigin") { configuration, value in
-            let origin = try value.text()
-            configuration.demoOrigin = origin.isEmpty ? nil : origin
         },
         .init(name: "verificationTime") { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {

@@ -25,8 +25,7 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         }
     }
 
-    /// A scalar inside an object (`allowRollback: true`), kept as text like top-level scalars; a list of strings is
-    /// joined with commas.
+    /// A scalar inside an object (`allowRollback: true`), kept as text like top-level scalars.
     struct Scalar: Decodable {
         let text: String
 
@@ -36,9 +35,6 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
                 text = value ? "true" : "false"
             } else if let value = try? container.decode(Int.self) {
                 text = String(value)
-            } else if let values = try? container.decode([String].self) {
-                // A list inside an object (`apiKeys: [{origins: [...]}]`), comma-joined like a list from the environment.
-                text = values.joined(separator: ",")
             } else {
                 text = try container.decode(String.self)
             }

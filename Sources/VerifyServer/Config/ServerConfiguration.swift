@@ -25,8 +25,15 @@ public struct ServerConfiguration: Sendable {
     public var trustStorePaths: [String] = []
     /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file).
     ///
-    /// Verified at start; the server refuses to start on a bad signature or an untrusted signer.
+    /// Verified at start; the server refuses to start on a bad signature or an untrusted signer. A source with a `url`
+    /// is downloaded at start and every `refresh` seconds (`VICALRefresher`).
     public var vicals: [VICALSource] = []
+    /// What a VICAL past its nextUpdate does: `warn` (its IACAs stay trusted; `/readyz` and the reports say stale) or
+    /// `refuse` (its IACAs are not trusted until a current list arrives).
+    public var vicalStalePolicy: VICALStalePolicy = .warn
+    /// Where the last good copy of each downloaded VICAL is kept (relative paths from the working directory), so a
+    /// restart serves it when the download fails.
+    public var vicalCacheDirectory = "verify-server-vicals"
     /// How often, in seconds, the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check
     /// off.
     public var trustWatchInterval: TimeInterval = 60
@@ -140,14 +147,6 @@ public struct ServerConfiguration: Sendable {
         configuration.store = store
         configuration.purgeInterval = 3600
         return configuration
-    /// The API keys of the backend API (`POST /v1/transactions`, `GET /v1/transactions/{requestId}`), stored as
-    /// SHA-256 hashes, each scoped to its origins and formats; none: that API refuses every request (401).
-    ///
-    /// Their origins are also the only ones the wallet-facing endpoint answers cross-origin (CORS).
-    public var apiKeys: [APIKey] = []
-    /// Test mode only: the origin the demo page (`GET /demo`) creates its transactions for, the server's own as the
-    /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
-    public var demoOrigin: String?
     }
 
     /// The longest timeout or interval accepted, in seconds (one day).
@@ -194,6 +193,7 @@ public struct ServerConfiguration: Sendable {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
+        problems += vicalProblems
         if inspector && !testMode {
             problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")
         }
@@ -209,10 +209,15 @@ public enum LogFormat: String, CaseIterable, Sendable {
     case json
 }
 
-/// A VICAL file and the root (PEM) pinned to verify it.
+/// A VICAL (a file, or a URL the server downloads) and the root (PEM) pinned to verify it.
 public struct VICALSource: Sendable, Equatable {
-    /// The path of the VICAL file.
+    /// The path of the VICAL file; empty for a source with a `url`.
     public var file: String
+    /// The http(s) URL the VICAL is downloaded from (through the list fetcher's destination policy and size limit);
+    /// nil for a file.
+    public var url: String?
+    /// Seconds between downloads of a `url` source (default 3600, 60 to 86400; each wait varies by up to a tenth).
+    public var refresh: TimeInterval = 3600
     /// The path of the PEM file holding the root certificate(s) the VICAL's signer must chain to.
     public var root: String
     /// Accept a list older than the highest issue this server has accepted from its provider (or one without an issue
@@ -223,12 +228,14 @@ public struct VICALSource: Sendable, Equatable {
     public init(file: String, root: String) {
         self.file = file
         self.root = root
-        problems += APIKey.problems(apiKeys)
-        if let demoOrigin {
-            if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
-            if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
-        }
-        problems += vicalProblems
+    }
+
+    /// Creates a source the server downloads from `url` every `refresh` seconds.
+    public init(url: String, root: String, refresh: TimeInterval = 3600) {
+        self.file = ""
+        self.url = url
+        self.root = root
+        self.refresh = refresh
     }
 }
 

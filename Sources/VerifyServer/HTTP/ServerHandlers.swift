@@ -17,14 +17,18 @@ public struct ServerHooks: Sendable {
     public var storeDeadline: (@Sendable (Duration) async throws -> Void)?
     /// How reading a request body waits for its `bodyTimeout` to pass (nil, the default: an event-loop timer).
     public var bodyDeadline: (@Sendable (Duration) async throws -> Void)?
+    /// How the VICAL refresh waits between downloads (nil, the default: `Task.sleep`); tests drive the loop with it.
+    public var vicalRefreshWait: (@Sendable (Duration) async throws -> Void)?
 
     /// Creates hooks; by default nothing runs before verification and both time limits are event-loop timers.
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
                 storeDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
-                bodyDeadline: (@Sendable (Duration) async throws -> Void)? = nil) {
+                bodyDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
+                vicalRefreshWait: (@Sendable (Duration) async throws -> Void)? = nil) {
         self.beforeVerification = beforeVerification
         self.storeDeadline = storeDeadline
         self.bodyDeadline = bodyDeadline
+        self.vicalRefreshWait = vicalRefreshWait
     }
 }
 
@@ -55,7 +59,8 @@ struct ServerHandlers: Sendable {
         case .readyzHead: return Response(status: await readiness().status)
         case .metrics:
             let runtime = runtimes.current
-            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now())
+            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now(),
+                          trustTime: runtime.trustTime(), refreshes: runtimes.vicalRefreshes)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)
@@ -66,12 +71,6 @@ struct ServerHandlers: Sendable {
 
     /// `GET /readyz`: the store answers, keys are loaded, the trust store is not empty; says whether test mode is on.
     func readiness() async -> Response {
-        case .createTransaction: return await createTransaction(request, client: context.client)
-        case .transactionStatus: return await transactionStatus(request, id: context.parameters.get("requestId"), client: context.client)
-        case .walletResponse: return await walletResponse(request, id: context.parameters.get("requestId"))
-        case .walletPreflight: return CrossOrigin(configuration: configuration).preflight(request)
-        case .demoPage, .demoScript, .demoCreate, .demoStatus:
-            return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         var storeReachable = true
         do {
             try await store.ping()
@@ -91,16 +90,7 @@ struct ServerHandlers: Sendable {
             ("formats", .array(VerificationReport.Format.allCases.filter { runtime.flows[$0] != nil }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("revocation", revocationReadiness(runtime)),
-            ("vicals", .array(runtime.vicals.map { vical in
-                .object([
-                    ("provider", .string(vical.provider)),
-                    ("vicalIssueID", vical.issueID.map { .int($0) } ?? .null),
-                    ("date", .string(vical.date.description)),
-                    ("nextUpdate", vical.nextUpdate.map { .string($0.description) } ?? .null),
-                    ("stale", .bool(vical.stale)),
-                    ("entries", .int(UInt64(vical.entries))),
-                ])
-            })),
+            ("vicals", runtimes.vicalReadiness(runtime)),
             ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))
     }

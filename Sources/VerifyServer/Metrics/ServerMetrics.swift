@@ -56,6 +56,9 @@ public final class ServerMetrics: Sendable {
         "verify_server_vical_issue_id": "The vicalIssueID of each VICAL in use, by provider (0: none).",
         "verify_server_vical_age_seconds": "Seconds since the date of each VICAL in use, by provider.",
         "verify_server_vical_stale": "1 when a VICAL in use is past its nextUpdate, by provider.",
+        "verify_server_vical_trusted": "1 when a VICAL's IACAs are trusted (0: refused as stale, vicalStalePolicy refuse), by provider.",
+        "verify_server_vical_refresh_failures_total": "Failed downloads of a VICAL with a url (the list in use stays), by provider.",
+        "verify_server_vical_refresh_age_seconds": "Seconds since a VICAL with a url was last downloaded and verified, by provider.",
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
@@ -120,16 +123,27 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.nanoseconds)
     }
 
-    /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`) and staleness.
-    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date) {
+    /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`), staleness at
+    /// `trustTime`, whether its IACAs are trusted and, for a downloaded one, the time since its last good download.
+    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date, trustTime: Date, refreshes: VICALRefreshStatus) {
         Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
         for vical in vicals {
             let dimensions = [("provider", vical.provider)]
             Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(vical.issueID ?? 0))
             Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
                 .record(now.timeIntervalSince(vical.date.date))
-            Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.stale ? 1 : 0)
+            Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.isStale(at: trustTime) ? 1 : 0)
+            Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.anchoring ? 1 : 0)
+            if let last = vical.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
+                Gauge(label: "verify_server_vical_refresh_age_seconds", dimensions: dimensions, factory: factory)
+                    .record(now.timeIntervalSince(last))
+            }
         }
+    }
+
+    /// A failed download of a VICAL with a url.
+    func vicalRefreshFailed(provider: String) {
+        Counter(label: "verify_server_vical_refresh_failures_total", dimensions: [("provider", provider)], factory: factory).increment()
     }
 
     func purged(_ count: Int) {

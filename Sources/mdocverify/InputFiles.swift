@@ -115,21 +115,15 @@ enum InputFiles {
         }
     }
 
-    /// The OpenID4VP session kept in `path` (session.json, as `request openid4vp` writes it), checked against `request`.
-    static func openID4VPSession(_ path: String, request: RequestPolicy?) throws -> OpenID4VPSession {
-        let text = try readText(path, what: "session", maxBytes: 1 << 20)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String],
-              let session = OpenID4VPFlow.session(object, request: request)
-        else { throw UsageFailure("\(path) is not a session.json written by `request openid4vp`") }
-        return session
-    }
-
     static func request(_ path: String?) throws -> RequestPolicy? {
         guard let path else { return nil }
         let bytes = try read(path, what: "request")
         do {
-            return try JSONDecoder().decode(RequestPolicy.self, from: Data(bytes))
+            return try RequestAllowList.checked(try JSONDecoder().decode(RequestPolicy.self, from: Data(bytes)), path: path)
+        } catch let failure as UsageFailure {
+            throw failure
         } catch {
+            if let problem = RequestAllowList.problem(in: path, decoding: error) { throw problem }
             throw UsageFailure("request at \(path) is not {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
         }
     }

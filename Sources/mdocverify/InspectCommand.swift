@@ -13,8 +13,9 @@ struct Inspect: ParsableCommand {
         abstract: "Show what a response holds: an indented tree of its CBOR with the mdoc structures named and decoded (MSO, COSE headers, certificates).",
         discussion: """
             Plain CBOR (raw, hex or base64) is shown as it is. To see inside an encrypted response, give what opens it: \
-            Apple in-app: --private-key --merchant-id --team-id --nonce (and --allow-test-key for Apple's test key); \
-            Annex C: --private-key --encryption-info --origin; OpenID4VP: --session session.json. Nothing shown is verified.
+            the session.json `request <format>` wrote (--session; Apple in-app also --private-key, the merchant key), or \
+            the values: Apple in-app: --private-key --merchant-id --team-id --nonce (and --allow-test-key for Apple's \
+            test key); Annex C: --private-key --encryption-info --origin. Nothing shown is verified.
             """
     )
 
@@ -48,7 +49,7 @@ struct Inspect: ParsableCommand {
     @Option(help: "Annex C: the origin of the requesting page.")
     var origin: String?
 
-    @Option(help: "OpenID4VP: session.json written by `request openid4vp`.")
+    @Option(help: "session.json written by `request annex-c`, `request apple-app` or `request openid4vp`.")
     var session: String?
 
     func run() throws {
@@ -81,16 +82,45 @@ struct Inspect: ParsableCommand {
         }
     }
 
+    /// Opens an Apple in-app envelope with the merchant key at `privateKey`.
+    private func openApple(privateKey: String, session: AppleAppSession, inspection: PipelineInspection) throws -> VerificationReport {
+        let bytes = try InputFiles.cbor(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+        let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey)
+        let verifier: AppleAppVerifier
+        do {
+            verifier = try AppleAppVerifier(configuration: configuration, keys: [try InputFiles.privateKey(privateKey)])
+        } catch let error as VerificationError {
+            throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
+        }
+        return inspection.collect { verifier.verify(encryptedData: bytes, session: session, at: Date()) }
+    }
+
     /// The DeviceResponses inside an envelope, opened with the options given (nil when none were given). The
     /// verifier runs only to open the envelope; its verdict is not shown, and a failure to open is reported as such.
     private func openEnvelope() throws -> [InspectNode]? {
         let inspection = PipelineInspection()
         let report: VerificationReport
-        if let session {
+        if let session, try SessionFormat.of(session) == .openID4VP {
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
-            let loaded = try InputFiles.openID4VPSession(session, request: nil)
+            let loaded = try SessionFile.read(session, expected: .openID4VP).openID4VP(request: nil)
             let verifier = OpenID4VPVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
             report = inspection.collect { verifier.verify(response: text, session: loaded, at: Date()) }
+        } else if let session, try SessionFormat.of(session) == .annexC {
+            if encryptionInfo != nil || origin != nil || privateKey != nil {
+                throw UsageFailure("an annex-c --session keeps the key, encryptionInfo and origin; leave out --private-key, --encryption-info and --origin")
+            }
+            let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+            let annexSession = try SessionFile.read(session, expected: .annexC).annexC(request: nil)
+            let verifier = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
+            report = inspection.collect { verifier.verify(response: text, session: annexSession, at: Date()) }
+        } else if let session {
+            guard let privateKey else { throw UsageFailure("Apple in-app needs --private-key (the merchant key) with --session") }
+            if nonce != nil { throw UsageFailure("--nonce is kept in the session (\(session)); leave out --nonce") }
+            let kept = try SessionFile.read(session, expected: .appleApp)
+            let appleSession = AppleAppSession(nonce: try kept.appleNonce(),
+                                               merchantID: try SessionValues.one(merchantID, flag: "--merchant-id", kept: kept.merchantID, session: session),
+                                               teamID: try SessionValues.one(teamID, flag: "--team-id", kept: kept.teamID, session: session))
+            report = try openApple(privateKey: privateKey, session: appleSession, inspection: inspection)
         } else if let encryptionInfo {
             guard let privateKey, let origin else { throw UsageFailure("Annex C needs --private-key, --encryption-info and --origin") }
             var info = encryptionInfo
@@ -105,16 +135,8 @@ struct Inspect: ParsableCommand {
             guard let privateKey, let teamID, let nonce else {
                 throw UsageFailure("Apple in-app needs --private-key, --merchant-id, --team-id and --nonce")
             }
-            let bytes = try InputFiles.cbor(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
-            let appleSession = AppleAppSession(nonce: try InputFiles.hex(nonce, what: "--nonce"), merchantID: merchantID, teamID: teamID)
-            let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey)
-            let verifier: AppleAppVerifier
-            do {
-                verifier = try AppleAppVerifier(configuration: configuration, keys: [try InputFiles.privateKey(privateKey)])
-            } catch let error as VerificationError {
-                throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
-            }
-            report = inspection.collect { verifier.verify(encryptedData: bytes, session: appleSession, at: Date()) }
+            let appleSession = AppleAppSession(nonce: try InputFiles.nonce(nonce, what: "--nonce").bytes, merchantID: merchantID, teamID: teamID)
+            report = try openApple(privateKey: privateKey, session: appleSession, inspection: inspection)
         } else {
             return nil
         }

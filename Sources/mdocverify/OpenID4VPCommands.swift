@@ -14,7 +14,7 @@ extension Request {
             discussion: """
                 Writes to --out: dc-request.json ({"protocol", "data"}: one entry of the page's digital.requests), and what the \
                 server keeps until the response arrives: session.json (mode 0600: the encryption key, origin, nonce, response \
-                mode, credential query ids) and request.json. `verify openid4vp --session session.json` checks the answer. \
+                mode, credential query ids and the request) and request.json. `verify openid4vp --session session.json` checks the answer. \
                 Existing files are not overwritten.
                 """
         )
@@ -33,6 +33,9 @@ extension Request {
         @Option(name: .customLong("client-id-prefix"), help: "Signed requests: x509_hash (the default) or x509_san_dns.")
         var clientIDPrefix: OpenID4VPWebRequest.ClientIDPrefix = .x509Hash
 
+        @Option(name: .customLong("trust"), help: "Trust anchor file or directory the request's allowedIssuers are narrowed to (DCQL trusted_authorities); repeatable. Default: the embedded production bundle.")
+        var trust: [String] = []
+
         @Option(help: "Directory to write into (created if missing).")
         var out: String
 
@@ -42,15 +45,16 @@ extension Request {
                 let created: OpenID4VPWebRequest
                 do {
                     created = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode,
-                                                             reader: try reader.identity(), clientIDPrefix: clientIDPrefix)
+                                                             reader: try reader.identity(), clientIDPrefix: clientIDPrefix,
+                                                             trustedAuthorities: try RequestAllowList.narrowed(policy, trust: trust) ?? [:])
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
                 let dcRequest = JSONValue.object([("protocol", .string(created.protocolIdentifier)), ("data", created.data)])
-                let session = JSONValue.object(OpenID4VPFlow.state(created.session).sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+                let session = SessionFile(format: .openID4VP, state: OpenID4VPFlow.state(created.session), request: policy)
                 try RequestOutputFiles.write([
                     ("dc-request.json", Data((dcRequest.serialized(pretty: true) + "\n").utf8), false),
-                    ("session.json", Data((session.serialized(pretty: true) + "\n").utf8), true),
+                    (SessionFile.name, try session.encoded(), true),
                     ("request.json", try PolicyJSON.encode(policy), false),
                 ], into: out)
                 print("wrote dc-request.json, session.json, request.json to \(out)")
@@ -70,7 +74,7 @@ extension Verify {
         @Option(help: "What the page received: the DC API result {\"protocol\", \"data\"}, its data, or the compact JWE.")
         var response: String
 
-        @Option(help: "session.json written by `request openid4vp` (the encryption key, origin, nonce, response mode).")
+        @Option(help: "session.json written by `request openid4vp` (the encryption key, origin, nonce, response mode, request).")
         var session: String
 
         @OptionGroup var options: VerificationOptions
@@ -79,7 +83,8 @@ extension Verify {
             try runReportingExit {
                 let text = try InputFiles.responseText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes,
                                                        expected: "what the page received: {\"protocol\", \"data\"}, its data, or the compact JWE")
-                let loaded = try InputFiles.openID4VPSession(session, request: try InputFiles.request(options.request))
+                let kept = try SessionFile.read(session, expected: .openID4VP)
+                let loaded = try kept.openID4VP(request: try kept.policy(requestPath: options.request))
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = OpenID4VPVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)

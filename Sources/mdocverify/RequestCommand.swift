@@ -7,7 +7,7 @@ import Verifier
 struct Request: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a wallet request.",
-        subcommands: [AnnexC.self, OpenID4VP.self]
+        subcommands: [AppleApp.self, AnnexC.self, OpenID4VP.self]
     )
 
     struct AnnexC: ParsableCommand {
@@ -15,9 +15,9 @@ struct Request: ParsableCommand {
             commandName: "annex-c",
             abstract: "Create an ISO/IEC 18013-7 Annex C request for navigator.credentials.get (protocol org-iso-mdoc).",
             discussion: """
-                Writes to --out: data.json (the `data` member for the request), and what the server keeps until the \
-                response arrives: private-key.pem (mode 0600), encryption-info.txt (the exact string; no newline), \
-                origin.txt and request.json. Existing files are not overwritten.
+                Writes to --out: data.json (the `data` member for the request), session.json (mode 0600: what the \
+                server keeps until the response arrives, for `verify annex-c --session`: the recipient key, the exact \
+                encryptionInfo, the origin and the request) and request.json. Existing files are not overwritten.
                 """
         )
 
@@ -37,7 +37,7 @@ struct Request: ParsableCommand {
               help: "List the trust store's issuer key identifiers for each docType in the request (requestInfo.issuerIdentifiers), so the wallet offers only documents they anchor.")
         var issuerIdentifiers = false
 
-        @Option(name: .customLong("trust"), help: "Trust anchor file or directory for --issuer-identifiers; repeatable. Default: the embedded production bundle.")
+        @Option(name: .customLong("trust"), help: "Trust anchor file or directory for --issuer-identifiers and the request's allowedIssuers; repeatable. Default: the embedded production bundle.")
         var trust: [String] = []
 
         @Option(help: "Directory to write into (created if missing).")
@@ -47,9 +47,10 @@ struct Request: ParsableCommand {
             try runReportingExit {
                 guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
                 let reader = try reader.identity()
-                let identifiers = issuerIdentifiers
-                    ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust)) : [:]
-                if issuerIdentifiers, let missing = policy.documents.first(where: { identifiers[$0.docType] == nil }) {
+                let allowed = try RequestAllowList.narrowed(policy, trust: trust)
+                let identifiers = try allowed ?? (issuerIdentifiers
+                    ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust)) : [:])
+                if allowed == nil, issuerIdentifiers, let missing = policy.documents.first(where: { identifiers[$0.docType] == nil }) {
                     FileHandle.standardError.write(Data("note: no issuer identifiers for \(missing.docType): the trust store has no anchor for it, or one without a key identifier; the wallet may offer any issuer\n".utf8))
                 }
                 let created: AnnexCWebRequest
@@ -59,15 +60,71 @@ struct Request: ParsableCommand {
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
-                let policyJSON = try PolicyJSON.encode(policy)
+                let session = SessionFile(format: .annexC, state: AnnexCFlow.state(privateKey: created.session.privateKey,
+                                                                                    encryptionInfo: created.encryptionInfo,
+                                                                                    origin: created.session.origin),
+                                          request: policy)
                 try RequestOutputFiles.write([
                     ("data.json", Data((created.data.serialized(pretty: true) + "\n").utf8), false),
-                    ("private-key.pem", Data(created.session.privateKey.pkcs8PEM().utf8), true),
-                    ("encryption-info.txt", Data(created.encryptionInfo.utf8), false),
-                    ("origin.txt", Data(created.session.origin.utf8), false),
-                    ("request.json", policyJSON, false),
+                    (SessionFile.name, try session.encoded(), true),
+                    ("request.json", try PolicyJSON.encode(policy), false),
                 ], into: out)
-                print("wrote data.json, private-key.pem, encryption-info.txt, origin.txt, request.json to \(out)")
+                print("wrote data.json, session.json, request.json to \(out)")
+                return .verified
+            }
+        }
+    }
+}
+
+extension Request {
+    struct AppleApp: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-app",
+            abstract: "Create an Apple Verify with Wallet in-app request: a fresh nonce for PKIdentityRequest.",
+            discussion: """
+                Writes to --out: app-request.json (what the app passes to PKIdentityRequest: nonce, base64url, and the \
+                issuer identifiers per docType for PKIdentityDocumentDescriptor.issuerIdentifiers), session.json (mode \
+                0600: what the server keeps for `verify apple-app --session`: the nonce, merchant and team IDs and the \
+                request) and request.json. Existing files are not overwritten.
+                """
+        )
+
+        @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
+        var request: String
+
+        @Option(name: .customLong("merchant-id"), help: "Merchant identifier the app requests with.")
+        var merchantID: String
+
+        @Option(name: .customLong("team-id"), help: "Apple Developer Team ID of the requesting app.")
+        var teamID: String
+
+        @Option(name: .customLong("trust"), help: "Trust anchor file or directory the issuer identifiers come from; repeatable. Default: the embedded production bundle.")
+        var trust: [String] = []
+
+        @Option(help: "Directory to write into (created if missing).")
+        var out: String
+
+        func run() throws {
+            try runReportingExit {
+                guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+                let nonce = SecureRandom.bytes(32)
+                let offers = try RequestAllowList.narrowed(policy, trust: trust)
+                    ?? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust))
+                let identifiers = JSONValue.object(offers.keys.sorted().map { docType in
+                    (docType, .array((offers[docType] ?? []).map { .string(Base64URL.encode($0)) }))
+                })
+                let appRequest = JSONValue.object([
+                    ("nonce", .string(Base64URL.encode(nonce))), ("merchantID", .string(merchantID)), ("teamID", .string(teamID)),
+                    ("issuerIdentifiers", identifiers),
+                ])
+                let session = SessionFile(format: .appleApp, state: AppleAppFlow.state(nonce: nonce), request: policy,
+                                          merchantID: merchantID, teamID: teamID)
+                try RequestOutputFiles.write([
+                    ("app-request.json", Data((appRequest.serialized(pretty: true) + "\n").utf8), false),
+                    (SessionFile.name, try session.encoded(), true),
+                    ("request.json", try PolicyJSON.encode(policy), false),
+                ], into: out)
+                print("wrote app-request.json, session.json, request.json to \(out)")
                 return .verified
             }
         }

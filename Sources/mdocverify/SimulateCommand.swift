@@ -70,34 +70,59 @@ struct Simulate: ParsableCommand {
         @Option(name: .customLong("merchant-key"), help: "Merchant key PEM: the public key, or the private key (only its public part is used).")
         var merchantKey: String
 
+        @Option(name: .customLong("app-request"), help: "app-request.json written by `request apple-app` (nonce, merchant and team IDs); instead of the three options below.")
+        var appRequest: String?
+
         @Option(name: .customLong("merchant-id"), help: "Merchant identifier the server will use.")
-        var merchantID: String
+        var merchantID: String?
 
         @Option(name: .customLong("team-id"), help: "Team ID the server will use.")
-        var teamID: String
+        var teamID: String?
 
         @Option(help: "The request nonce: base64url as verify-server returns it, or hex.")
-        var nonce: String
+        var nonce: String?
 
         @OptionGroup var document: SimulationArguments
 
         func run() throws {
             try runReportingExit {
                 let (merchant, isPrivate) = try Self.publicKey(merchantKey)
-                let nonce = try InputFiles.nonce(self.nonce, what: "--nonce")
+                let (nonceText, merchantID, teamID) = try requestValues()
+                let nonce = try InputFiles.nonce(nonceText, what: "--nonce")
                 let request = AppleAppRequest(merchantKey: merchant, nonce: nonce.bytes, merchantID: merchantID, teamID: teamID)
                 let built = try document.simulate(.appleApp(request))
                 let files = try document.write(built, responseName: "response.cbor")
+                // The server's session.json beside app-request.json, when `request apple-app` wrote both.
+                let session = appRequest.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent(SessionFile.name).path }
+                let values = session.map { FileManager.default.fileExists(atPath: $0) ? ["--session", $0] : nil } ?? nil
                 let verify = document.verifyCommand(["apple-app", "--response", files.response,
-                                                     "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem",
-                                                     "--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text],
-                                                    built: built, files: files)
+                                                     "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem"]
+                                                    + (values ?? ["--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text]),
+                                                    built: built, files: files, sessionKeepsRequest: values != nil)
                 try document.writeCase(built, files: files, verify: verify, extra: [
                     "merchantID": merchantID, "teamID": teamID, "nonce": nonce.text,
                     "pkRHash": Hex.encode(RecipientKeyRing.pkRHash(of: merchant)),
                 ])
                 return .verified
             }
+        }
+
+        /// The nonce, merchant ID and team ID: from --app-request, or from the options (never a mix).
+        func requestValues() throws -> (nonce: String, merchantID: String, teamID: String) {
+            guard let appRequest else {
+                guard let nonce, let merchantID, let teamID else {
+                    throw UsageFailure("pass --nonce, --merchant-id and --team-id (or --app-request with the app-request.json `request apple-app` wrote)")
+                }
+                return (nonce, merchantID, teamID)
+            }
+            let text = try InputFiles.readText(appRequest, what: "app request", maxBytes: SessionFile.maxBytes)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let keptNonce = object["nonce"] as? String
+            else { throw UsageFailure("\(appRequest) is not the app-request.json `request apple-app` writes ({\"nonce\", \"merchantID\", \"teamID\"})") }
+            if self.nonce != nil { throw UsageFailure("--nonce is in \(appRequest); leave out --nonce") }
+            return (keptNonce,
+                    try SessionValues.one(merchantID, flag: "--merchant-id", kept: object["merchantID"] as? String, session: appRequest),
+                    try SessionValues.one(teamID, flag: "--team-id", kept: object["teamID"] as? String, session: appRequest))
         }
 
         /// The merchant public key, and whether the file held the private key.
@@ -116,7 +141,7 @@ struct Simulate: ParsableCommand {
             discussion: "Writes response.txt: the base64url string a page receives as DigitalCredential.data.response."
         )
 
-        @Option(name: .customLong("encryption-info"), help: "The request's encryptionInfo (base64url), or a file holding it.")
+        @Option(name: .customLong("encryption-info"), help: "The request's encryptionInfo (base64url), a file holding it, or the data.json `request annex-c` wrote.")
         var encryptionInfo: String
 
         @Option(help: "The origin of the requesting page, e.g. https://shop.example.")
@@ -127,20 +152,41 @@ struct Simulate: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 var info = encryptionInfo
-                // The request's own key when the encryptionInfo comes from a folder `request annex-c` wrote.
+                // The server's session (or an earlier request's key) when the encryptionInfo comes from a folder
+                // `request annex-c` wrote.
+                var kept: [String]?
                 var privateKey = "RECIPIENT_PRIVATE_KEY.pem"
                 if FileManager.default.fileExists(atPath: info) {
-                    let sibling = URL(fileURLWithPath: info).deletingLastPathComponent().appendingPathComponent("private-key.pem").path
-                    if FileManager.default.fileExists(atPath: sibling) { privateKey = sibling }
-                    info = try InputFiles.readText(info, what: "encryptionInfo").trimmingCharacters(in: .whitespacesAndNewlines)
+                    let folder = URL(fileURLWithPath: info).deletingLastPathComponent()
+                    let session = folder.appendingPathComponent(SessionFile.name).path
+                    let sibling = folder.appendingPathComponent("private-key.pem").path
+                    if FileManager.default.fileExists(atPath: session) {
+                        kept = ["--session", session]
+                    } else if FileManager.default.fileExists(atPath: sibling) {
+                        privateKey = sibling
+                    }
+                    info = try Self.encryptionInfo(fromFile: info)
                 }
                 let built = try document.simulate(.annexCEncryptionInfo(info, origin: origin))
                 let files = try document.write(built, responseName: "response.txt")
-                let verify = document.verifyCommand(["annex-c", "--response", files.response, "--encryption-info", info,
-                                                     "--origin", origin, "--private-key", privateKey], built: built, files: files)
+                let verify = document.verifyCommand(["annex-c", "--response", files.response]
+                                                    + (kept ?? ["--encryption-info", info, "--origin", origin, "--private-key", privateKey]),
+                                                    built: built, files: files, sessionKeepsRequest: kept != nil)
                 try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
                 return .verified
             }
+        }
+
+        /// The encryptionInfo in `path`: data.json's `encryptionInfo` member, or the file's text.
+        static func encryptionInfo(fromFile path: String) throws -> String {
+            let text = try InputFiles.readText(path, what: "encryptionInfo", maxBytes: SessionFile.maxBytes)
+            if text.first(where: { !$0.isWhitespace }) == "{" {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                      let info = object["encryptionInfo"] as? String
+                else { throw UsageFailure("\(path) is JSON without an \"encryptionInfo\" string: pass the data.json `request annex-c` wrote") }
+                return info
+            }
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }
@@ -177,7 +223,8 @@ extension Simulate {
                 let built = try document.simulate(.openID4VP(request))
                 let files = try document.write(built, responseName: "response.json")
                 let session = URL(fileURLWithPath: dcRequest).deletingLastPathComponent().appendingPathComponent("session.json").path
-                let verify = document.verifyCommand(["openid4vp", "--response", files.response, "--session", session], built: built, files: files)
+                let verify = document.verifyCommand(["openid4vp", "--response", files.response, "--session", session], built: built, files: files,
+                                                    sessionKeepsRequest: true)
                 try document.writeCase(built, files: files, verify: verify, extra: ["origin": origin, "protocol": protocolIdentifier])
                 return .verified
             }
@@ -306,9 +353,9 @@ struct SimulationArguments: ParsableArguments {
     }
 
     /// `mdocverify verify <format> …` for case.json: the format's own arguments, then the request (when the answer
-    /// followed one), the trust, the time and the revocation material.
-    func verifyCommand(_ format: [String], built: Built, files: Files) -> [String] {
-        ["mdocverify", "verify"] + format + (request.map { ["--request", $0] } ?? [])
+    /// followed one and no session.json keeps it), the trust, the time and the revocation material.
+    func verifyCommand(_ format: [String], built: Built, files: Files, sessionKeepsRequest: Bool = false) -> [String] {
+        ["mdocverify", "verify"] + format + (sessionKeepsRequest ? [] : request.map { ["--request", $0] } ?? [])
             + ["--trust", files.trust, "--at", RFC3339.format(built.response.time)] + files.revocation
     }
 

@@ -13,14 +13,17 @@ extension Verify {
         @Option(help: "DigitalCredential.data as JSON ({\"response\": \"…\"}) or just the base64url response string.")
         var response: String
 
-        @Option(name: .customLong("encryption-info"), help: "The exact encryptionInfo string sent in the request (base64url), or a file holding it (encryption-info.txt from `request annex-c`). A value that is not an encryptionInfo but names an existing file is read as the file; surrounding whitespace is dropped.")
-        var encryptionInfo: String
+        @Option(help: "session.json written by `request annex-c` (the recipient key, encryptionInfo, origin and request); instead of the three options below.")
+        var session: String?
 
-        @Option(help: "The origin of the page that made the request, e.g. https://shop.example (no trailing slash).")
-        var origin: String
+        @Option(name: .customLong("encryption-info"), help: "Without --session: the exact encryptionInfo string sent in the request (base64url), or a file holding it. A value that is not an encryptionInfo but names an existing file is read as the file; surrounding whitespace is dropped.")
+        var encryptionInfo: String?
 
-        @Option(name: .customLong("private-key"), help: "The request's recipient private key, PEM (SEC1 or PKCS#8).")
-        var privateKey: String
+        @Option(help: "Without --session: the origin of the page that made the request, e.g. https://shop.example (no trailing slash).")
+        var origin: String?
+
+        @Option(name: .customLong("private-key"), help: "Without --session: the request's recipient private key, PEM (SEC1 or PKCS#8).")
+        var privateKey: String?
 
         @OptionGroup var options: VerificationOptions
 
@@ -28,14 +31,31 @@ extension Verify {
             try runReportingExit {
                 let text = try InputFiles.responseText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes,
                                                        expected: "DigitalCredential.data as JSON ({\"response\": \"…\"}) or the base64url response string")
-                let session = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: try Self.encryptionInfo(encryptionInfo),
-                                            origin: origin, request: try InputFiles.request(options.request))
+                let session = try self.annexCSession()
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = AnnexCVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)
                 let report = revocation.verify { verifier.verify(response: text, session: session, at: time) }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
+        }
+
+        /// The session: from --session, or from --encryption-info, --origin and --private-key (never a mix).
+        func annexCSession() throws -> AnnexCSession {
+            if let session {
+                let given = [("--encryption-info", encryptionInfo), ("--origin", origin), ("--private-key", privateKey)]
+                if let flag = given.first(where: { $0.1 != nil })?.0 {
+                    throw UsageFailure("\(flag) is kept in the session (\(session)); leave out \(flag)")
+                }
+                let kept = try SessionFile.read(session, expected: .annexC)
+                return try kept.annexC(request: try kept.policy(requestPath: options.request))
+            }
+            guard let encryptionInfo, let origin, let privateKey else {
+                throw UsageFailure("pass --session with the session.json `request annex-c` wrote "
+                                   + "(or all of --encryption-info, --origin and --private-key)")
+            }
+            return AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: try Self.encryptionInfo(encryptionInfo),
+                                 origin: origin, request: try InputFiles.request(options.request))
         }
 
         /// The encryptionInfo `value` stands for: itself when it decodes as one, else the contents of the file it
@@ -50,7 +70,7 @@ extension Verify {
             }
             if value.contains("/") || value.contains(".") {
                 throw UsageFailure("--encryption-info \(InputQuote.short(value)) is neither a base64url encryptionInfo nor an existing file; "
-                                   + "pass the encryptionInfo string or the encryption-info.txt that `request annex-c` wrote")
+                                   + "pass the encryptionInfo string or a file holding it (or --session with the session.json `request annex-c` wrote)")
             }
             return value
         }

@@ -22,14 +22,17 @@ struct Verify: ParsableCommand {
         @Option(name: .customLong("private-key"), help: "Merchant decryption key, PEM (SEC1 or PKCS#8); repeatable for rotation.")
         var privateKeys: [String]
 
-        @Option(name: .customLong("merchant-id"), help: "Merchant identifier used in the request.")
-        var merchantID: String
+        @Option(help: "session.json written by `request apple-app` (the nonce, merchant and team IDs, request); instead of the three options below.")
+        var session: String?
 
-        @Option(name: .customLong("team-id"), help: "Apple Developer Team ID of the requesting app.")
-        var teamID: String
+        @Option(name: .customLong("merchant-id"), help: "Without --session: merchant identifier used in the request.")
+        var merchantID: String?
 
-        @Option(help: "The nonce sent in the request: base64url as verify-server returns it, or hex.")
-        var nonce: String
+        @Option(name: .customLong("team-id"), help: "Without --session: Apple Developer Team ID of the requesting app.")
+        var teamID: String?
+
+        @Option(help: "Without --session: the nonce sent in the request: base64url as verify-server returns it, or hex.")
+        var nonce: String?
 
         @Flag(name: .customLong("allow-test-key"), help: "Test mode: accept Apple's published test key (Simulator, sample). Reports say assurance: test.")
         var allowTestKey = false
@@ -40,9 +43,7 @@ struct Verify: ParsableCommand {
             try runReportingExit {
                 let response = try InputFiles.cbor(self.response, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
                 let keys = try privateKeys.map(InputFiles.privateKey)
-                let session = AppleAppSession(
-                    nonce: try InputFiles.nonce(nonce, what: "--nonce").bytes, merchantID: merchantID, teamID: teamID,
-                    request: try InputFiles.request(options.request))
+                let session = try appleSession()
                 let verifier: AppleAppVerifier
                 let (configuration, revocation) = try options.configuration(testMode: allowTestKey)
                 do {
@@ -56,6 +57,23 @@ struct Verify: ParsableCommand {
                 let report = revocation.verify { verifier.verify(encryptedData: response, session: session, at: time) }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
+        }
+
+        /// The session: from --session, or from --nonce, --merchant-id and --team-id (never a mix).
+        func appleSession() throws -> AppleAppSession {
+            guard let session else {
+                guard let nonce, let merchantID, let teamID else {
+                    throw UsageFailure("pass --nonce, --merchant-id and --team-id (or --session with the session.json `request apple-app` wrote)")
+                }
+                return AppleAppSession(nonce: try InputFiles.nonce(nonce, what: "--nonce").bytes, merchantID: merchantID, teamID: teamID,
+                                       request: try InputFiles.request(options.request))
+            }
+            if nonce != nil { throw UsageFailure("--nonce is kept in the session (\(session)); leave out --nonce") }
+            let kept = try SessionFile.read(session, expected: .appleApp)
+            return AppleAppSession(nonce: try kept.appleNonce(),
+                                   merchantID: try SessionValues.one(merchantID, flag: "--merchant-id", kept: kept.merchantID, session: session),
+                                   teamID: try SessionValues.one(teamID, flag: "--team-id", kept: kept.teamID, session: session),
+                                   request: try kept.policy(requestPath: options.request))
         }
     }
 

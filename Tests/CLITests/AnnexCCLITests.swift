@@ -22,6 +22,12 @@ struct AnnexCCLITests {
         try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
     }
 
+    /// A value of the kept state in `directory`'s session.json (privateKey, encryptionInfo, origin).
+    static func kept(_ directory: String, _ key: String) throws -> String {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(read(directory, "session.json").utf8)) as? [String: Any])
+        return try #require((object["state"] as? [String: String])?[key])
+    }
+
     /// Runs `request annex-c` into a fresh directory and returns it.
     static func createRequest(extra: [String] = []) throws -> String {
         let out = temporaryDirectory()
@@ -52,27 +58,30 @@ struct AnnexCCLITests {
                 try MdocVerifyCLITests.temporaryFile(Array(pki.iacaPEM.utf8)))
     }
 
+    /// `verify annex-c` with the session `directory` keeps, or with its values as options when one is overridden.
     static func verifyArguments(_ directory: String, response: String, trust: String, origin: String? = nil,
                                 encryptionInfo: String? = nil, extra: [String] = []) throws -> [String] {
-        ["verify", "annex-c", "--response", response,
-         "--encryption-info", try encryptionInfo ?? read(directory, "encryption-info.txt"),
-         "--origin", try origin ?? read(directory, "origin.txt"),
-         "--private-key", directory + "/private-key.pem", "--request", directory + "/request.json",
-         "--trust", trust, "--at", time] + extra
+        let values = origin == nil && encryptionInfo == nil ? ["--session", directory + "/session.json"] : [
+            "--encryption-info", try encryptionInfo ?? kept(directory, "encryptionInfo"),
+            "--origin", try origin ?? kept(directory, "origin"),
+            "--private-key", try MdocVerifyCLITests.temporaryFile(Array(try kept(directory, "privateKey").utf8)),
+            "--request", directory + "/request.json",
+        ]
+        return ["verify", "annex-c", "--response", response] + values + ["--trust", trust, "--at", time] + extra
     }
 
     @Test("request annex-c writes data.json and what the server keeps; the files are what verify annex-c takes")
     func requestFiles() throws {
         let out = try Self.createRequest()
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-        #expect(names == ["data.json", "encryption-info.txt", "origin.txt", "private-key.pem", "request.json"])
+        #expect(names == ["data.json", "request.json", "session.json"])
         let data = try #require(try JSONSerialization.jsonObject(with: Data(Self.read(out, "data.json").utf8)) as? [String: String])
         #expect(Set(data.keys) == ["deviceRequest", "encryptionInfo"])
-        #expect(data["encryptionInfo"] == (try Self.read(out, "encryption-info.txt")))
-        #expect(try Self.read(out, "origin.txt") == Self.origin)
-        let key = try PrivateKey(pemEncoded: try Self.read(out, "private-key.pem"))
-        #expect(try AnnexCEncryptionInfo(base64URL: try Self.read(out, "encryption-info.txt")).recipientPublicKey == key.publicKey)
-        let permissions = try FileManager.default.attributesOfItem(atPath: out + "/private-key.pem")[.posixPermissions] as? Int
+        #expect(data["encryptionInfo"] == (try Self.kept(out, "encryptionInfo")))
+        #expect(try Self.kept(out, "origin") == Self.origin)
+        let key = try PrivateKey(pemEncoded: try Self.kept(out, "privateKey"))
+        #expect(try AnnexCEncryptionInfo(base64URL: try Self.kept(out, "encryptionInfo")).recipientPublicKey == key.publicKey)
+        let permissions = try FileManager.default.attributesOfItem(atPath: out + "/session.json")[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         let kept = try JSONDecoder().decode(RequestPolicy.self, from: Data(Self.read(out, "request.json").utf8))
         #expect(kept == (try JSONDecoder().decode(RequestPolicy.self, from: Data(Self.requestJSON.utf8))))
@@ -122,7 +131,7 @@ struct AnnexCCLITests {
         #expect(otherOrigin.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(otherOrigin.stdout.utf8)) as? [String: Any])
         #expect((object["errors"] as? [[String: String]])?.map { $0["code"] } == ["hpke.open_failed"])
-        let info = try Self.read(out, "encryption-info.txt")
+        let info = try Self.kept(out, "encryptionInfo")
         let otherInfo = try MdocVerifyCLITests.run(try Self.verifyArguments(out, response: response, trust: trust, encryptionInfo: info + "A"))
         #expect(otherInfo.status == 1)
         #expect(otherInfo.stdout.contains("hpke.open_failed"))
@@ -145,7 +154,7 @@ struct AnnexCCLITests {
             let deviceRequestText = try #require(data["deviceRequest"])
             let request = try DeviceRequest(decoding: try #require(Base64URL.decode(deviceRequestText)))
             #expect(request.version == version)
-            let transcript = SessionTranscript.annexC(encryptionInfo: try Self.read(out, "encryption-info.txt"), origin: Self.origin)
+            let transcript = SessionTranscript.annexC(encryptionInfo: try Self.kept(out, "encryptionInfo"), origin: Self.origin)
             let (readerAuth, toBeSigned): ([UInt8]?, [UInt8])
             if version == "1.1" {
                 (readerAuth, toBeSigned) = (request.readerAuthAll.first, ReaderAuthentication.allBytes(
@@ -185,7 +194,7 @@ struct AnnexCCLITests {
         #expect(again.status == 2)
         #expect(again.stderr.contains("not overwriting"))
         let (response, trust) = try Self.walletResponse(for: out)
-        var arguments = try Self.verifyArguments(out, response: response, trust: trust)
+        var arguments = try Self.verifyArguments(out, response: response, trust: trust, origin: Self.origin)
         if let index = arguments.firstIndex(of: "--private-key") { arguments[index + 1] = "/nonexistent/key.pem" }
         #expect(try MdocVerifyCLITests.run(arguments).status == 2)
     }

@@ -106,11 +106,12 @@ struct OpenID4VPCLITests {
         #expect(unanswered.stdout.contains("vp_token.query_unanswered") && unanswered.stdout.contains("org_iso_23220_photoid_1"), "\(unanswered.stdout)")
     }
 
-    @Test("a session.json written before the query doctypes were kept takes them from request.json: two mDLs are still vp_token.doctype_mismatch")
+    @Test("an unversioned session.json written before the query doctypes were kept takes them from request.json: two mDLs are still vp_token.doctype_mismatch")
     func legacySessionFile() throws {
         let out = try Self.createRequest(json: Self.twoDocumentRequestJSON)
         let url = URL(fileURLWithPath: out + "/session.json")
-        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: String])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var state = try #require(document["state"] as? [String: String])
         #expect(state.removeValue(forKey: "queryDocTypes") != nil)
         try JSONSerialization.data(withJSONObject: state).write(to: url)
         let (response, trust) = try Self.answer(out, [(DocType.mDL, 23), (DocType.mDL, 24)])

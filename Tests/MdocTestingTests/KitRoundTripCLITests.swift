@@ -46,7 +46,7 @@ struct KitRoundTripCLITests {
         try Self.verifyCase(folder.appendingPathComponent("case"))
     }
 
-    @Test("annex-c: request annex-c → simulate annex-c --encryption-info FILE --request → verify annex-c with the request's key")
+    @Test("annex-c: request annex-c → simulate annex-c --encryption-info data.json --request → verify annex-c --session")
     func annexC() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,7 +54,7 @@ struct KitRoundTripCLITests {
         let requested = try MdocVerifyCLI.run(["request", "annex-c", "--origin", Self.origin, "--request",
                                                folder.appendingPathComponent("request.json").path, "--out", out])
         #expect(requested.status == 0, "\(requested.stderr)")
-        let simulated = try MdocVerifyCLI.run(["simulate", "annex-c", "--encryption-info", out + "/encryption-info.txt", "--origin", Self.origin,
+        let simulated = try MdocVerifyCLI.run(["simulate", "annex-c", "--encryption-info", out + "/data.json", "--origin", Self.origin,
                                                "--request", out + "/request.json", "--out", folder.appendingPathComponent("case").path])
         #expect(simulated.status == 0, "\(simulated.stderr)")
         try Self.verifyCase(folder.appendingPathComponent("case"))

@@ -143,16 +143,13 @@ struct SimulateCLITests {
         let request = try Self.run(["request", "annex-c", "--origin", "https://shop.example", "--request", directory + "/policy.json",
                                     "--out", directory + "/request"])
         #expect(request.status == 0, "\(request.stderr)")
-        let info = try String(contentsOfFile: directory + "/request/encryption-info.txt", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
         for (fault, code) in [(nil, nil), (Fault.corruptedCiphertext, "hpke.open_failed"), (.msoDocTypeMismatch, "mso.doctype_mismatch")] {
             let out = directory + "/" + (fault?.name ?? "ok")
-            let simulated = try Self.run(["simulate", "annex-c", "--encryption-info", directory + "/request/encryption-info.txt",
+            let simulated = try Self.run(["simulate", "annex-c", "--encryption-info", directory + "/request/data.json",
                                           "--origin", "https://shop.example", "--elements", "org.iso.18013.5.1:family_name",
                                           "--at", Self.at, "--out", out] + (fault.map { ["--fault", $0.name] } ?? []))
             #expect(simulated.status == 0, "\(simulated.stderr)")
-            let verified = try Self.run(["verify", "annex-c", "--response", out + "/response.txt", "--encryption-info", info,
-                                         "--origin", "https://shop.example", "--private-key", directory + "/request/private-key.pem",
+            let verified = try Self.run(["verify", "annex-c", "--response", out + "/response.txt", "--session", directory + "/request/session.json",
                                          "--trust", out + "/iaca.pem", "--request", directory + "/policy.json", "--at", Self.at, "--json"])
             let report = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])
             let codes = (report["errors"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []

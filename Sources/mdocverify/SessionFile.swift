@@ -1,0 +1,257 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// `session.json`: what `request <format>` keeps for `verify <format> --session` (README, "Kept state").
+///
+///     {"version": 1, "format": "annex-c" | "apple-app" | "openid4vp",
+///      "state": {…}, "request": {"documents": […]}, "merchantID": …, "teamID": …}
+///
+/// `state` is the format's kept state exactly as `verify-server` keeps it (`AnnexCFlow.state`, `AppleAppFlow.state`,
+/// `OpenID4VPFlow.state`); `request` is the request policy; `merchantID` and `teamID` only for `apple-app`. Secret:
+/// written with mode 0600. An unversioned `session.json` of `request openid4vp` and a folder of the former Annex C
+/// files (private-key.pem, encryption-info.txt, origin.txt, request.json) are still read, with a note.
+struct SessionFile: Equatable {
+    static let version = 1
+    static let name = "session.json"
+    /// The largest session file read; a real one is a few kilobytes.
+    static let maxBytes = 1 << 20
+
+    enum StateKey {
+        static let privateKey = "privateKey"
+        static let encryptionInfo = "encryptionInfo"
+        static let origin = "origin"
+        static let nonce = "nonce"
+    }
+
+    var format: VerificationReport.Format
+    var state: [String: String]
+    var request: RequestPolicy?
+    var merchantID: String?
+    var teamID: String?
+
+    /// The document, keys sorted, with a final newline.
+    func encoded() throws -> Data {
+        var members: [(String, JSONValue)] = [
+            ("version", .int(UInt64(Self.version))),
+            ("format", .string(format.rawValue)),
+            ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ]
+        if let request { members.append(("request", try Self.json(request))) }
+        if let merchantID { members.append(("merchantID", .string(merchantID))) }
+        if let teamID { members.append(("teamID", .string(teamID))) }
+        return Data((JSONValue.object(members).serialized(pretty: true) + "\n").utf8)
+    }
+
+    /// `policy` as request.json holds it (every member the policy encodes, keys sorted).
+    static func json(_ policy: RequestPolicy) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(SortedJSON.self, from: try JSONEncoder().encode(policy)).value
+        } catch {
+            throw UsageFailure("cannot encode the request policy: \(error)")
+        }
+    }
+
+    /// Any JSON, as a `JSONValue` with object keys sorted.
+    private struct SortedJSON: Decodable {
+        let value: JSONValue
+
+        init(from decoder: any Decoder) throws {
+            if let object = try? decoder.container(keyedBy: Key.self) {
+                value = .object(try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
+                    ($0.stringValue, try object.decode(SortedJSON.self, forKey: $0).value)
+                })
+            } else if var array = try? decoder.unkeyedContainer() {
+                var items: [JSONValue] = []
+                while !array.isAtEnd { items.append(try array.decode(SortedJSON.self).value) }
+                value = .array(items)
+            } else {
+                let single = try decoder.singleValueContainer()
+                if single.decodeNil() {
+                    value = .null
+                } else if let bool = try? single.decode(Bool.self) {
+                    value = .bool(bool)
+                } else if let text = try? single.decode(String.self) {
+                    value = .string(text)
+                } else if let number = try? single.decode(Int64.self) {
+                    value = .int(number)
+                } else {
+                    value = .number(String(try single.decode(Double.self)))
+                }
+            }
+        }
+
+        struct Key: CodingKey {
+            let stringValue: String
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    /// The file at `path` as `request <expected>` writes it (a folder: its session.json, or the former Annex C files).
+    /// Every problem is a `UsageFailure` naming the fix; no value from the file is quoted.
+    static func read(_ path: String, expected: VerificationReport.Format) throws -> SessionFile {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let inside = URL(fileURLWithPath: path).appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: inside) { return try read(inside, expected: expected) }
+            if expected == .annexC, let legacy = try legacyAnnexC(folder: path) { return legacy }
+            throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `mdocverify request \(expected.rawValue)` wrote")
+        }
+        let text = try InputFiles.readText(path, what: "session", maxBytes: maxBytes)
+        let fix = "pass the \(name) that `mdocverify request \(expected.rawValue)` wrote, or create one with it"
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw UsageFailure("session at \(path) is not a JSON object: \(fix)")
+        }
+        guard object["version"] != nil else {
+            if expected == .openID4VP, let legacy = object as? [String: String] {
+                note("\(path) is an unversioned session.json (an earlier mdocverify); read in this release only: "
+                     + "create a new one with `mdocverify request openid4vp`")
+                return SessionFile(format: .openID4VP, state: legacy, request: nil)
+            }
+            throw UsageFailure("session at \(path) has no \"version\": \(fix)")
+        }
+        // Decoded, not cast: Foundation on Linux casts a JSON `true` to 1.
+        struct Header: Decodable { let version: Int }
+        guard let number = try? JSONDecoder().decode(Header.self, from: Data(text.utf8)).version else {
+            throw UsageFailure("session at \(path): \"version\" is not a number: \(fix)")
+        }
+        guard number == Self.version else {
+            throw UsageFailure("session at \(path) is version \(number); this mdocverify reads version \(Self.version): "
+                               + "use the mdocverify that wrote it, or create the request again with this one")
+        }
+        guard let formatName = object["format"] as? String, let format = VerificationReport.Format(rawValue: formatName),
+              [.annexC, .appleApp, .openID4VP].contains(format)
+        else { throw UsageFailure("session at \(path) names no format this mdocverify keeps sessions for (annex-c, apple-app, openid4vp): \(fix)") }
+        guard format == expected else {
+            throw UsageFailure("session at \(path) is for \(format.rawValue): check it with `mdocverify verify \(format.rawValue)`, "
+                               + "or pass the session of your \(expected.rawValue) request")
+        }
+        guard let state = object["state"] as? [String: String] else {
+            throw UsageFailure("session at \(path): \"state\" is not an object of strings: \(fix)")
+        }
+        var request: RequestPolicy?
+        if let policy = object["request"] {
+            guard let data = try? JSONSerialization.data(withJSONObject: policy),
+                  let decoded = try? JSONDecoder().decode(RequestPolicy.self, from: data)
+            else { throw UsageFailure("session at \(path): \"request\" is not a request policy: \(fix)") }
+            request = decoded
+        }
+        func member(_ key: String) throws -> String? {
+            guard let value = object[key] else { return nil }
+            guard let string = value as? String else { throw UsageFailure("session at \(path): \"\(key)\" is not a string: \(fix)") }
+            return string
+        }
+        return SessionFile(format: format, state: state, request: request, merchantID: try member("merchantID"),
+                           teamID: try member("teamID"))
+    }
+
+    /// The folder an earlier `request annex-c` wrote (private-key.pem, encryption-info.txt, origin.txt, request.json);
+    /// nil when it is not one.
+    private static func legacyAnnexC(folder: String) throws -> SessionFile? {
+        let base = URL(fileURLWithPath: folder)
+        func file(_ name: String) -> String { base.appendingPathComponent(name).path }
+        let names = ["private-key.pem", "encryption-info.txt", "origin.txt"]
+        guard names.allSatisfy({ FileManager.default.fileExists(atPath: file($0)) }) else { return nil }
+        note("\(folder) holds the Annex C files of an earlier mdocverify; read in this release only: "
+             + "create a new request with `mdocverify request annex-c`, which keeps one session.json")
+        let key = try InputFiles.privateKey(file("private-key.pem"))
+        let info = try InputFiles.readText(file("encryption-info.txt"), what: "encryptionInfo", maxBytes: 64 * 1024)
+        let origin = try InputFiles.readText(file("origin.txt"), what: "origin", maxBytes: 64 * 1024)
+        let request = FileManager.default.fileExists(atPath: file("request.json")) ? try InputFiles.request(file("request.json")) : nil
+        return SessionFile(format: .annexC,
+                           state: AnnexCFlow.state(privateKey: key, encryptionInfo: info.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                   origin: origin.trimmingCharacters(in: .whitespacesAndNewlines)),
+                           request: request)
+    }
+
+    private static func note(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.escaped("note: \(text)\n").utf8))
+    }
+
+    /// The request policy to check the answer against: the session's, or `--request`'s; both must then agree.
+    func policy(requestPath: String?) throws -> RequestPolicy? {
+        let given = try InputFiles.request(requestPath)
+        guard let given, let request else { return given ?? request }
+        guard given == request else {
+            throw UsageFailure("--request \(requestPath ?? "") differs from the request the session keeps; "
+                               + "leave out --request (the session's request is used)")
+        }
+        return request
+    }
+
+    /// A value of `state`, or a `UsageFailure` saying the session is incomplete.
+    func required(_ key: String) throws -> String {
+        guard let value = state[key], !value.isEmpty else {
+            throw UsageFailure("the \(format.rawValue) session has no \(key) in \"state\": create the request again with "
+                               + "`mdocverify request \(format.rawValue)`")
+        }
+        return value
+    }
+
+    /// The Annex C session this file keeps.
+    func annexC(request: RequestPolicy?) throws -> AnnexCSession {
+        let pem = try required(StateKey.privateKey)
+        guard let key = try? PrivateKey(pemEncoded: pem) else {
+            throw UsageFailure("the annex-c session's privateKey is not a PEM private key: create the request again with `mdocverify request annex-c`")
+        }
+        return AnnexCSession(privateKey: key, encryptionInfo: try required(StateKey.encryptionInfo), origin: try required(StateKey.origin),
+                             request: request)
+    }
+
+    /// The OpenID4VP session this file keeps.
+    func openID4VP(request: RequestPolicy?) throws -> OpenID4VPSession {
+        guard let session = OpenID4VPFlow.session(state, request: request) else {
+            throw UsageFailure("the openid4vp session is incomplete (origin, nonce, responseMode and, for dc_api.jwt, the key): "
+                               + "create the request again with `mdocverify request openid4vp`")
+        }
+        return session
+    }
+
+    /// The Apple in-app nonce this file keeps.
+    func appleNonce() throws -> [UInt8] {
+        guard let nonce = Base64URL.decode(try required(StateKey.nonce)), !nonce.isEmpty else {
+            throw UsageFailure("the apple-app session's nonce is not base64url: create the request again with `mdocverify request apple-app`")
+        }
+        return nonce
+    }
+}
+
+/// Values a command takes either from `--session` or from its own options, never both.
+enum SessionValues {
+    /// `option`'s value, or the session's `kept` value; exactly one of them must be there.
+    static func one(_ option: String?, flag: String, kept: String?, session: String?) throws -> String {
+        switch (option, kept) {
+        case let (.some(value), nil):
+            return value
+        case let (nil, .some(value)):
+            return value
+        case (.some, .some):
+            throw UsageFailure("\(flag) is kept in the session (\(session ?? SessionFile.name)); leave out \(flag)")
+        case (nil, nil):
+            throw UsageFailure(session == nil ? "pass \(flag), or --session with the session.json the request wrote"
+                                              : "\(flag) is needed: the session does not keep it")
+        }
+    }
+}
+
+/// Which format a session file is for, so a command that takes every format's session (inspect) reads it as that.
+enum SessionFormat {
+    /// The format `path` names; `openid4vp` for an unversioned file and `annex-c` for a folder of the former files.
+    /// A file that is no session at all is refused by `SessionFile.read` afterwards, with the fix.
+    static func of(_ path: String) throws -> VerificationReport.Format {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            let inside = URL(fileURLWithPath: path).appendingPathComponent(SessionFile.name).path
+            return FileManager.default.fileExists(atPath: inside) ? try of(inside) : .annexC
+        }
+        let text = try InputFiles.readText(path, what: "session", maxBytes: SessionFile.maxBytes)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let name = object["format"] as? String, let format = VerificationReport.Format(rawValue: name)
+        else { return .openID4VP }
+        return format
+    }
+}

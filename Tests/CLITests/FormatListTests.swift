@@ -17,9 +17,11 @@ struct FormatListTests {
         let run = try MdocVerifyCLI.run([command, "--help"])
         #expect(run.status == 0)
         guard let block = run.stdout.components(separatedBy: "SUBCOMMANDS:").last else { return [] }
+        // A subcommand line: two spaces, the name, then at least two spaces before its summary.
         return Set(block.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }
-            return line.split(separator: " ").first.map(String.init)
+            let name = line.dropFirst(2).prefix { $0 != " " }
+            return line.dropFirst(2 + name.count).hasPrefix("  ") ? String(name) : nil
         })
     }
 

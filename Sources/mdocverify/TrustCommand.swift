@@ -143,7 +143,19 @@ struct Trust: ParsableCommand {
                 }
                 let expired = files.flatMap(\.certificates).filter { $0.notAfter < time }.count
                 print("\(count) anchor(s)" + (expired > 0 ? ", \(expired) of them expired at \(RFC3339.format(time)) (an expired anchor anchors nothing)" : ""))
+                if trust.isEmpty { warnStaleSourceLists(files.flatMap(\.certificates), provenance: provenance, at: time) }
                 return .verified
+            }
+        }
+
+        /// A warning line per list the default bundle took anchors from whose nextUpdate has passed at `time`.
+        private func warnStaleSourceLists(_ anchors: [Certificate], provenance: [[UInt8]: AnchorProvenance], at time: Date) {
+            for list in ProductionTrustBundle.sourceLists() where list.nextUpdate < time {
+                let count = anchors.filter { provenance[$0.sha256Fingerprint]?.source?.contains(list.source) == true }.count
+                guard count > 0 else { continue }
+                print(TerminalText.escaped("warning: \(count) anchor(s) come from \(list.source), a list stale since "
+                                           + "\(RFC3339.format(list.nextUpdate)) (its nextUpdate): refresh the bundle "
+                                           + "(Certificates/production/README.md) or pass --trust with a current `trust vical import`"))
             }
         }
 

@@ -516,6 +516,12 @@ extension ProductionTrustBundle {
     {
       "bundle": "production",
       "retrieved": "2026-11-22",
+      "lists": [
+        {
+          "source": "AAMVA VICAL issue 89782 (2025-08-05)",
+          "nextUpdate": "2025-08-06T20:47:21Z"
+        }
+      ],
       "entries": [
         {
           "file": "ak-alaska-dmv-iaca.pem",

@@ -18,4 +18,18 @@ public enum ProductionTrustBundle {
                                                                                           name: "the embedded production manifest")
         return TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance)
     }
+
+    /// The trust lists the bundle took entries from, as its manifest's `lists` records them: each list's name (as
+    /// the entries' sources give it) and its nextUpdate. Display only: the anchors' provenance carries no staleness.
+    public static func sourceLists() -> [(source: String, nextUpdate: Date)] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(embeddedManifest.utf8)) as? [String: Any],
+              let lists = object["lists"] as? [[String: Any]]
+        else { return [] }
+        return lists.compactMap { list in
+            guard let source = list["source"] as? String, let text = list["nextUpdate"] as? String,
+                  let date = RFC3339.parseDateTime(text)
+            else { return nil }
+            return (source, date)
+        }
+    }
 }

@@ -228,7 +228,8 @@ public final class PostgresRequestStore: RequestStore {
             let state = info[.sqlState] ?? "?"
             return "PostgreSQL \(info[.severity] ?? "ERROR") SQLSTATE \(state): \(info[.message] ?? "(no message)")"
         }
-        let underlying = error.underlying.map { ": \(String(describing: $0))" } ?? ""
+        // The underlying error can be PostgreSQL's own (a connection closed on a FATAL, as in a fast shutdown): named too.
+        let underlying = error.underlying.map { ": \(describing($0))" } ?? ""
         return "PostgreSQL connection \(error.code)\(underlying)"
     }
 }

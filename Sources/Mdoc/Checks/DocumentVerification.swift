@@ -137,7 +137,7 @@ extension DocumentCheck {
         .issuerAlgorithm, .x5chain, .certificateChain, .certificateProfile, .issuerSignature, .certificateRevocation,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .msoStatus,
         .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentExpiry, .documentErrors,
-        .policyDocType, .policyElements, .policyAgeFallback,
+        .policyDocType, .policyIssuer, .policyElements, .policyAgeFallback,
     ]
 
     /// Why a check did not run: the missing fact and who should have provided it.

@@ -93,6 +93,12 @@ extension CheckID {
     /// The document's docType is one the request asked for.
     public static let policyDocType = CheckID(
         "policy.doctype", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); relying-party policy", codes: [.policyDocTypeNotRequested])
+    /// The anchor the document's chain ends at is on the request's issuer allow-list (by key identifier); passes when
+    /// the request names none.
+    public static let policyIssuer = CheckID(
+        "policy.issuer", clause: "Apple PassKit PKIdentityDocumentDescriptor.issuerIdentifiers; ISO/IEC 18013-5 DocRequestInfo "
+            + "issuerIdentifiers; OpenID4VP 1.0 §6.1.1 (aki); relying-party policy",
+        codes: [.policyIssuerNotAllowed])
     /// Every returned element was requested; an `age_over_NN` question may be answered from `age_in_years`.
     public static let policyElements = CheckID(
         "policy.elements", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); relying-party policy",
@@ -108,7 +114,7 @@ extension CheckID {
         .documentStructure,
         .issuerAlgorithm, .issuerX5chain, .issuerCertificateChain, .issuerCertificateProfile, .issuerSignature, .revocationCertificate,
         .msoDecode, .msoDigestAlgorithm, .msoDocType, .msoValidity, .msoSignedWithinCertificate, .revocationStatus, .digestValues,
-        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .elementDocumentExpired, .documentErrors, .policyDocType, .policyElements,
-        .policyAgeFallback,
+        .deviceAuthentication, .deviceKeyAuthorization, .issuerContent, .elementTypes, .elementDocumentExpired, .documentErrors, .policyDocType, .policyIssuer,
+        .policyElements, .policyAgeFallback,
     ]
 }

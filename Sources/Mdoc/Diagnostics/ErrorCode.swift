@@ -92,6 +92,9 @@ extension ErrorCode {
     public static let policyElementNotRequested = ErrorCode("policy.element_not_requested")
     /// More documents of a docType than the request asks for (a request names each docType once).
     public static let policyDocTypeRepeated = ErrorCode("policy.doctype_repeated")
+    /// The document's issuer (the trust anchor its chain ends at, by key identifier) is not on the request's issuer
+    /// allow-list (`RequestPolicy.allowedIssuers`).
+    public static let policyIssuerNotAllowed = ErrorCode("policy.issuer_not_allowed")
     /// An element value does not have the data type its namespace defines for it (the detail names the element).
     public static let elementTypeInvalid = ErrorCode("element.type_invalid")
     /// A reader's ReaderAuth signature does not verify (ISO/IEC 18013-5 §9.1.4).
@@ -105,7 +108,8 @@ extension ErrorCode {
         .issuerCertificateProfile, .issuerSignatureInvalid, .issuerAlgorithmUnsupported, .issuerContentMismatch,
         .coseHeaderInvalid, .msoMalformed, .msoDocTypeMismatch, .msoNotYetValid, .msoExpired, .msoDigestAlgorithmUnsupported,
         .digestMismatch, .digestMissing, .digestDuplicate, .deviceAuthMissing, .deviceSignatureInvalid, .deviceMacInvalid,
-        .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .policyDocTypeRepeated, .elementTypeInvalid,
+        .deviceKeyUnauthorized, .policyDocTypeNotRequested, .policyElementNotRequested, .policyDocTypeRepeated, .policyIssuerNotAllowed,
+        .elementTypeInvalid,
         .readerAuthSignatureInvalid, .readerAuthChainUntrusted,
     ]
 }

@@ -17,10 +17,57 @@ public struct RequestPolicy: Sendable, Equatable, Codable {
 
     /// The requested documents, each docType at most once (`validate(_:)` checks this).
     public var documents: [DocumentRequest]
+    /// The issuer allow-list: X.509 key identifiers of the anchors whose documents this request accepts (see
+    /// `IssuerIdentifiers`); empty accepts any trusted issuer. Requests offer it to the wallet narrowed per docType
+    /// (`IssuerIdentifiers.narrowed(_:in:)`) and `policy.issuer` enforces it. In JSON, `allowedIssuers`: an array of
+    /// base64url strings (colon-separated hex is read too), left out when empty.
+    public var allowedIssuers: [[UInt8]]
 
-    /// Creates a request for these documents.
-    public init(documents: [DocumentRequest]) {
+    /// Creates a request for these documents, from any trusted issuer unless `allowedIssuers` names some.
+    public init(documents: [DocumentRequest], allowedIssuers: [[UInt8]] = []) {
         self.documents = documents
+        self.allowedIssuers = allowedIssuers
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case documents, allowedIssuers
+    }
+
+    /// Decodes `{"documents": [...], "allowedIssuers": [...]}`; an allow-list entry that is neither base64url nor
+    /// colon-separated hex is a `DecodingError.dataCorrupted` at its index whose description names the forms.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        documents = try container.decode([DocumentRequest].self, forKey: .documents)
+        let texts = try container.decodeIfPresent([String].self, forKey: .allowedIssuers) ?? []
+        do {
+            allowedIssuers = try Self.allowedIssuers(parsing: texts)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [CodingKeys.allowedIssuers], debugDescription: error.message))
+        }
+    }
+
+    /// Encodes the documents, and the allow-list as base64url when it names any issuer.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(documents, forKey: .documents)
+        if !allowedIssuers.isEmpty { try container.encode(allowedIssuers.map { Base64URL.encode($0) }, forKey: .allowedIssuers) }
+    }
+
+    /// The allow-list from its JSON text entries (`IssuerIdentifiers.parse(_:)`).
+    ///
+    /// - Throws: `input.malformed` naming the first entry that is neither base64url nor colon-separated hex (never
+    ///   echoing it).
+    public static func allowedIssuers(parsing texts: [String]) throws(VerificationError) -> [[UInt8]] {
+        var identifiers: [[UInt8]] = []
+        identifiers.reserveCapacity(min(texts.count, IssuerIdentifiers.maxCount + 1))
+        for (index, text) in texts.enumerated() {
+            guard let identifier = IssuerIdentifiers.parse(text) else {
+                throw VerificationError(.inputMalformed, "allowedIssuers[\(index)] is neither base64url nor hex with a colon between "
+                                        + "bytes (3A:F2:…); give each issuer's key identifier in one of those forms")
+            }
+            identifiers.append(identifier)
+        }
+        return identifiers
     }
 
     /// The request for `docType`, or nil when it was not requested.

@@ -47,5 +47,25 @@ extension RequestPolicy {
             }
         }
         guard Set(documents.map(\.docType)).count == documents.count else { throw refuse("each docType may be requested once") }
+        try validateAllowedIssuers()
+    }
+
+    /// Checks the issuer allow-list against Apple's bounds (at most 1,000 identifiers of 1 to 64 bytes) and for repeats.
+    ///
+    /// - Throws: A `VerificationError` with code `input.malformed` naming the first entry out of bounds or repeated.
+    public func validateAllowedIssuers() throws(VerificationError) {
+        func refuse(_ why: String) -> VerificationError { VerificationError(.inputMalformed, why) }
+        guard allowedIssuers.count <= IssuerIdentifiers.maxCount else {
+            throw refuse("allowedIssuers names \(allowedIssuers.count) issuers; at most \(IssuerIdentifiers.maxCount)")
+        }
+        var seen: [[UInt8]: Int] = [:]
+        for (index, identifier) in allowedIssuers.enumerated() {
+            guard !identifier.isEmpty, identifier.count <= IssuerIdentifiers.maxLength else {
+                throw refuse("allowedIssuers[\(index)] is \(identifier.count) bytes; a key identifier is 1 to \(IssuerIdentifiers.maxLength) bytes")
+            }
+            if let first = seen.updateValue(index, forKey: identifier) {
+                throw refuse("allowedIssuers[\(index)] repeats allowedIssuers[\(first)]")
+            }
+        }
     }
 }

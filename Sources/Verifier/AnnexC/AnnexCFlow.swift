@@ -35,12 +35,17 @@ public struct AnnexCFlow: RequestFlow {
     /// Creates an Annex C request for `policy` from the page at `origin`: the kept state and the `data` field for the
     /// page.
     ///
+    /// Each ItemsRequest's `requestInfo.issuerIdentifiers` is the policy's allow-list narrowed to the trust store;
+    /// without one, the store's identifiers when the environment asks for them.
+    ///
     /// Throws `input.malformed` when `origin` is missing or not a serialized web origin, the policy names no element,
-    /// or the request cannot be signed.
+    /// the allow-list names an issuer the trust store cannot anchor or leaves a docType without one, or the request
+    /// cannot be signed.
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let origin = try WebOrigin.required(origin, format: format)
-        let identifiers = issuerIdentifiersInRequests
-            ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore) : [:]
+        let store = verifier.configuration.trustStore
+        let identifiers = try IssuerIdentifiers.narrowed(policy, in: store)
+            ?? (issuerIdentifiersInRequests ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: store) : [:])
         let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, issuerIdentifiers: identifiers)
         return PreparedRequest(state: Self.state(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo, origin: origin),
                                publicFields: [("data", request.data)])

@@ -3,10 +3,11 @@ import Foundation
 import Mdoc
 
 /// Apple "Verify with Wallet" in-app as a request flow: a fresh 32-byte nonce per request (the app passes it to
-/// `PKIdentityRequest`) and, per requested docType, the trust store's issuer identifiers for
-/// `PKIdentityDocumentDescriptor.issuerIdentifiers` (iOS 27; base64url; absent when the store cannot be described that
-/// way, see `IssuerIdentifiers`); the answer is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the
-/// configured merchant and team IDs (docs/formats.md §1).
+/// `PKIdentityRequest`) and, per requested docType, issuer identifiers for
+/// `PKIdentityDocumentDescriptor.issuerIdentifiers` (iOS 27; base64url): the request's allow-list narrowed to the trust
+/// store, else the store's, absent when the store cannot be described that way (see `IssuerIdentifiers`). The answer
+/// is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the configured merchant and team IDs
+/// (docs/formats.md §1).
 public struct AppleAppFlow: RequestFlow {
     static let nonceKey = "nonce"
     static let nonceLength = 32
@@ -34,12 +35,16 @@ public struct AppleAppFlow: RequestFlow {
         teamID = environment.teamID
     }
 
-    /// Creates an Apple in-app request for `policy`: a fresh nonce and the issuer identifiers per requested docType.
+    /// Creates an Apple in-app request for `policy`: a fresh nonce and the issuer identifiers per requested docType
+    /// (the policy's allow-list narrowed to the trust store, or else every trusted issuer of the docType).
     ///
-    /// `origin` is not used. This flow does not throw.
+    /// `origin` is not used. Throws `input.malformed` when the allow-list names an issuer the trust store cannot
+    /// anchor, or leaves a requested docType without one (`IssuerIdentifiers.narrowed(_:in:)`).
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        let store = verifier.configuration.trustStore
+        let offers = try IssuerIdentifiers.narrowed(policy, in: store)
+            ?? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: store)
         let nonce = SecureRandom.bytes(Self.nonceLength)
-        let offers = IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: verifier.configuration.trustStore)
         let identifiers = JSONValue.object(offers.keys.sorted().map { docType in
             (docType, .array((offers[docType] ?? []).map { .string(Base64URL.encode($0)) }))
         })

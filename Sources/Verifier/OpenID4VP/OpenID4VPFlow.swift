@@ -43,11 +43,17 @@ public struct OpenID4VPFlow: RequestFlow {
     /// Creates an OpenID4VP request for `policy` from the page at `origin`: the kept state and the `protocol` and
     /// `data` fields for the page.
     ///
+    /// With an issuer allow-list in `policy`, each credential query carries it narrowed to the trust store as
+    /// `trusted_authorities` of type `aki`.
+    ///
     /// Throws `input.malformed` when `origin` is missing or not a serialized web origin, the policy names no element,
-    /// or the request cannot be signed with the reader identity.
+    /// the allow-list names an issuer the trust store cannot anchor or leaves a docType without one, or the request
+    /// cannot be signed with the reader identity.
     public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         let origin = try WebOrigin.required(origin, format: format)
-        let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader)
+        let authorities = try IssuerIdentifiers.narrowed(policy, in: verifier.configuration.trustStore) ?? [:]
+        let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader,
+                                                     trustedAuthorities: authorities)
         return PreparedRequest(state: Self.state(request.session),
                                publicFields: [("protocol", .string(request.protocolIdentifier)), ("data", request.data)])
     }

@@ -32,13 +32,17 @@ public struct OpenID4VPWebRequest: Sendable {
     /// Creates a request for `request` from the page at `origin`: a fresh nonce, a DCQL query and, for `dc_api.jwt`,
     /// a fresh P-256 encryption key; signed with `reader` when given, with a client identifier of `clientIDPrefix`.
     ///
+    /// `trustedAuthorities` (docType → key identifiers, see `IssuerIdentifiers.narrowed(_:in:)`) become each credential
+    /// query's `trusted_authorities: [{"type": "aki", "values": [base64url…]}]` (§6.1.1).
+    ///
     /// Throws `input.malformed` for an origin that is not a serialized web origin, an empty request, or a reader
     /// certificate without the dNSName `x509_san_dns` needs.
     public static func create(origin: String, request: RequestPolicy, responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
-                              reader: ReaderIdentity? = nil, clientIDPrefix: ClientIDPrefix = .x509Hash) throws(VerificationError)
+                              reader: ReaderIdentity? = nil, clientIDPrefix: ClientIDPrefix = .x509Hash,
+                              trustedAuthorities: [String: [[UInt8]]] = [:]) throws(VerificationError)
         -> OpenID4VPWebRequest {
         try WebOrigin.validate(origin)
-        let queries = try DCQLQuery(request)
+        let queries = try DCQLQuery(request, trustedAuthorities: trustedAuthorities)
         let nonce = Base64URL.encode(SecureRandom.bytes(32))
         var encryptionKey: PrivateKey?
         var jwk: EncryptionJWK?
@@ -100,12 +104,13 @@ public struct OpenID4VPWebRequest: Sendable {
 }
 
 /// The `dcql_query` for a request policy (OpenID4VP 1.0 §6, B.2.3): one `mso_mdoc` credential query per docType,
-/// `claims` with `path: [namespace, element]` and `intent_to_retain`.
+/// `claims` with `path: [namespace, element]` and `intent_to_retain`, and `trusted_authorities` (type `aki`, §6.1.1)
+/// for a docType `trustedAuthorities` names.
 struct DCQLQuery {
     let json: JSONValue
     let ids: [String]
 
-    init(_ request: RequestPolicy) throws(VerificationError) {
+    init(_ request: RequestPolicy, trustedAuthorities: [String: [[UInt8]]] = [:]) throws(VerificationError) {
         guard !request.documents.isEmpty,
               request.documents.allSatisfy({ !$0.docType.isEmpty && $0.nameSpaces.values.contains { !$0.isEmpty } })
         else {
@@ -123,10 +128,16 @@ struct DCQLQuery {
                     JSONValue.object([("path", .array([.string(nameSpace), .string(element)])), ("intent_to_retain", .bool(retain))])
                 }
             }
-            credentials.append(.object([
+            var members: [(String, JSONValue)] = [
                 ("id", .string(id)), ("format", .string("mso_mdoc")),
                 ("meta", .object([("doctype_value", .string(document.docType))])), ("claims", .array(claims)),
-            ]))
+            ]
+            if let authorities = trustedAuthorities[document.docType], !authorities.isEmpty {
+                members.append(("trusted_authorities", .array([.object([
+                    ("type", .string("aki")), ("values", .array(authorities.map { .string(Base64URL.encode($0)) })),
+                ])])))
+            }
+            credentials.append(.object(members))
         }
         self.ids = ids
         json = .object([("credentials", .array(credentials))])

@@ -41,4 +41,6 @@ package struct InspectRequestBody: Decodable, Sendable {
     package var teamId: String?
     package var nonce: String?
     package var sessionTranscript: String?
+    /// device-response: the reader's ephemeral private key (PEM) that checks deviceMac; never logged or stored.
+    package var readerPrivateKey: String?
 }

@@ -4,8 +4,9 @@
 Starts the built verify-server on loopback with the inspector on (test mode, Apple's sample key and root, the
 sample's verification time), submits Apple's signed sample and asserts the verdict, a check row, an element and
 the portrait; then a tampered response and asserts its error code is shown; then a DeviceResponse whose version holds
-control and bidi characters, which must be drawn as escapes. No Content-Security-Policy violation
-may be logged. Screenshots of both go to the folder given (kept out of git).
+control and bidi characters, which must be drawn as escapes. "Load sample" fills Apple's sample, which verifies, and
+for device-response ISO Annex D's with its reader key, whose deviceMac must check. No Content-Security-Policy
+violation may be logged. Screenshots of both go to the folder given (kept out of git).
 
 usage: Tests/Browser/inspector_test.py <verify-server binary> <screenshot folder>
 Run by .ci/run; needs the Debian packages chromium, chromium-driver and python3-selenium (Debian's python3).
@@ -114,6 +115,19 @@ def submit_device_response(driver, base, response_hex):
     return WebDriverWait(driver, 20).until(EC.visibility_of_element_located((By.ID, "verdict")))
 
 
+def load_sample(driver, base, format_value):
+    """Chooses the format, clicks "Load sample" and verifies what it filled."""
+    driver.get(base + "/inspect")
+    Select(driver.find_element(By.ID, "format")).select_by_value(format_value)
+    driver.find_element(By.ID, "sample").click()
+    note = driver.find_element(By.ID, "sample-note")
+    filled = {name: driver.find_element(By.ID, name).get_attribute("value")
+              for name in ("response", "nonce", "sessionTranscript", "readerPrivateKey")}
+    driver.find_element(By.ID, "verify").click()
+    verdict = WebDriverWait(driver, 20).until(EC.visibility_of_element_located((By.ID, "verdict")))
+    return verdict, note, filled
+
+
 def csp_violations(driver):
     return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
 
@@ -163,6 +177,27 @@ def main():
             if any(c in shown for c in "\x1b\r\u202e"):
                 failures.append("controls: a raw control or bidi character reached the page")
 
+            # "Load sample" on the default format: Apple's sample, which this server verifies.
+            verdict, note, filled = load_sample(driver, base, "apple-app")
+            driver.save_screenshot(str(shots / "inspector-sample.png"))
+            if "VERIFIED" not in verdict.text or "REJECTED" in verdict.text:
+                failures.append(f"load sample: verdict {verdict.text!r}")
+            if filled["response"] != envelope_hex or filled["nonce"] != parameters["Nonce"]:
+                failures.append("load sample: the response or nonce is not Apple's sample")
+            if not note.is_displayed() or "in-app-sample" not in note.text:
+                failures.append(f"load sample: the note is not shown: {note.text!r}")
+
+            # The reader key: Annex D's sample is MACed; with its reader key deviceMac checks (the issuer is not
+            # trusted here, so the verdict stays REJECTED, but never for a missing or wrong MAC).
+            verdict, note, filled = load_sample(driver, base, "device-response")
+            checks = driver.find_element(By.ID, "checks").text
+            shown = driver.find_element(By.ID, "result").text
+            driver.save_screenshot(str(shots / "inspector-reader-key.png"))
+            if not filled["readerPrivateKey"].startswith("-----BEGIN PRIVATE KEY-----") or not filled["sessionTranscript"]:
+                failures.append("reader key: the sample did not fill the transcript and reader key")
+            if "deviceMac" not in checks or "device.auth_missing" in shown or "device.mac_invalid" in shown:
+                failures.append(f"reader key: deviceMac not checked: {checks[:600]!r}")
+
             violations = csp_violations(driver)
             if violations:
                 failures.append(f"csp: violations {violations}")
@@ -172,9 +207,10 @@ def main():
             server.wait(timeout=10)
     for failure in failures:
         print("FAIL:", failure)
-    print(f"screenshots: {shots / 'inspector-verified.png'}, {shots / 'inspector-rejected.png'}")
+    print(f"screenshots: {', '.join(str(shots / name) for name in ('inspector-verified.png', 'inspector-rejected.png', 'inspector-sample.png', 'inspector-reader-key.png'))}")
     failed = len({failure.split(":")[0] for failure in failures})
-    print(f"inspector browser scenarios: {4 - failed} passed, {failed} failed")  # sample, tampered, controls, CSP
+    # sample, tampered, controls, load sample, reader key, CSP
+    print(f"inspector browser scenarios: {6 - failed} passed, {failed} failed")
     sys.exit(1 if failures else 0)
 
 

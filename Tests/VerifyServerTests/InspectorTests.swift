@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import Mdoc
 import Testing
@@ -130,6 +131,69 @@ struct InspectorTests {
             let shape = try await server.client.post("/v1/inspect", json: #"{"format":"device-response"}"#)
             let shapeCode = try errorCode(shape)
             #expect(shape.status == 400 && shapeCode == "input.malformed")
+        }
+    }
+
+    /// Annex D's response with its transcript and, when given, `readerPrivateKey` (a JSON string, escaped here).
+    static func annexDBody(readerPrivateKey: String?) -> String {
+        var body = #"{"format":"device-response","response":"\#(Hex.encode(AnnexDVector.deviceResponse))","sessionTranscript":"\#(Hex.encode(AnnexDVector.sessionTranscriptBytes))""#
+        if let readerPrivateKey { body += #","readerPrivateKey":"\#(readerPrivateKey.replacingOccurrences(of: "\n", with: "\\n"))""# }
+        return body + "}"
+    }
+
+    static func check(_ report: [String: Any], _ id: String) -> [String: Any]? {
+        (report["checks"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+    }
+
+    @Test("the reader key checks Annex D's deviceMac: valid with the vector's key, device.mac_invalid with another, device.auth_missing without")
+    func readerKey() async throws {
+        let pem = try String(contentsOf: VectorFiles.url("TestVectors/iso18013-5/annex-d/ereader-private-key.pem"), encoding: .utf8)
+        let other = try PrivateKey.generate(.p256).pkcs8PEM()
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let valid = try #require(try jsonObject(try await server.client.post("/v1/inspect", json: Self.annexDBody(readerPrivateKey: pem)))["report"] as? [String: Any])
+            #expect(Self.check(valid, "device.authentication")?["status"] as? String == "pass", "\(valid)")
+            #expect((Self.check(valid, "device.authentication")?["detail"] as? String)?.contains("deviceMac") == true)
+            let wrong = try #require(try jsonObject(try await server.client.post("/v1/inspect", json: Self.annexDBody(readerPrivateKey: other)))["report"] as? [String: Any])
+            #expect((wrong["errors"] as? [[String: Any]])?.contains { $0["code"] as? String == "device.mac_invalid" } == true, "\(wrong)")
+            let none = try #require(try jsonObject(try await server.client.post("/v1/inspect", json: Self.annexDBody(readerPrivateKey: nil)))["report"] as? [String: Any])
+            #expect((none["errors"] as? [[String: Any]])?.contains { $0["code"] as? String == "device.auth_missing" } == true, "\(none)")
+            // Not a key: a rejected report saying what to give, which never echoes what was pasted.
+            let garbage = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LXRoYXQtaXMtbm90LWEta2V5\n-----END PRIVATE KEY-----"
+            let refused = try await server.client.post("/v1/inspect", json: Self.annexDBody(readerPrivateKey: garbage))
+            let refusedReport = try #require(try jsonObject(refused)["report"] as? [String: Any])
+            #expect(refused.status == 200 && (refusedReport["errors"] as? [[String: Any]])?.first?["code"] as? String == "input.malformed")
+            #expect(refused.text.contains("readerPrivateKey is not a PEM private key") && !refused.text.contains("c2VjcmV0LXRoYXQtaXMtbm90LWEta2V5"))
+        }
+    }
+
+    @Test("the reader key is never logged")
+    func readerKeyNotLogged() async throws {
+        let pem = try String(contentsOf: VectorFiles.url("TestVectors/iso18013-5/annex-d/ereader-private-key.pem"), encoding: .utf8)
+        let logs = CapturedLogs()
+        try await ServerFixture.withServer(Self.configuration, logger: logs.logger) { server in
+            _ = try await server.client.post("/v1/inspect", json: Self.annexDBody(readerPrivateKey: pem))
+        }
+        let keyLine = try #require(pem.split(separator: "\n").dropFirst().first)
+        #expect(logs.all.contains("inspection") && !logs.all.contains(keyLine))
+    }
+
+    @Test("the page has a reader-key field and a sample button whose samples are the test vectors")
+    func sampleAndReaderKeyOnThePage() async throws {
+        let script = try String(contentsOf: VectorFiles.url("Sources/VerifyServer/Inspector/inspector.js"), encoding: .utf8)
+        func literal(_ text: String) -> String {
+            "\"" + text.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "\\n") + "\""
+        }
+        let annexD = "TestVectors/iso18013-5/annex-d/"
+        for file in [annexD + "device_response.hex", annexD + "session_transcript_bytes.hex", annexD + "ereader-private-key.pem",
+                     "TestVectors/apple/in-app-sample/hpke_envelope.cbor.hex"] {
+            #expect(script.contains(literal(try String(contentsOf: VectorFiles.url(file), encoding: .utf8))),
+                    "inspector.js's sample is not \(file): copy it again")
+        }
+        #expect(script.contains(literal(Hex.encode(AppleSampleVector.nonce))))
+        try await ServerFixture.withServer(Self.configuration) { server in
+            let page = try await server.client.get("/inspect").text
+            #expect(page.contains(#"id="readerPrivateKey""#) && page.contains(#"id="sample""#) && page.contains("Load sample"))
+            #expect(try await server.client.get("/inspect/inspector.js").text == script)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import Hummingbird
 import Mdoc
@@ -53,8 +54,18 @@ extension ServerHandlers {
             } catch {
                 return rejected(error.message, code: error.code)
             }
+            // The reader key checks deviceMac (ISO 18013-5 Annex D); it is used for this call only, never logged or kept.
+            var readerKey: PrivateKey?
+            if let pem = body.readerPrivateKey?.trimmingCharacters(in: .whitespacesAndNewlines), !pem.isEmpty {
+                guard let key = try? PrivateKey(pemEncoded: pem) else {
+                    return rejected("readerPrivateKey is not a PEM private key (SEC1 or PKCS#8): give the reader's ephemeral private key, "
+                                    + "or leave it empty when the response is signed (deviceSignature)")
+                }
+                readerKey = key
+            }
             return inspection.collect {
-                DeviceResponseVerifier(configuration: verifierConfiguration).verify(deviceResponse: bytes, transcript: transcript, at: time)
+                DeviceResponseVerifier(configuration: verifierConfiguration).verify(deviceResponse: bytes, transcript: transcript,
+                                                                                    readerKey: readerKey, at: time)
             }
         }
         if format == .appleApp, body.requestId == nil {

@@ -364,3 +364,26 @@ struct VICALSourceConfigurationTests {
         #expect(problems.contains("https://x.example/v"))
     }
 }
+
+/// `ServerConfiguration.checkVICALSources()`: what `--check-config --connect` can report about VICAL URLs.
+@Suite("verify-server VICAL source check")
+struct VICALSourceCheckTests {
+    @Test("a reachable list that verifies passes; a bad signature and a refused destination are one line each; nothing is written")
+    func check() async throws {
+        let setup = try await VICALRefreshTests.Setup.start()
+        do {
+            let bytes = try setup.publish(1, [setup.first])
+            #expect(await setup.configuration().checkVICALSources().isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: setup.cache))
+            let refused = await setup.configuration(allowLoopback: false).checkVICALSources()
+            #expect(refused.count == 1 && refused[0].contains("the download failed (refused_destination)"), "\(refused)")
+            setup.lists.publish(VICALServer.badSignature(bytes))
+            let bad = await setup.configuration().checkVICALSources()
+            #expect(bad.count == 1 && bad[0].contains("vical.signature_invalid"), "\(bad)")
+        } catch {
+            await setup.finish()
+            throw error
+        }
+        await setup.finish()
+    }
+}

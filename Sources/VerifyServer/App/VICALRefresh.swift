@@ -372,3 +372,35 @@ extension RuntimeBox {
         })
     }
 }
+
+extension ServerConfiguration {
+    /// Downloads and verifies each VICAL with a `url` once, writing nothing (for `verify-server --check-config
+    /// --connect`); one line per source that could not be downloaded or does not verify against its pinned root.
+    public func checkVICALSources() async -> [String] {
+        var settings = FetchSettings()
+        settings.timeout = .milliseconds(Int64(revocationFetchTimeout * 1000))
+        settings.allowedDestinations = revocationFetchAllow.compactMap(FetchDestination.init)
+        let download = BoundedDownload(settings: settings)
+        var problems: [String] = []
+        for source in vicals {
+            guard let url = source.url else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try await download.get(url, accept: VICALRefresher.accept)
+            } catch {
+                problems.append("vical \(source.name): the download failed (\(error.category.rawValue)): \(error.detail)")
+                continue
+            }
+            switch TrustLoader.roots(source) {
+            case .failure(let failure): problems.append(failure.message)
+            case .success(let roots):
+                do {
+                    _ = try VICALVerification(bytes, roots: roots, at: verificationTime ?? Date(), profile: profile)
+                } catch {
+                    problems.append("vical \(source.name): \(error.code.rawValue): \(error.message)")
+                }
+            }
+        }
+        return problems
+    }
+}

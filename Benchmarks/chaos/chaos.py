@@ -13,6 +13,7 @@ import os
 import random
 import shutil
 import signal
+import sqlite3
 import socket
 import statistics
 import subprocess
@@ -219,6 +220,20 @@ CREATE TRIGGER chaos_audit AFTER INSERT OR UPDATE ON verify_requests FOR EACH RO
 """
 
 
+SQLITE_AUDIT_SQL = """
+CREATE TABLE chaos_audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, op TEXT NOT NULL, attempts INTEGER,
+    policy TEXT, created_at INTEGER, at REAL);
+CREATE TRIGGER chaos_audit_insert AFTER INSERT ON verify_requests BEGIN
+    INSERT INTO chaos_audit (id, op, attempts, policy, created_at, at)
+    VALUES (NEW.id, 'insert', NEW.attempts, NEW.policy, NEW.created_at, (julianday('now') - 2440587.5) * 86400.0);
+END;
+CREATE TRIGGER chaos_audit_consume AFTER UPDATE OF attempts ON verify_requests WHEN NEW.attempts IS NOT OLD.attempts BEGIN
+    INSERT INTO chaos_audit (id, op, attempts, created_at, at)
+    VALUES (NEW.id, 'consume', NEW.attempts, NEW.created_at, (julianday('now') - 2440587.5) * 86400.0);
+END;
+"""
+
+
 class Instance:
     """One verify-server process, restarted by its supervisor (as systemd would) until it is ready."""
 
@@ -302,7 +317,8 @@ class Chaos:
         self.create_seq = 0
         self.fault_threads = []
         self.faults = []
-        self.locks = {k: threading.Lock() for k in ["a", "b", "pg", "trust", "status"]}
+        self.locks = {k: threading.Lock() for k in ["a", "b", "pg", "trust", "status", "disk"]}
+        self.mounted = False
         self.status_proc = None
         self.sim_count = 0
         self.sim_seconds = 0.0
@@ -402,7 +418,8 @@ class Chaos:
             "host": "127.0.0.1", "port": port, "merchantID": MERCHANT_ID, "teamID": TEAM_ID,
             "decryptionKeys": [os.path.join(self.work, "keys", "merchant-private.pem")],
             "trustStore": [self.trust_dir], "trustWatchInterval": 0, "testMode": True, "inspector": True,
-            "requestTTL": self.args.request_ttl, "storeURL": self.pg.url, "storeTimeout": self.args.store_timeout,
+            "requestTTL": self.args.request_ttl,
+            "storeURL": "sqlite://" + self.sqlite_path if self.args.store == "sqlite-disk-full" else self.pg.url, "storeTimeout": self.args.store_timeout,
             "maxOutstandingRequests": 1000000, "maxOutstandingRequestsPerClient": 1000000,
             "purgeInterval": 10, "revocation": "hard", "crls": [self.crl], "revocationFetch": True,
             "revocationFetchAllow": ["127.0.0.0/8"], "revocationFetchTimeout": 3, "logLevel": "info",
@@ -418,6 +435,8 @@ class Chaos:
         self.copy_binaries()
         self.prepare_material()
         self.start_status_server()
+        if self.args.store == "sqlite-disk-full":
+            return self.setup_sqlite()
         self.pg = Postgres(self.work)
         self.pg.init()
         self.instances = {}
@@ -433,6 +452,26 @@ class Chaos:
         threading.Thread(target=self.supervise, daemon=True).start()
         log("work folder %s; PostgreSQL on %d; instances on %d and %d; status lists on %d" % (
             self.work, self.pg.port, self.instances["a"].port, self.instances["b"].port, self.status_port))
+
+    def setup_sqlite(self):
+        """One instance on SQLite in a small tmpfs of its own, which the disk_full fault fills."""
+        self.fs = os.path.join(self.work, "sqlite-fs")
+        os.makedirs(self.fs)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk,mode=0700" % self.args.tmpfs_kib, "tmpfs", self.fs],
+                       check=True)
+        self.mounted = True
+        self.sqlite_path = os.path.join(self.fs, "verify-server.sqlite")
+        port = free_port(56200)
+        self.instances = {"a": Instance("a", self.server_bin, self.write_config("a", port), port, self.work, self.rec)}
+        if self.instances["a"].start_until_ready() is None:
+            raise SystemExit("chaos: instance a did not become ready (see %s/a.log)" % self.work)
+        db = sqlite3.connect(self.sqlite_path, timeout=10)
+        db.executescript(SQLITE_AUDIT_SQL)
+        db.close()
+        _, self.anchors_full = self.instances["a"].readyz()
+        threading.Thread(target=self.supervise, daemon=True).start()
+        log("work folder %s; SQLite in a %d KiB tmpfs; instance on %d; status lists on %d" % (
+            self.work, self.args.tmpfs_kib, port, self.status_port))
 
     def supervise(self):
         """Restarts an instance that exited when no fault stopped it (and records that as unexpected)."""
@@ -473,7 +512,7 @@ class Chaos:
         return rec, data
 
     def other(self, inst):
-        return self.instances["b" if inst.name == "a" else "a"]
+        return self.instances.get("b" if inst.name == "a" else "a", inst)
 
     def create(self, job, inst):
         """Creates the job's request, retrying (a new request each time) on 503, 429 or a lost answer; the 201's body."""
@@ -560,7 +599,7 @@ class Chaos:
             if job["kind"] == "race":
                 results = []
                 threads = [threading.Thread(target=lambda i=i: results.append(self.verify_until_answered(job, body, i)))
-                           for i in self.instances.values()]
+                           for i in (verify_on, self.other(verify_on))]
                 for t in threads:
                     t.start()
                 for t in threads:
@@ -592,7 +631,7 @@ class Chaos:
             number += 1
             kind = self.rng.choices(kinds, weights)[0]
             job = {"job": number, "kind": kind, "format": self.rng.choice(FORMATS),
-                   "create_on": self.rng.choice("ab"), "verify_on": self.rng.choice("ab"),
+                   "create_on": self.rng.choice(sorted(self.instances)), "verify_on": self.rng.choice(sorted(self.instances)),
                    "fault": self.rng.choice(FAULTS) if kind == "faulty" else None, "t": now()}
             if not limiter.acquire(blocking=False):
                 self.rec.event(kind="load_shed", job=number)
@@ -615,7 +654,7 @@ class Chaos:
         number = 0
         while not self.stop_load.is_set():
             number += 1
-            inst = self.instances[self.rng.choice("ab")]
+            inst = self.instances[self.rng.choice(sorted(self.instances))]
             job = {"job": -number, "kind": "inspect", "format": "device-response"}
             self.call(inst, "inspect", "/v1/inspect", body, job, timeout=30)
             self.stop_load.wait(self.args.inspect_interval)
@@ -642,6 +681,8 @@ class Chaos:
         frng = random.Random("faults-%d" % self.args.seed)
         duration = self.args.minutes * 60
         short = duration < 600
+        if self.args.store == "sqlite-disk-full":
+            return self.disk_schedule(frng, duration)
         warmup = 10 if short else 120
         cooldown = 20 if short else 150
         span = duration - warmup - cooldown
@@ -677,6 +718,13 @@ class Chaos:
             plan.append((round(at, 2), cls, p))
         return plan
 
+    def disk_schedule(self, frng, duration):
+        plan, at = [], 15.0
+        while at < duration - 30:
+            plan.append((round(at, 2), "disk_full", {"seconds": round(frng.uniform(5, 20), 2)}))
+            at += frng.uniform(25, 45)
+        return plan
+
     def fault_runner(self, plan):
         for at, cls, params in plan:
             delay = self.start_time + at - now()
@@ -687,7 +735,7 @@ class Chaos:
             self.fault_threads.append(t)
 
     def run_fault(self, cls, params):
-        target = params.get("inst") or {"pg_restart": "pg", "pg_stop": "pg", "pg_hang": "pg", "trust_reload": "trust",
+        target = params.get("inst") or {"disk_full": "disk", "pg_restart": "pg", "pg_stop": "pg", "pg_hang": "pg", "trust_reload": "trust",
                                         "status_down": "status", "status_slow": "status"}[cls]
         lock = self.locks[target]
         if not lock.acquire(timeout=60):
@@ -808,6 +856,24 @@ class Chaos:
                         fault[key][inst.name] = now()
             time.sleep(0.1)
 
+    def fault_disk_full(self, fault, p):
+        filler = os.path.join(self.fs, "filler")
+        written = 0
+        with open(filler, "wb") as f:
+            chunk = b"\0" * 65536
+            try:
+                while True:
+                    f.write(chunk)
+                    f.flush()
+                    written += len(chunk)
+            except OSError:
+                pass
+        fault["filled_kib"] = written // 1024
+        fault["start"] = now()
+        time.sleep(p["seconds"])
+        os.remove(filler)
+        fault["release"] = now()
+
     def fault_status_down(self, fault, p):
         self.status_proc.terminate()
         self.status_proc.wait()
@@ -860,9 +926,24 @@ class Chaos:
         audit = self.read_audit()
         self.collect_logs()
         self.teardown()
+        with self.rec.lock:
+            self.rec.file.flush()
+        with open(os.path.join(self.out, "audit.json"), "w") as f:
+            json.dump(audit, f)
+        with open(os.path.join(self.out, "run.json"), "w") as f:
+            json.dump({"args": vars(self.args), "faults": self.faults, "log_findings": self.log_findings,
+                       "bin_source": self.bin_source, "sim_count": self.sim_count, "sim_seconds": self.sim_seconds,
+                       "command": self.command}, f)
         return audit
 
     def read_audit(self):
+        if self.args.store == "sqlite-disk-full":
+            db = sqlite3.connect(self.sqlite_path, timeout=10)
+            try:
+                return [{"id": r[0], "op": r[1], "attempts": r[2], "policy": r[3], "created": r[4] / 1000.0, "at": r[5]}
+                        for r in db.execute("SELECT id, op, attempts, policy, created_at, at FROM chaos_audit ORDER BY seq")]
+            finally:
+                db.close()
         text = self.pg.psql("COPY (SELECT id, op, attempts, policy, extract(epoch FROM created_at), "
                             "extract(epoch FROM at) FROM chaos_audit ORDER BY seq) TO STDOUT WITH CSV")
         rows = []
@@ -888,12 +969,39 @@ class Chaos:
             inst.stop()
         if self.status_proc:
             self.status_proc.terminate()
+        if self.mounted:
+            self.mounted = subprocess.run(["umount", self.fs]).returncode != 0
         if getattr(self, "pg", None):
             self.pg.stop()
             if not self.args.keep:
                 shutil.rmtree(self.pg.dir, ignore_errors=True)
         if not self.args.keep and getattr(self, "sim_dir", None):
             shutil.rmtree(self.sim_dir, ignore_errors=True)
+
+
+def check_again(folder):
+    """Runs the checks on a finished run's files (calls.jsonl, jobs.jsonl, audit.json, run.json)."""
+    import check
+    with open(os.path.join(folder, "run.json")) as f:
+        run = json.load(f)
+    chaos = argparse.Namespace(args=argparse.Namespace(**run["args"]), faults=run["faults"],
+                               log_findings=run["log_findings"], bin_source=run["bin_source"],
+                               sim_count=run["sim_count"], sim_seconds=run["sim_seconds"], command=run["command"],
+                               rec=argparse.Namespace(calls=[], events=[], samples=[]), jobs=[])
+    with open(os.path.join(folder, "calls.jsonl")) as f:
+        for line in f:
+            rec = json.loads(line)
+            kind = rec.pop("record", None)
+            {"event": chaos.rec.events, "sample": chaos.rec.samples}.get(kind, chaos.rec.calls).append(rec)
+    with open(os.path.join(folder, "jobs.jsonl")) as f:
+        chaos.jobs = [json.loads(line) for line in f]
+    with open(os.path.join(folder, "audit.json")) as f:
+        audit = json.load(f)
+    summary = check.analyse(chaos, audit)
+    with open(os.path.join(folder, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1, sort_keys=True)
+    check.print_summary(summary)
+    return 1 if summary["broken"] else 0
 
 
 def main():
@@ -913,7 +1021,13 @@ def main():
     parser.add_argument("--work-dir")
     parser.add_argument("--out", help="folder for calls.jsonl, summary.json (default WORK/results)")
     parser.add_argument("--keep", action="store_true", help="keep the database folder")
+    parser.add_argument("--store", choices=["postgres", "sqlite-disk-full"], default="postgres",
+                        help="sqlite-disk-full: one instance on SQLite in a small tmpfs that faults fill (a separate run)")
+    parser.add_argument("--tmpfs-kib", type=int, default=8192)
+    parser.add_argument("--check-only", metavar="RESULTS", help="check the results folder of an earlier run again")
     args = parser.parse_args()
+    if args.check_only:
+        sys.exit(check_again(args.check_only))
     chaos = Chaos(args)
     chaos.command = " ".join(["Benchmarks/chaos/run.sh"] + sys.argv[1:])
     try:

@@ -65,7 +65,7 @@ def analyse(chaos, audit):
                 notes[name].append(detail)
 
     store_windows = [(f["start"], max(f["end"], f["release"]) + args.store_timeout + GRACE)
-                     for f in faults if f["cls"].startswith("pg_")]
+                     for f in faults if f["cls"].startswith("pg_") or f["cls"] == "disk_full"]
     all_windows = [(f["start"], max(f["end"], f["release"]) + GRACE) for f in faults]
 
     def inside(windows, t0, t1):
@@ -258,9 +258,11 @@ def analyse(chaos, audit):
     answered_ok = sorted((c for c in calls if c["op"] in ("create",) + VERIFY_OPS
                           and c["status"] is not None and c["status"] < 500 and c["status"] != 429),
                          key=lambda c: c["t1"])
+    load_stop = next((e["t"] for e in events if e["kind"] == "load_stop"), float("inf"))
     recovery = {}
     for f in faults:
-        targets = [f["target"]] if f["cls"] in ("kill9", "sigterm") else (["a", "b"] if f["cls"].startswith("pg_") else [])
+        targets = [f["target"]] if f["cls"] in ("kill9", "sigterm") else (["a", "b"] if f["cls"].startswith("pg_") else
+                                                                          ["a"] if f["cls"] == "disk_full" else [])
         entry = recovery.setdefault(f["cls"], {"count": 0, "seconds": [], "fault_seconds": []})
         entry["count"] += 1
         entry["fault_seconds"].append(round(f["end"] - f["start"], 2))
@@ -274,7 +276,8 @@ def analyse(chaos, audit):
                 break
             worst = max(worst, first["t1"] - f["release"])
         if worst is None:
-            breach("not_recovered", f["cls"])
+            if f["release"] < load_stop - 10:  # else the load ended before it could show
+                breach("not_recovered", f["cls"])
             continue
         # A fault on the same target that began before the recovery (e.g. queued behind this one) takes it over.
         later = [g for g in faults if g is not f and f["release"] <= g["start"] <= f["release"] + worst
@@ -337,7 +340,7 @@ def analyse(chaos, audit):
                   "503_outside_store_faults", "revoked_accepted", "faulty_accepted", "late_accepted",
                   "accepted_under_removed_anchor", "lost_at_graceful_stop", "unexpected_exit", "rss_growth_over_5pct"]
     return {
-        "command": chaos.command, "seed": args.seed, "minutes": args.minutes, "rate": args.rate,
+        "command": chaos.command, "seed": args.seed, "store": getattr(args, "store", "postgres"), "minutes": args.minutes, "rate": args.rate,
         "request_ttl": args.request_ttl, "store_timeout": args.store_timeout, "binaries": chaos.bin_source,
         "jobs": len(jobs), "jobs_by_kind": kinds, "calls": len(calls), "status_counts": status_counts,
         "request_states": states, "rows_without_201": orphan_states, "rejection_codes_by_kind": codes_422,

@@ -27,25 +27,46 @@ struct VerifyServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Config file (.json, .yaml or .yml).")
     var config: String?
 
-    @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit.")
+    @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit; the store is not contacted unless --connect is given.")
     var checkConfig = false
 
+    @Flag(name: .long, help: "With --check-config: also connect to the request store (PostgreSQL: TLS, password, SELECT 1).")
+    var connect = false
+
+    @Flag(name: .long, help: "Print the configuration reference (Markdown: every key, its default and environment variable) and exit.")
+    var printConfigReference = false
+
+
     func run() async throws {
+        if printConfigReference {
+            print(ConfigurationReference.markdown, terminator: "")
+            return
+        }
+        if connect && !checkConfig {
+            FileHandle.standardError.write(Data("verify-server: --connect goes with --check-config\n".utf8))
+            Foundation.exit(2)
+        }
         let environment = ProcessInfo.processInfo.environment
         let (settings, readProblems) = ConfigurationLoader.read(file: config, environment: environment)
         let runtime: VerifierRuntime
         do {
             runtime = try VerifierRuntime.load(settings, earlierProblems: readProblems)
         } catch {
-            Self.refuse(error)
+            // --connect: the store's problems too, so one run lists them all.
+            Self.refuse(ConfigurationProblems(error.problems + (checkConfig && connect ? await Self.storeProblems(settings) : [])))
         }
         let unknownVariables = ConfigurationLoader.unknownVariableWarnings(in: environment)
         if checkConfig {
             for warning in unknownVariables {
                 FileHandle.standardError.write(Data("verify-server: warning: \(warning)\n".utf8))
             }
+            if connect {
+                let problems = await Self.storeProblems(settings)
+                guard problems.isEmpty else { Self.refuse(ConfigurationProblems(problems)) }
+            }
             print("configuration OK: \(runtime.keyCount) decryption key(s), \(runtime.trustStore.anchors.count) trust anchor(s), "
-                  + "store \(settings.store.redacted)\(settings.testMode ? ", TEST MODE" : "")")
+                  + "store \(settings.store.redacted)\(settings.testMode ? ", TEST MODE" : "")"
+                  + (connect ? " (reached)" : " (not contacted: add --connect to reach it)"))
             return
         }
 
@@ -64,6 +85,13 @@ struct VerifyServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(failure.description))\n".utf8))
             Foundation.exit(1)
         }
+    }
+
+    /// What reaching the configured store went wrong with (--check-config --connect), one line each.
+    static func storeProblems(_ settings: ServerConfiguration) async -> [String] {
+        var quiet = Logger(label: "verify-server")
+        quiet.logLevel = .critical
+        return await settings.checkStoreConnection(logger: quiet)
     }
 
     /// Log lines to standard error at the configured level, as text or as one JSON object per line.

@@ -53,6 +53,8 @@ public struct VerifyServerApp: Service {
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             logger: Logger) async throws -> VerifyServerApp {
         let configuration = runtime.configuration
+        // Every line logged while serving a request names its client.
+        let logger = ClientAddressLogHandler.wrapping(logger)
         let metrics = ServerMetrics()
         var runtime = runtime
         if configuration.revocationFetch, runtime.fetcher == nil {
@@ -67,7 +69,7 @@ public struct VerifyServerApp: Service {
         if let callerStore {
             baseStore = callerStore
         } else {
-            baseStore = try await configuration.store.open(logger: logger)
+            baseStore = try await configuration.store.open(logger: logger, password: configuration.storePassword)
         }
         let outstanding = OutstandingRequests(maxTotal: configuration.maxOutstandingRequests,
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)
@@ -85,6 +87,8 @@ public struct VerifyServerApp: Service {
         // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
         // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
         if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
+        // Before every route: the client (trustedProxies) for limits and logs, and the rate limit of the /v1/ API.
+        router.add(middleware: ClientAddressMiddleware(configuration: configuration, clock: clock, logger: logger))
         router.register(handlers)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),

@@ -8,7 +8,19 @@ import Verifier
 /// lists are comma-separated in the environment.
 struct ConfigurationKey: Sendable {
     let name: String
+    /// One line for the configuration reference (docs/configuration.md).
+    let summary: String
+    /// The key's value in a configuration (the default's, for the reference).
+    let defaultValue: @Sendable (ServerConfiguration) -> Any?
     let apply: @Sendable (inout ServerConfiguration, ConfigurationValue) throws -> Void
+
+    init(name: String, _ summary: String = "", default defaultValue: @escaping @Sendable (ServerConfiguration) -> Any? = { _ in nil },
+         apply: @escaping @Sendable (inout ServerConfiguration, ConfigurationValue) throws -> Void) {
+        self.name = name
+        self.summary = summary
+        self.defaultValue = defaultValue
+        self.apply = apply
+    }
 
     var environmentName: String {
         var out = "VERIFY_SERVER_"
@@ -22,32 +34,45 @@ struct ConfigurationKey: Sendable {
     }
 
     static let all: [ConfigurationKey] = [
-        .init(name: "host") { $0.host = try $1.text() },
-        .init(name: "port") { $0.port = try $1.integer() },
-        .init(name: "merchantID") { $0.merchantID = try $1.text() },
-        .init(name: "teamID") { $0.teamID = try $1.text() },
-        .init(name: "decryptionKeys") { $0.decryptionKeyPaths = try $1.list() },
-        .init(name: "trustStore") { $0.trustStorePaths = try $1.list() },
-        .init(name: "trustWatchInterval") { $0.trustWatchInterval = try $1.seconds() },
-        .init(name: "vicals") { $0.vicals = try VICALSource.list(from: $1) },
-        .init(name: "vicalStalePolicy") { $0.vicalStalePolicy = try $1.choice(VICALStalePolicy.self) },
-        .init(name: "vicalCacheDirectory") { $0.vicalCacheDirectory = try $1.text() },
-        .init(name: "testMode") { $0.testMode = try $1.bool() },
-        .init(name: "inspector") { $0.inspector = try $1.bool() },
-        .init(name: "requestTTL") { $0.requestTTL = try $1.seconds() },
-        .init(name: "clockSkew") { $0.clockSkew = try $1.seconds() },
-        .init(name: "bodyLimit") { $0.bodyLimit = try $1.integer() },
-        .init(name: "bodyTimeout") { $0.bodyTimeout = try $1.seconds() },
-        .init(name: "idleTimeout") { $0.idleTimeout = try $1.seconds() },
-        .init(name: "maxConnectionsPerIP") { $0.maxConnectionsPerIP = try $1.integer() },
-        .init(name: "storeURL") { configuration, value in
+        .init(name: "host", "The address to listen on.", default: { $0.host }) { $0.host = try $1.text() },
+        .init(name: "port", "The TCP port to listen on; 0 picks a free port.", default: { $0.port }) { $0.port = try $1.integer() },
+        .init(name: "merchantID", "The Apple merchant ID bound into the Apple session transcript; required.", default: { $0.merchantID }) { $0.merchantID = try $1.text() },
+        .init(name: "teamID", "The Apple developer team ID bound into the Apple session transcript; required.", default: { $0.teamID }) { $0.teamID = try $1.text() },
+        .init(name: "decryptionKeys", "PEM files of the P-256 decryption keys (a response's pkRHash picks one); at least one.", default: { $0.decryptionKeyPaths }) { $0.decryptionKeyPaths = try $1.list() },
+        .init(name: "trustStore", "Trust anchor files or folders (with their manifest.json scopes); none: the production bundle embedded in the binary.", default: { $0.trustStorePaths }) { $0.trustStorePaths = try $1.list() },
+        .init(name: "trustWatchInterval", "Seconds between checks of the trust files for changes (then reloaded, as on SIGHUP); 0 turns the check off.", default: { $0.trustWatchInterval }) { $0.trustWatchInterval = try $1.seconds() },
+        .init(name: "vicals", "VICALs whose IACAs join the trust store: `{file, root}` or `{url, root, refresh}` objects (root: the pinned PEM); in the environment `FILE=ROOT,…`.", default: { $0.vicals }) { $0.vicals = try VICALSource.list(from: $1) },
+        .init(name: "vicalStalePolicy", "What a VICAL past its nextUpdate does: `warn` (still trusted, reported stale) or `refuse`.", default: { $0.vicalStalePolicy }) { $0.vicalStalePolicy = try $1.choice(VICALStalePolicy.self) },
+        .init(name: "vicalCacheDirectory", "Where the last good copy of each downloaded VICAL is kept, so a restart serves it when the download fails.", default: { $0.vicalCacheDirectory }) { $0.vicalCacheDirectory = try $1.text() },
+        .init(name: "testMode", "Accept Apple's published test key; every report and /readyz then say `test`. Never in production.", default: { $0.testMode }) { $0.testMode = try $1.bool() },
+        .init(name: "inspector", "Serve the inspector page (/inspect) and POST /v1/inspect; needs test mode.", default: { $0.inspector }) { $0.inspector = try $1.bool() },
+        .init(name: "requestTTL", "Seconds a created request can be verified.", default: { $0.requestTTL }) { $0.requestTTL = try $1.seconds() },
+        .init(name: "clockSkew", "Tolerance in seconds for MSO validity comparisons.", default: { $0.clockSkew }) { $0.clockSkew = try $1.seconds() },
+        .init(name: "bodyLimit", "The largest accepted request body in bytes (at least 1024); a larger one gets 413.", default: { $0.bodyLimit }) { $0.bodyLimit = try $1.integer() },
+        .init(name: "bodyTimeout", "Seconds allowed for a request's whole body once its headers arrived; then 408.", default: { $0.bodyTimeout }) { $0.bodyTimeout = try $1.seconds() },
+        .init(name: "idleTimeout", "Seconds a connection may send nothing before it is closed.", default: { $0.idleTimeout }) { $0.idleTimeout = try $1.seconds() },
+        .init(name: "maxConnectionsPerIP", "The most simultaneous connections from one TCP peer address; it counts peers (behind a load balancer, the balancer), not the clients trustedProxies name.", default: { $0.maxConnectionsPerIP }) { $0.maxConnectionsPerIP = try $1.integer() },
+        .init(name: "trustedProxies", "Load balancers and proxies (addresses or CIDR networks, IPv4 or IPv6) whose trustedProxyHeader names the client; read right to left, the first untrusted address is the client.", default: { $0.trustedProxies }) { $0.trustedProxies = try $1.list() },
+        .init(name: "trustedProxyHeader", "The header trusted proxies name the client in: `x-forwarded-for` or `forwarded` (RFC 7239).", default: { $0.trustedProxyHeader }) { $0.trustedProxyHeader = try $1.choice(ProxyHeader.self) },
+        .init(name: "rateLimit", "API requests (routes under /v1/, the operator's excepted) a second allowed per client address on average; 0 turns the limit off. Beyond it: 429 with Retry-After.", default: { $0.rateLimit }) { $0.rateLimit = try $1.number() },
+        .init(name: "rateLimitBurst", "API requests one client address may send at once before rateLimit applies.", default: { $0.rateLimitBurst }) { $0.rateLimitBurst = try $1.integer() },
+        .init(name: "storeURL", "Where requests are kept: `sqlite:PATH`, `postgres://user@host:port/db?sslmode=…&sslrootcert=…` (sslmode disable, prefer, require, verify-ca, verify-full) or `memory:` (tests).", default: { $0.store }) { configuration, value in
             do {
                 configuration.store = try StoreLocation(url: try value.text())
             } catch let error as RequestStoreError {
                 throw ConfigurationValueError(error.message)
             }
         },
-        .init(name: "requestStateKeyFile") { configuration, value in
+        .init(name: "storePasswordFile", "A file holding the PostgreSQL password (instead of the URL); never logged.") { configuration, value in
+            let path = try value.text()
+            guard !path.isEmpty else { return configuration.storePassword = nil }
+            configuration.storePassword = try StorePassword(file: path)
+        },
+        .init(name: "storePassword", "The PostgreSQL password, from the environment only (instead of the URL); never logged.") { configuration, value in
+            let text = try value.text()
+            configuration.storePassword = text.isEmpty ? nil : StorePassword(text)
+        },
+        .init(name: "requestStateKeyFile", "A file with the 32-byte key that encrypts each stored request's state (AES-256-GCM); none: stored unencrypted.") { configuration, value in
             let path = try value.text()
             guard !path.isEmpty else { return configuration.requestStateKey = nil }
             do {
@@ -56,33 +81,33 @@ struct ConfigurationKey: Sendable {
                 throw ConfigurationValueError("is not usable: \(error.message)")
             }
         },
-        .init(name: "maxOutstandingRequests") { $0.maxOutstandingRequests = try $1.integer() },
-        .init(name: "maxOutstandingRequestsPerClient") { $0.maxOutstandingRequestsPerClient = try $1.integer() },
-        .init(name: "profile") { $0.profile = try $1.choice(CertificateProfile.self) },
-        .init(name: "purgeInterval") { $0.purgeInterval = try $1.seconds() },
-        .init(name: "memoryTrimInterval") { $0.memoryTrimInterval = try $1.seconds() },
-        .init(name: "storeTimeout") { $0.storeTimeout = try $1.seconds() },
-        .init(name: "logLevel") { $0.logLevel = try $1.choice(Logger.Level.self) },
-        .init(name: "logFormat") { $0.logFormat = try $1.choice(LogFormat.self) },
-        .init(name: "readerKey") { configuration, value in
+        .init(name: "maxOutstandingRequests", "The most requests created by this instance and neither consumed nor expired; beyond it 429.", default: { $0.maxOutstandingRequests }) { $0.maxOutstandingRequests = try $1.integer() },
+        .init(name: "maxOutstandingRequestsPerClient", "The most such requests per client address (an IPv6 client counts by its /64); beyond it 429.", default: { $0.maxOutstandingRequestsPerClient }) { $0.maxOutstandingRequestsPerClient = try $1.integer() },
+        .init(name: "profile", "How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.", default: { $0.profile }) { $0.profile = try $1.choice(CertificateProfile.self) },
+        .init(name: "purgeInterval", "Seconds between deletions of expired requests.", default: { $0.purgeInterval }) { $0.purgeInterval = try $1.seconds() },
+        .init(name: "memoryTrimInterval", "Seconds between hand-backs of the C allocator's free pages to the kernel; 0 never.", default: { $0.memoryTrimInterval }) { $0.memoryTrimInterval = try $1.seconds() },
+        .init(name: "storeTimeout", "The longest wait in seconds for one request-store operation; then 503 (at start: a refusal to start).", default: { $0.storeTimeout }) { $0.storeTimeout = try $1.seconds() },
+        .init(name: "logLevel", "The minimum level of log messages.", default: { $0.logLevel }) { $0.logLevel = try $1.choice(Logger.Level.self) },
+        .init(name: "logFormat", "How the log is written to standard error: `text` lines or `json` (one object per line).", default: { $0.logFormat }) { $0.logFormat = try $1.choice(LogFormat.self) },
+        .init(name: "readerKey", "The PEM private key for Annex C reader authentication; set with readerCertificates, or neither.", default: { $0.readerKeyPath }) { configuration, value in
             let path = try value.text()
             configuration.readerKeyPath = path.isEmpty ? nil : path
         },
-        .init(name: "readerCertificates") { $0.readerCertificatePaths = try $1.list() },
-        .init(name: "requestIssuerIdentifiers") { $0.requestIssuerIdentifiers = try $1.bool() },
-        .init(name: "openid4vpResponseMode") { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },
-        .init(name: "revocation") { $0.revocation = try $1.choice(RevocationPolicy.self) },
-        .init(name: "crls") { $0.crlPaths = try $1.list() },
-        .init(name: "statusLists") { $0.statusListPaths = try $1.list() },
-        .init(name: "revocationFetch") { $0.revocationFetch = try $1.bool() },
-        .init(name: "crlDistributionPoints") { $0.crlDistributionPoints = try $1.bool() },
-        .init(name: "revocationFetchTimeout") { $0.revocationFetchTimeout = try $1.seconds() },
-        .init(name: "revocationFetchAllow") { $0.revocationFetchAllow = try $1.list() },
-        .init(name: "operatorTokenFile") { configuration, value in
+        .init(name: "readerCertificates", "The PEM certificate file(s) of the reader authentication chain, leaf first; set with readerKey.", default: { $0.readerCertificatePaths }) { $0.readerCertificatePaths = try $1.list() },
+        .init(name: "requestIssuerIdentifiers", "Annex C requests list the trust store's issuer identifiers per docType, so the wallet offers only documents the verifier can anchor.", default: { $0.requestIssuerIdentifiers }) { $0.requestIssuerIdentifiers = try $1.bool() },
+        .init(name: "openid4vpResponseMode", "The response mode OpenID4VP requests ask for: `dc_api.jwt` (encrypted) or `dc_api`.", default: { $0.openID4VPResponseMode }) { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },
+        .init(name: "revocation", "What an undetermined revocation status does: `off`, `soft` (a warning) or `hard` (rejects with revocation.unknown).", default: { $0.revocation }) { $0.revocation = try $1.choice(RevocationPolicy.self) },
+        .init(name: "crls", "CRL files (PEM or DER) for document signers.", default: { $0.crlPaths }) { $0.crlPaths = try $1.list() },
+        .init(name: "statusLists", "Status list and identifier list token files, matched to an MSO's status by their `sub`.", default: { $0.statusListPaths }) { $0.statusListPaths = try $1.list() },
+        .init(name: "revocationFetch", "Fetch the status lists MSOs name over http(s), cached and refreshed in the background.", default: { $0.revocationFetch }) { $0.revocationFetch = try $1.bool() },
+        .init(name: "crlDistributionPoints", "Also fetch CRLs from the certificates' CRL distribution points.", default: { $0.crlDistributionPoints }) { $0.crlDistributionPoints = try $1.bool() },
+        .init(name: "revocationFetchTimeout", "Seconds allowed for one list fetch, redirects included (more than 0, at most 60).", default: { $0.revocationFetchTimeout }) { $0.revocationFetchTimeout = try $1.seconds() },
+        .init(name: "revocationFetchAllow", "Non-public destinations list fetches may reach: host names or CIDR networks.", default: { $0.revocationFetchAllow }) { $0.revocationFetchAllow = try $1.list() },
+        .init(name: "operatorTokenFile", "A file holding the bearer token of the operator endpoints; none: they refuse every request (401).", default: { $0.operatorTokenFile }) { configuration, value in
             let path = try value.text()
             configuration.operatorTokenFile = path.isEmpty ? nil : path
         },
-        .init(name: "verificationTime") { configuration, value in
+        .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")
             }

@@ -36,6 +36,11 @@ public enum ConfigurationLoader {
             do {
                 let entries = try readFile(file)
                 for (name, value) in entries.sorted(by: { $0.key < $1.key }) {
+                    if ConfigurationKey.environmentOnly.contains(name) {
+                        problems.append("\(file): `\(name)` is a secret: set it in the environment (VERIFY_SERVER_STORE_PASSWORD) "
+                            + "or in a file named by storePasswordFile, not in the config file")
+                        continue
+                    }
                     guard let key = ConfigurationKey.all.first(where: { $0.name == name }) else {
                         problems.append("\(file): unknown key `\(name)` (known: \(ConfigurationKey.all.map(\.name).joined(separator: ", ")))")
                         continue

@@ -90,6 +90,12 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         return value
     }
 
+    /// A finite decimal number (a rate).
+    func number() throws(ConfigurationValueError) -> Double {
+        guard let value = Double(try text()), value.isFinite else { throw ConfigurationValueError("must be a number") }
+        return value
+    }
+
     func seconds() throws(ConfigurationValueError) -> TimeInterval {
         guard let value = Double(try text()), value.isFinite else { throw ConfigurationValueError("must be a number of seconds") }
         return value

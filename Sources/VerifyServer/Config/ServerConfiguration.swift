@@ -53,10 +53,25 @@ public struct ServerConfiguration: Sendable {
     /// How long, in seconds, a connection may send nothing before it is closed (default 30; slow headers, idle
     /// keep-alive).
     public var idleTimeout: TimeInterval = 30
-    /// The most simultaneous connections from one client IP address (default 256); further ones are closed at once.
+    /// The most simultaneous connections from one TCP peer address (default 256); further ones are closed at once.
+    ///
+    /// It counts peers, not the clients `trustedProxies` name: behind a load balancer, the balancer's own connections.
     public var maxConnectionsPerIP = 256
+    /// The load balancers and reverse proxies whose `trustedProxyHeader` names the client: addresses or CIDR networks
+    /// (IPv4 or IPv6). Empty (the default): the TCP peer is the client and the header is ignored.
+    public var trustedProxies: [String] = []
+    /// The header a trusted proxy names the client in: `x-forwarded-for` (the default) or RFC 7239 `forwarded`.
+    public var trustedProxyHeader: ProxyHeader = .xForwardedFor
+    /// The average number of API requests (routes under /v1/, the operator's excepted) a second allowed per client
+    /// address (default 50; 0 turns the limit off); beyond it 429 with `Retry-After`.
+    public var rateLimit: Double = 50
+    /// How many API requests one client address may send at once before `rateLimit` applies (default 100).
+    public var rateLimitBurst = 100
     /// Where pending requests are kept: `StoreLocation.default` (an SQLite file) unless configured.
     public var store: StoreLocation = .default
+    /// The PostgreSQL password when the store URL holds none: read from `storePasswordFile`, or the
+    /// `VERIFY_SERVER_STORE_PASSWORD` environment variable. Never logged.
+    public var storePassword: StorePassword?
     /// The key that encrypts each stored request's state (the format's secrets, e.g. a private key) with AES-256-GCM,
     /// read from `requestStateKeyFile`; nil (the default) stores the state unencrypted.
     ///
@@ -129,8 +144,8 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration with every default; `merchantID`, `teamID` and `decryptionKeyPaths` must still be set.
     public init() {}
 
-    /// A configuration for tests and the load tool: test mode, port 0, no revocation fetching, an in-memory store by
-    /// default.
+    /// A configuration for tests and the load tool: test mode, port 0, no revocation fetching, no rate limit, an
+    /// in-memory store by default.
     ///
     /// Callers pass Apple's sample merchant values and test key paths.
     public static func testing(keyPaths: [String], trustStorePaths: [String], merchantID: String, teamID: String,
@@ -146,6 +161,7 @@ public struct ServerConfiguration: Sendable {
         configuration.verificationTime = verificationTime
         configuration.store = store
         configuration.purgeInterval = 3600
+        configuration.rateLimit = 0
         return configuration
     }
 
@@ -173,6 +189,11 @@ public struct ServerConfiguration: Sendable {
         }
         if bodyLimit < 1024 { problems.append("bodyLimit must be at least 1024 bytes") }
         if maxConnectionsPerIP < 1 { problems.append("maxConnectionsPerIP must be at least 1") }
+        for entry in trustedProxies where IPNetwork(entry) == nil {
+            problems.append("trustedProxies entry \(InputQuote.short(entry)) is not an IP address or CIDR network (e.g. 10.0.0.0/8, fd00::/8)")
+        }
+        if !(rateLimit >= 0 && rateLimit <= 1_000_000) { problems.append("rateLimit must be 0 (off) to 1000000 requests a second") }
+        if !(1 ... 1_000_000).contains(rateLimitBurst) { problems.append("rateLimitBurst must be 1 to 1000000") }
         for (name, value) in [("maxOutstandingRequests", maxOutstandingRequests),
                               ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient)]
             where !(1 ... Self.mostOutstandingRequests).contains(value) {
@@ -188,6 +209,7 @@ public struct ServerConfiguration: Sendable {
             let allowed = timer.zero.map { "0 (\($0)) or a positive number" } ?? "a positive number"
             problems.append("\(timer.name) must be \(allowed) of seconds, at most \(Int(Self.longestTimer))")
         }
+        problems += storePasswordProblems
         if store == .memory && !testMode { problems.append("the memory: store is for tests only; it needs test mode") }
         if (readerKeyPath == nil) != readerCertificatePaths.isEmpty {
             problems.append("readerKey and readerCertificates go together: set both or neither")

@@ -2,37 +2,35 @@ import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// The client address outstanding requests are counted by: the peer's IP address as this server sees it (behind a
-/// reverse proxy, the proxy's); for IPv6 its /64 network, which one host usually holds whole; "unknown" for none.
+/// The client address per-client limits count by, from a socket peer alone (see `IPAddress.limitKey`); "unknown" for
+/// none.
 func clientAddress(_ peer: SocketAddress?) -> String {
-    guard case .v6(let address) = peer else { return peer?.ipAddress ?? "unknown" }
-    let bytes = withUnsafeBytes(of: address.address.sin6_addr) { Array($0) }
-    guard bytes.count == 16 else { return peer?.ipAddress ?? "unknown" }
-    // IPv4-mapped (::ffff:a.b.c.d, a dual-stack listener's IPv4 client): the IPv4 address.
-    if bytes[0 ..< 10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-        return bytes[12...].map { String($0) }.joined(separator: ".")
-    }
-    let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
-    return groups.joined(separator: ":") + "::/64"
+    IPAddress(peer)?.limitKey ?? "unknown"
 }
 
-/// The context of every route: Hummingbird's basic context plus the connection's peer address.
+/// The context of every route: Hummingbird's basic context plus the connection's peer address and the request's
+/// client.
 struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// The connection's peer address.
+    /// The connection's peer address (behind a load balancer, the balancer's).
     let peer: SocketAddress?
+    /// The request's client as `ClientAddressMiddleware` found it (the peer, or the address a trusted proxy names).
+    var resolvedClient: IPAddress?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peer = source.channel.remoteAddress
+        resolvedClient = IPAddress(peer)
     }
 
-    /// The client address for per-client limits (see `clientAddress(_:)`).
-    var client: String { clientAddress(peer) }
+    /// The client address per-client limits count by: an IPv4 address, or an IPv6 /64 network; "unknown" for none.
+    var client: String { resolvedClient?.limitKey ?? "unknown" }
 }
 
-/// Counts open connections per client IP address and closes a connection beyond `limit` as soon as it is set up, so
-/// one client cannot hold every socket (e.g. trickling bodies on many connections).
+/// Counts open connections per TCP peer address and closes a connection beyond `limit` as soon as it is set up, so
+/// one client cannot hold every socket (e.g. trickling bodies on many connections). It counts peers, not the clients a
+/// trusted proxy names (a connection is admitted before any request header arrives): behind a load balancer, raise
+/// `maxConnectionsPerIP` to what the balancer opens.
 final class ConnectionLimiter: Sendable {
     let limit: Int
     private let open = NIOLockedValueBox<[String: Int]>([:])

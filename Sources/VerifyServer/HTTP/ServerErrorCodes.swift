@@ -23,10 +23,15 @@ extension ErrorCode {
     ///
     /// Answered with HTTP 429 and `Retry-After`.
     public static let requestsTooMany = ErrorCode("requests.too_many")
+    /// The client sent more API requests than `rateLimit` and `rateLimitBurst` allow.
+    ///
+    /// Answered with HTTP 429 and `Retry-After`.
+    public static let requestsRateLimited = ErrorCode("requests.rate_limited")
 
-    /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired`, `storeUnavailable` and
-    /// `requestsTooMany`.
-    public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable, .requestsTooMany]
+    /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired`, `storeUnavailable`,
+    /// `requestsTooMany` and `requestsRateLimited`.
+    public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable, .requestsTooMany,
+                                                  .requestsRateLimited]
 
     /// Every code the server can answer with.
     public static let allServerAnswers: [ErrorCode] = verificationCodes + serverCodes

@@ -43,13 +43,17 @@ public enum StoreLocation: Sendable, Equatable {
         }
     }
 
-    /// Opens the store (a PostgreSQL pool connects lazily, once its service runs).
+    /// Opens the store (a PostgreSQL pool connects lazily, once its service runs); `password` (from `storePasswordFile`
+    /// or `VERIFY_SERVER_STORE_PASSWORD`) is PostgreSQL's when the URL holds none.
     ///
     /// Throws `RequestStoreError` when the SQLite database cannot be opened or the PostgreSQL URL is invalid.
-    public func open(logger: Logger) async throws -> any RequestStore {
+    public func open(logger: Logger, password: StorePassword? = nil) async throws -> any RequestStore {
         switch self {
         case .sqlite(let path): return try await SQLiteRequestStore.open(path: path, logger: logger)
-        case .postgres(let url): return PostgresRequestStore(location: try PostgresLocation(url: url), logger: logger)
+        case .postgres(let url):
+            var location = try PostgresLocation(url: url)
+            if let password { location.password = password.value }
+            return PostgresRequestStore(location: location, logger: logger)
         case .memory: return InMemoryRequestStore()
         }
     }

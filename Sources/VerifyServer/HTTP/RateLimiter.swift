@@ -1,0 +1,134 @@
+import Foundation
+import Hummingbird
+import Logging
+import Mdoc
+import NIOConcurrencyHelpers
+import Verifier
+
+/// A token bucket per client address: `rate` requests a second on average, up to `burst` at once.
+///
+/// A bucket is forgotten once it has filled up again, so the table holds only clients seen within the last
+/// `burst / rate` seconds; past `maxTracked` clients a new one is let through untracked (as a fresh bucket would).
+final class RateLimiter: Sendable {
+    let rate: Double
+    let burst: Double
+    private let maxTracked: Int
+    private let now: @Sendable () -> Double
+    private let state = NIOLockedValueBox(State())
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: Double
+        /// Whether the last request was refused (so a client's refusals are logged once, when they start).
+        var refusing = false
+    }
+
+    private struct State {
+        var buckets: [String: Bucket] = [:]
+        var sweepAt = 1024
+        var latest = -Double.infinity
+    }
+
+    /// The outcome of one request.
+    enum Decision: Equatable {
+        case allowed
+        /// Refused; the client may retry after `retryAfter` whole seconds. `first` when the previous one was allowed.
+        case refused(retryAfter: Int, first: Bool)
+    }
+
+    init(rate: Double, burst: Int, maxTracked: Int = 100_000, now: @escaping @Sendable () -> Double) {
+        self.rate = rate
+        self.burst = Double(max(1, burst))
+        self.maxTracked = maxTracked
+        self.now = now
+    }
+
+    /// Takes one token from `client`'s bucket.
+    func take(_ client: String) -> Decision {
+        state.withLockedValue { state in
+            // A clock that steps back never refills a bucket twice.
+            let time = max(now(), state.latest)
+            state.latest = time
+            if state.buckets.count >= state.sweepAt {
+                state.buckets = state.buckets.filter { $0.value.tokens + (time - $0.value.updated) * rate < burst }
+                state.sweepAt = max(1024, state.buckets.count * 2)
+            }
+            guard var bucket = state.buckets[client] ?? (state.buckets.count < maxTracked ? Bucket(tokens: burst, updated: time) : nil)
+            else { return .allowed }
+            bucket.tokens = min(burst, bucket.tokens + (time - bucket.updated) * rate)
+            bucket.updated = time
+            let decision: Decision
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                bucket.refusing = false
+                decision = .allowed
+            } else {
+                decision = .refused(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))), first: !bucket.refusing)
+                bucket.refusing = true
+            }
+            state.buckets[client] = bucket
+            return decision
+        }
+    }
+
+    /// How many clients have a bucket now (tests).
+    var trackedClients: Int { state.withLockedValue { $0.buckets.count } }
+}
+
+/// Finds each request's client (`ClientAddressResolver`), records it for per-client limits and log lines, and applies
+/// the rate limit to every route under `/v1/` except the operator's.
+struct ClientAddressMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let resolver: ClientAddressResolver
+    let limiter: RateLimiter?
+    let logger: Logger
+
+    /// The middleware `configuration` asks for; its rate limit reads `clock` (tests move it).
+    init(configuration: ServerConfiguration, clock: ServerClock, logger: Logger) {
+        // `ServerConfiguration.problems` refused bad entries before the server is made.
+        resolver = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.trustedProxyHeader)
+            ?? ClientAddressResolver(trustedProxies: [], header: configuration.trustedProxyHeader)!
+        limiter = configuration.rateLimit > 0
+            ? RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimitBurst) { clock.now().timeIntervalSinceReferenceDate }
+            : nil
+        self.logger = logger
+    }
+
+    /// Whether the rate limit applies to `path`: the API under /v1/, not the operator's routes.
+    static func isLimited(_ path: String) -> Bool {
+        path.hasPrefix("/v1/") && !path.hasPrefix("/v1/operator/")
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let peer = IPAddress(context.peer)
+        let name = resolver.header.rawValue
+        let lines = resolver.trusted.isEmpty ? [] : request.headers.filter { $0.name.canonicalName == name }.map(\.value)
+        let client = resolver.client(peer: peer, headerLines: lines)
+        context.resolvedClient = client
+        let text = client?.description ?? "unknown"
+        return try await RequestClient.$address.withValue(text) {
+            if let limiter, Self.isLimited(request.uri.path), case .refused(let seconds, let first) = limiter.take(context.client) {
+                if first {
+                    logger.notice("client rate limited", metadata: ["rateLimit": "\(limiter.rate)", "burst": "\(Int(limiter.burst))"])
+                }
+                return Self.refusal(retryAfter: seconds, limiter: limiter)
+            }
+            return try await next(request, context)
+        }
+    }
+
+    /// 429 with `Retry-After` and the `requests.rate_limited` error.
+    static func refusal(retryAfter: Int, limiter: RateLimiter) -> Response {
+        let error = VerificationError(.requestsRateLimited, "this client sent more than \(limiter.rate.formatted()) requests a second "
+            + "(burst \(Int(limiter.burst))) to the API (rateLimit, rateLimitBurst); retry after \(retryAfter) s")
+        var response = Response.json(.tooManyRequests, .object([("error", error.json)]))
+        response.headers[.retryAfter] = String(retryAfter)
+        return response
+    }
+}
+
+private extension Double {
+    /// `20` rather than `20.0`; fractions as written.
+    func formatted() -> String { self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}

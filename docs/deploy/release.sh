@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the release tarball: verify-server and mdocverify as release binaries with the Swift standard library linked
+# in (--static-swift-stdlib), the certificate bundle, the example configuration, the systemd unit, the docs an
+# operator needs, LICENSE; then its SHA-256. Written to .build/dist/ (out of git).
+#
+#   docs/deploy/release.sh                  build (one release build of both products), then package
+#   RELEASE_BINARIES=DIR docs/deploy/release.sh   package the binaries already in DIR (e.g. to check the packaging)
+#
+# The binaries still load the system's OpenSSL (libssl3), libcbor, libcurl and zlib: on the target host install
+# Debian's libssl3 libcbor0.10 libcurl4 zlib1g (or your distribution's equivalents). The version in the tarball's name
+# is what `verify-server --version` prints: one number for the binaries, docs/openapi.yaml and the docs.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+binaries=${RELEASE_BINARIES:-}
+if [ -z "$binaries" ]; then
+    swift build -c release --static-swift-stdlib --product verify-server
+    swift build -c release --static-swift-stdlib --product mdocverify
+    binaries=$(swift build -c release --static-swift-stdlib --show-bin-path)
+fi
+version=$("$binaries/verify-server" --version | head -n 1 | awk '{print $1}')
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "release.sh: unexpected version '$version'" >&2; exit 1; }
+name="verify-server-$version-linux-$(uname -m)"
+dist=.build/dist
+stage="$dist/$name"
+rm -rf "$stage" "$dist/$name.tar.gz" "$dist/$name.tar.gz.sha256"
+mkdir -p "$stage/bin" "$stage/share/doc/verify-server" "$stage/etc/verify-server" "$stage/lib/systemd/system"
+
+install -m 0755 "$binaries/verify-server" "$binaries/mdocverify" "$stage/bin/"
+strip "$stage/bin/verify-server" "$stage/bin/mdocverify" 2>/dev/null || true
+# The bundle: production IACAs (also embedded in the binary), VICAL roots, and the test IACAs the example trusts.
+cp -R Certificates "$stage/etc/verify-server/Certificates"
+# The example configuration, its paths rewritten to the installed bundle; the Apple test key it names is not shipped
+# (test mode only): set decryptionKeys to your merchant key(s).
+sed -e 's|Certificates/|/etc/verify-server/Certificates/|g' docs/verify-server.example.yaml \
+    >"$stage/etc/verify-server/verify-server.example.yaml"
+install -m 0644 docs/deploy/verify-server.service "$stage/lib/systemd/system/verify-server.service"
+install -m 0644 LICENSE README.md CHANGELOG.md SECURITY.md docs/configuration.md docs/openapi.yaml docs/reliability.md \
+    "$stage/share/doc/verify-server/"
+install -m 0644 LICENSE "$stage/"
+
+tar -C "$dist" --owner=0 --group=0 --numeric-owner -czf "$dist/$name.tar.gz" "$name"
+(cd "$dist" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+# The packaged binary runs: the same version, and the bundled example configuration is read.
+"$stage/bin/verify-server" --version | head -n 1
+echo "$dist/$name.tar.gz"
+cat "$dist/$name.tar.gz.sha256"

@@ -54,7 +54,7 @@ public final class ServerMetrics: Sendable {
         "verify_server_store_purged_requests_total": "Expired requests deleted from the request store.",
         "verify_server_trust_anchors": "Trust anchors in use.",
         "verify_server_vical_issue_id": "The vicalIssueID of each VICAL in use, by provider (0: none).",
-        "verify_server_vical_age_seconds": "Seconds since the date of each VICAL in use, by provider.",
+        "verify_server_vical_age_seconds": "Seconds since the date of each VICAL in use at the time its staleness is judged (verificationTime in test mode), by provider.",
         "verify_server_vical_stale": "1 when a VICAL in use is past its nextUpdate, by provider.",
         "verify_server_vical_trusted": "1 when a VICAL's IACAs are trusted (0: refused as stale, vicalStalePolicy refuse), by provider.",
         "verify_server_vical_refresh_failures_total": "Failed downloads of a VICAL with a url (the list in use stays), by provider.",
@@ -130,8 +130,9 @@ public final class ServerMetrics: Sendable {
         for vical in vicals {
             let dimensions = [("provider", vical.provider)]
             Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(vical.issueID ?? 0))
+            // Age and staleness are one decision, both at the trust time (the pinned verificationTime in test mode).
             Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
-                .record(now.timeIntervalSince(vical.date.date))
+                .record(trustTime.timeIntervalSince(vical.date.date))
             Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.isStale(at: trustTime) ? 1 : 0)
             Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.anchoring ? 1 : 0)
             if let last = vical.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {

@@ -13,7 +13,7 @@ struct MdocVerify: ParsableCommand {
             unreadable local file or key.
             """,
         version: ProductVersion.description,
-        subcommands: [Sample.self, Verify.self, Request.self, Inspect.self, Bench.self, Simulate.self, Keygen.self, Trust.self]
+        subcommands: [Sample.self, Verify.self, Request.self, Inspect.self, Bench.self, Simulate.self, Keygen.self, Trust.self, Conformance.self]
     )
 
     /// swift-argument-parser exits 64 on usage errors; this tool promises 2.

@@ -1,0 +1,93 @@
+import CBOR
+import Foundation
+import Mdoc
+import Verifier
+
+/// One case of the conformance corpus: a response for one format, what it exercises, and the verdict any verifier
+/// must reach on it (and, for this implementation, the error code).
+///
+/// `ConformanceCorpus.cases` lists them; `ConformanceCorpus.build(_:)` makes a case's files.
+public struct ConformanceCase: Sendable, Identifiable {
+    /// What the case is.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A correct response that must be accepted.
+        case positive
+        /// A response with one of the kit's named faults (`Fault`).
+        case fault
+        /// A response built for an attack class found in reviews (over-disclosure, type confusion, transcript mix-ups,
+        /// replay).
+        case attack
+    }
+
+    /// The verdict a verifier must reach.
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// The response must verify.
+        case accept
+        /// The response must be refused.
+        case reject
+    }
+
+    /// What a verifier must do for the case to apply to it; a target that does not do it reports the case as not
+    /// applicable.
+    public enum Requirement: String, Sendable, CaseIterable, Comparable {
+        /// The verifier checks the relying party's request (returned docTypes and elements must be a subset).
+        case requestPolicy = "request-policy"
+        /// The verifier checks revocation from the CRL and status list files given (unknown status rejects).
+        case revocation
+        /// The verifier remembers consumed requests (only a server can: the same answer is posted twice).
+        case state
+
+        /// Orders requirements by name.
+        public static func < (lhs: Requirement, rhs: Requirement) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// `format/name`, e.g. `annex-c/fault/mso-expired`; also the case's folder in the corpus.
+    public let id: String
+    /// The response format.
+    public let format: ResponseFormat
+    /// Positive control, kit fault or attack.
+    public let kind: Kind
+    /// The standard clause (or relying-party rule) the case exercises.
+    public let clause: String
+    /// One sentence: what is wrong with the response (or that nothing is).
+    public let summary: String
+    /// The outcome this implementation must produce (the codes are ours; other verifiers need only the verdict).
+    public let expected: ExpectedOutcome
+    /// What the verifier must do for the case to apply.
+    public let requires: Set<Requirement>
+    /// The fault the case is built with, for `Kind.fault`.
+    public let fault: Fault?
+
+    let recipe: Recipe
+
+    /// The verdict a verifier must reach.
+    public var verdict: Verdict { expected.isVerified ? .accept : .reject }
+}
+
+/// How a case's response is built, beside the faults: disclosure, request, content and transcript changes.
+struct Recipe: Sendable {
+    /// Which transcript the device signs, when not the relying party's.
+    enum Transcript: Sendable {
+        /// The relying party's own.
+        case own
+        /// Another format's transcript for the same request values.
+        case otherFormat
+        /// OpenID4VP: the draft 24 DC API handover instead of 1.0's.
+        case openID4VPDraft24
+    }
+
+    var faults: [Fault] = []
+    var docType = DocType.mDL
+    var elements: [ElementID] = Recipe.standardElements
+    var request: RequestPolicy?
+    var statusList = false
+    /// Replaces element values of the issuer's content (namespace:identifier → value).
+    var contentOverrides: [ElementID: CBORValue] = [:]
+    var transcript: Transcript = .own
+    /// The same answer is posted a second time (needs a relying party that keeps state).
+    var replay = false
+
+    /// What a positive case discloses: a handful of mDL elements (no portrait, to keep the corpus small).
+    static let standardElements = ["family_name", "given_name", "birth_date", "issuing_country", "document_number", "age_over_21"]
+        .map { ElementID(NameSpace.mDL, $0) }
+}

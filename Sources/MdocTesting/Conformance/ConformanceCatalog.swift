@@ -1,0 +1,137 @@
+import CBOR
+import Foundation
+import Mdoc
+import Verifier
+
+/// The cases of the corpus, per format: positive controls, every kit fault that applies to the format, and the attack
+/// classes the kit can build.
+enum ConformanceCatalog {
+    static func cases(for kit: KitFormat) -> [ConformanceCase] {
+        let format = kit.format
+        var cases: [ConformanceCase] = []
+        func add(_ kind: ConformanceCase.Kind, _ name: String, clause: String, summary: String, expected: ExpectedOutcome,
+                 requires: Set<ConformanceCase.Requirement> = [], fault: Fault? = nil, recipe: Recipe) {
+            cases.append(ConformanceCase(id: "\(format.rawValue)/\(kind.rawValue)/\(name)", format: format, kind: kind, clause: clause,
+                                         summary: summary, expected: expected, requires: requires, fault: fault, recipe: recipe))
+        }
+        let mdl = NameSpace.mDL
+
+        // Positive controls.
+        add(.positive, "mdl", clause: "ISO/IEC 18013-5 §9.3 (mdoc verification)",
+            summary: "a correct mDL response with six elements: it must verify", expected: .verified, recipe: Recipe())
+        if format != .openID4VP {  // the kit's OpenID4VP request queries the mDL
+            add(.positive, "photoid", clause: "ISO/IEC 23220-2; ISO/IEC 18013-5 §9.3",
+                summary: "a correct ISO/IEC 23220 photo ID response: it must verify", expected: .verified,
+                recipe: Recipe(docType: DocType.photoID,
+                               elements: ["family_name_unicode", "given_name_unicode", "birth_date", "age_over_18"]
+                                   .map { ElementID(NameSpace.iso23220, $0) }))
+        }
+        add(.positive, "request-answered", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest)",
+            summary: "the wallet returns exactly the three elements the request asks for: it must verify", expected: .verified,
+            requires: [.requestPolicy], recipe: Recipe(elements: askedElements, request: askedRequest))
+        add(.positive, "status-valid", clause: "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list",
+            summary: "the MSO names a status list that says valid, and the CRL lists nothing: it must verify", expected: .verified,
+            requires: [.revocation], recipe: Recipe(statusList: true))
+
+        // Every kit fault of the format.
+        for fault in Fault.allCases where fault.formats.contains(format) {
+            var recipe = Recipe(faults: [fault])
+            var requires: Set<ConformanceCase.Requirement> = []
+            if fault.needsStatusList || fault == .documentSignerRevoked {
+                recipe.statusList = fault.needsStatusList
+                requires.insert(.revocation)
+            }
+            // The kit adds a request asking for one mDL.
+            if fault == .duplicateDocType { requires.insert(.requestPolicy) }
+            let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
+            add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
+                expected: ExpectedOutcome.forFaults([fault], format: format, deviceAuthentication: mode),
+                requires: requires, fault: fault, recipe: recipe)
+        }
+
+        // Attack classes.
+        add(.attack, "age-over-disclosure", clause: "ISO/IEC 18013-5 §7.2.5 (age_over_NN), §8.3.2.1.2.1; data minimisation",
+            summary: "asked only age_over_21, the wallet also returns age_in_years and birth_date (the exact age)",
+            expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
+            recipe: Recipe(elements: ["age_over_21", "age_in_years", "birth_date"].map { ElementID(mdl, $0) },
+                           request: RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [mdl: ["age_over_21": false]])])))
+        add(.attack, "element-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); data minimisation",
+            summary: "the wallet returns document_number beside the three requested elements",
+            expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
+            recipe: Recipe(elements: askedElements + [ElementID(mdl, "document_number")], request: askedRequest))
+        add(.attack, "doctype-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest)",
+            summary: "the request asks for an mDL; the wallet returns a photo ID instead",
+            expected: format == .openID4VP ? .rejected(.vpTokenDocTypeMismatch) : .rejected(.policyDocTypeNotRequested),
+            requires: format == .openID4VP ? [] : [.requestPolicy],
+            recipe: Recipe(docType: DocType.photoID, elements: [ElementID(NameSpace.iso23220, "family_name_unicode")],
+                           request: askedRequest))
+        add(.attack, "element-type-bool-as-text", clause: "ISO/IEC 18013-5 §7.2.1, §7.2.5 (age_over_NN is a bool)",
+            summary: "the issuer signed age_over_21 as the text \"true\", not a boolean",
+            expected: .rejected(.elementTypeInvalid),
+            recipe: Recipe(contentOverrides: [ElementID(mdl, "age_over_21"): .text("true")]))
+        add(.attack, "element-type-text-as-number", clause: "ISO/IEC 18013-5 §7.2.1 (document_number is a tstr)",
+            summary: "the issuer signed document_number as the number 1234567, not text",
+            expected: .rejected(.elementTypeInvalid),
+            recipe: Recipe(contentOverrides: [ElementID(mdl, "document_number"): .unsigned(1_234_567)]))
+        add(.attack, "transcript-other-format", clause: "ISO/IEC 18013-5 §9.1.3.4 (DeviceAuthentication), §9.1.5.1 (SessionTranscript)",
+            summary: "the device signs over another format's session transcript (\(otherFormatName(format))) for this request",
+            expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .otherFormat))
+        if format == .openID4VP {
+            add(.attack, "transcript-draft-24", clause: "OpenID4VP 1.0 B.2.6.2 (DC API handover)",
+                summary: "the device signs over the draft 24 handover (origin, client_id, nonce) where 1.0 binds origin, nonce and JWK thumbprint",
+                expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .openID4VPDraft24))
+        }
+        if format.hasRequestFlow {
+            add(.attack, "replay", clause: "ISO/IEC 18013-7 §6 (one response per request); relying-party policy",
+                summary: "a correct answer posted a second time to the same request: the second must be refused",
+                expected: .rejected(ErrorCode("nonce.replayed")), requires: [.state], recipe: Recipe(replay: true))
+        }
+        return cases
+    }
+
+    /// The three elements the request cases ask for.
+    static let askedElements = ["family_name", "given_name", "age_over_21"].map { ElementID(NameSpace.mDL, $0) }
+    static let askedRequest = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [
+        NameSpace.mDL: ["family_name": true, "given_name": false, "age_over_21": false],
+    ])])
+
+    static func otherFormatName(_ format: ResponseFormat) -> String {
+        switch format {
+        case .annexC: return "OpenID4VP's"
+        default: return "Annex C's"
+        }
+    }
+
+    /// The clause each fault exercises.
+    static func clause(_ fault: Fault) -> String {
+        switch fault {
+        case .tamperedElementValue, .missingDigestID, .duplicateDigestID: return "ISO/IEC 18013-5 §9.1.2.5, §9.3.1 (value digests)"
+        case .issuerSignatureCorrupted: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1; RFC 9052 §4.4"
+        case .untrustedRoot, .intermediateCA: return "ISO/IEC 18013-5 §9.3.3, Annex B (IACA issues the Document Signer)"
+        case .documentSignerExpired, .documentSignerNotYetValid: return "ISO/IEC 18013-5 §9.3.3; RFC 5280 §6.1.3 (validity)"
+        case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerNoKeyUsage, .documentSignerIsCA:
+            return "ISO/IEC 18013-5 Annex B, Table B.3 (Document Signer certificate)"
+        case .msoExpired, .msoNotYetValid: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1 (validityInfo)"
+        case .msoDocTypeMismatch: return "ISO/IEC 18013-5 §9.3.1 (MSO docType)"
+        case .unsupportedDigestAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (digestAlgorithm)"
+        case .unsupportedCOSEAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (issuerAuth algorithms)"
+        case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected: return "RFC 9052 §3, §3.1 (crit, protected alg)"
+        case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return "ISO/IEC 18013-5 §9.1.3.4, §9.3.2 (device authentication)"
+        case .deviceSignedElementUnauthorized: return "ISO/IEC 18013-5 §9.1.2.4 (keyAuthorizations)"
+        case .deviceMacWithoutReaderKey: return "ISO/IEC 18013-5 §9.1.3.5 (deviceMac needs the reader key)"
+        case .deviceCritUnknown: return "RFC 9052 §3.1 (crit) in the deviceSignature"
+        case .duplicateDocument, .documentErrorsConflict: return "ISO/IEC 18013-5 §8.3.2.1.2.2 (DeviceResponse)"
+        case .duplicateDocType: return "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest); relying-party policy"
+        case .documentSignerRevoked: return "ISO/IEC 18013-5 Annex B (CRL); RFC 5280 §6.3"
+        case .statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch,
+             .statusIndexOutOfRange, .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked:
+            return "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list"
+        case .encryptedToOtherKey, .corruptedCiphertext:
+            return "the format's encryption: Apple HPKE envelope, ISO/IEC 18013-7 Annex C HPKE, or OpenID4VP JWE (RFC 7516)"
+        case .wrongInfoHash, .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode, .truncatedEnvelope:
+            return "Apple Verify with Wallet: the APPLE-HPKE-v1 envelope"
+        case .nonShortestCBOR: return "RFC 8949 §4.2 (preferred encoding is not required of a decoder); hash the bytes received"
+        case .unknownMapKeys: return "ISO/IEC 18013-5 §8.3.2.1.2 (extensibility: unknown keys are ignored)"
+        }
+    }
+}

@@ -1,0 +1,353 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// The conformance corpus: every case for every format the kit simulates (`KitFormat.all`), at one fixed
+/// verification time and seed, and the plain files each case is run from.
+///
+/// The manifest (`manifest()`) depends only on the time, the seed and the catalogue, so regenerating it gives the same
+/// text. The files' bytes do not repeat between runs (ECDSA signatures and HPKE/JWE ephemeral keys are random); their
+/// keys, names, values and verdicts do.
+public struct ConformanceCorpus: Sendable {
+    /// The verification time of the committed corpus: 2026-06-01T12:00:00Z.
+    public static let defaultTime = Date(timeIntervalSince1970: 1_780_315_200)
+    /// The seed of the committed corpus's test PKI, keys and request values.
+    public static let defaultSeed: UInt64 = 38
+    /// The version of the manifest layout.
+    public static let manifestVersion = 1
+    /// The environment variable that names the case folder for a command under test.
+    public static let caseDirectoryVariable = "MDOC_CONFORMANCE_CASE_DIR"
+    /// The environment variable that names the case id for a command under test.
+    public static let caseIDVariable = "MDOC_CONFORMANCE_CASE_ID"
+
+    /// The verification time every case is made for.
+    public let time: Date
+    /// The seed of the PKI, the device keys and the request values.
+    public let seed: UInt64
+    /// The cases, format by format in `FormatRegistry` order.
+    public let cases: [ConformanceCase]
+
+    /// The corpus for `time` (rounded down to whole seconds) and `seed`; `formats` limits it (nil: every format).
+    public init(time: Date = ConformanceCorpus.defaultTime, seed: UInt64 = ConformanceCorpus.defaultSeed,
+                formats: [ResponseFormat]? = nil) {
+        self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        self.seed = seed
+        cases = KitFormat.all.filter { formats?.contains($0.format) ?? true }.flatMap(ConformanceCatalog.cases(for:))
+    }
+
+    /// A case's files, ready to write into its folder.
+    public struct BuiltCase: Sendable {
+        /// The case.
+        public let `case`: ConformanceCase
+        /// File name → contents; `case.json` (the manifest entry) among them.
+        public let files: [String: [UInt8]]
+        /// The response as a client posts it to a relying party's server (see `SimulatedResponse.postedText`).
+        public let postedText: String
+        /// The built response.
+        public let response: SimulatedResponse
+    }
+
+    /// What every case of one build shares: the PKI (one IACA for the whole corpus) and each format's seeded request.
+    public struct Material: Sendable {
+        let pki: TestPKI
+        let requests: [ResponseFormat: SimulatedRequest]
+
+        /// The IACA every case's Document Signer chains to, PEM.
+        public var iacaPEM: String { pki.iacaPEM }
+    }
+
+    /// The PKI and seeded requests the cases are built from; build it once for many `build(_:material:)` calls.
+    public func material() throws -> Material {
+        let pki = try TestPKI(seed: seed, curve: .p256, at: time)
+        let configuration = VerifierConfiguration(trustStore: pki.trustStore)
+        var requests: [ResponseFormat: SimulatedRequest] = [:]
+        for kit in KitFormat.all {
+            requests[kit.format] = try SimulatedRequest(kit.format, seed: seed, pki: pki, configuration: configuration)
+        }
+        return Material(pki: pki, requests: requests)
+    }
+
+    /// Builds `case`'s response and files from `material` (nil: a fresh one).
+    public func build(_ testCase: ConformanceCase, material: Material? = nil) throws -> BuiltCase {
+        let material = try material ?? self.material()
+        guard let request = material.requests[testCase.format] else {
+            throw SimulationError.invalidOption("the kit cannot simulate \(testCase.format.rawValue)")
+        }
+        let recipe = testCase.recipe
+        var options = SimulationOptions(time: time, faults: recipe.faults)
+        options.docType = recipe.docType
+        options.elements = recipe.elements
+        options.request = recipe.request
+        options.statusList = recipe.statusList ? SimulationOptions.StatusReference() : nil
+        if !recipe.contentOverrides.isEmpty {
+            guard var content = SampleContent.elements(for: recipe.docType, at: time) else {
+                throw SimulationError.invalidOption("no sample content for \(recipe.docType)")
+            }
+            for index in content.indices {
+                if let value = recipe.contentOverrides[content[index].id] { content[index].value = value }
+            }
+            options.content = content
+        }
+        let target = try Self.target(request.target, recipe.transcript, seed: seed)
+        let response = try MdocSimulator(pki: material.pki).simulate(target, options: options)
+
+        var files: [String: [UInt8]] = [:]
+        let inputs = Inputs(testCase, recipe: recipe)
+        files[inputs.response] = response.bytes
+        files["iaca.pem"] = Array(material.pki.iacaPEM.utf8)
+        for anchor in response.revocation.otherIssuerAnchors {
+            files["other-issuer-iaca.pem"] = Array(PEMText.certificate(anchor).utf8)
+        }
+        if testCase.requires.contains(.revocation) {
+            files["iaca.crl"] = Array(response.revocation.crl.pemEncoded.utf8)
+            for (uri, token) in response.revocation.tokens {
+                files[uri == response.revocation.identifierListURI ? "identifier-list.cwt" : "status-list.cwt"] = token
+            }
+        }
+        if let policy = response.request { files["request.json"] = Array((Self.json(policy).serialized(pretty: true) + "\n").utf8) }
+        if let key = Self.privateKey(request) { files[inputs.privateKey ?? "private-key.pem"] = Array(key.pkcs8PEM().utf8) }
+        if let state = request.state {
+            files["session.json"] = Array((Self.session(format: testCase.format, state: state, policy: response.request,
+                                                        environment: request.environment).serialized(pretty: true) + "\n").utf8)
+        } else {
+            files["session-transcript.cbor"] = request.target.transcript.bytes
+        }
+        let listed = Set(inputs.allFiles)
+        guard Set(files.keys) == listed else {
+            throw SimulationError.invalidOption("case \(testCase.id): built files \(files.keys.sorted()) differ from the manifest's \(listed.sorted())")
+        }
+        files["case.json"] = Array((entry(testCase, material: material).serialized(pretty: true) + "\n").utf8)
+        return BuiltCase(case: testCase, files: files, postedText: response.postedText, response: response)
+    }
+
+    /// Writes every case into `directory/<case id>/` and `manifest.json` and `iaca.pem` beside them; returns the
+    /// number of cases written. Files already there are replaced; other files are left alone.
+    @discardableResult
+    public func write(to directory: URL, progress: (ConformanceCase) -> Void = { _ in }) throws -> Int {
+        let material = try material()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for testCase in cases {
+            progress(testCase)
+            let built = try build(testCase, material: material)
+            let folder = directory.appendingPathComponent(testCase.id, isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, bytes) in built.files {
+                try Data(bytes).write(to: folder.appendingPathComponent(name))
+            }
+        }
+        try Data(material.pki.iacaPEM.utf8).write(to: directory.appendingPathComponent("iaca.pem"))
+        try Data(manifest(material: material).utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        return cases.count
+    }
+
+    /// `manifest.json`: the corpus's time, seed and every case's entry (see `entry(_:material:)`), with a final newline.
+    public func manifest(material: Material) -> String {
+        var counts: [(String, JSONValue)] = []
+        for kit in KitFormat.all {
+            let count = cases.filter { $0.format == kit.format }.count
+            if count > 0 { counts.append((kit.format.rawValue, .int(count))) }
+        }
+        return JSONValue.object([
+            ("version", .int(Self.manifestVersion)),
+            ("at", .string(RFC3339.format(time))),
+            ("seed", .int(seed)),
+            ("trust", .string("iaca.pem")),
+            ("verdictProtocol", .string(
+                "run once per case with \(Self.caseDirectoryVariable) naming the case folder; exit 0 accept, 1 reject, other an error; "
+                + "or print one JSON line {\"verdict\": \"accept\"|\"reject\", \"code\": \"...\"}")),
+            ("counts", .object(counts)),
+            ("cases", .array(cases.map { entry($0, material: material) })),
+        ]).serialized(pretty: true) + "\n"
+    }
+
+    /// A case's manifest entry (also its `case.json`): id, format, kind, clause, summary, verdict, this implementation's
+    /// code(s), requirements, verification time, the input files by role, the request values and the `mdocverify`
+    /// arguments that verify it from inside its folder.
+    public func entry(_ testCase: ConformanceCase, material: Material) -> JSONValue {
+        let inputs = Inputs(testCase, recipe: testCase.recipe)
+        var files: [(String, JSONValue)] = [("response", .string(inputs.response)), ("trust", .array(inputs.trust.map(JSONValue.string)))]
+        if !inputs.crls.isEmpty { files.append(("crls", .array(inputs.crls.map(JSONValue.string)))) }
+        if !inputs.statusLists.isEmpty { files.append(("statusLists", .array(inputs.statusLists.map(JSONValue.string)))) }
+        if let request = inputs.request { files.append(("request", .string(request))) }
+        if let session = inputs.session { files.append(("session", .string(session))) }
+        if let key = inputs.privateKey { files.append(("privateKey", .string(key))) }
+        if let transcript = inputs.transcript { files.append(("sessionTranscript", .string(transcript))) }
+        let expected = testCase.expected
+        var members: [(String, JSONValue)] = [
+            ("id", .string(testCase.id)),
+            ("format", .string(testCase.format.rawValue)),
+            ("kind", .string(testCase.kind.rawValue)),
+            ("clause", .string(testCase.clause)),
+            ("summary", .string(testCase.summary)),
+            ("verdict", .string(testCase.verdict.rawValue)),
+            ("code", expected.code.map { .string($0.rawValue) } ?? .null),
+            ("codes", .array(expected.codes.map(\.rawValue).sorted().map(JSONValue.string))),
+            ("requires", .array(testCase.requires.sorted().map { .string($0.rawValue) })),
+            ("at", .string(RFC3339.format(time))),
+            ("folder", .string(testCase.id)),
+            ("files", .object(files)),
+            ("values", .object(Self.values(material.requests[testCase.format]))),
+        ]
+        if let fault = testCase.fault { members.append(("fault", .string(fault.name))) }
+        if testCase.recipe.replay {
+            members.append(("procedure", .string("create one request, post this answer to it twice: the first must be accepted, the second refused")))
+        }
+        members.append(("mdocverify", .array(mdocverifyArguments(testCase, inputs: inputs).map(JSONValue.string))))
+        return .object(members)
+    }
+
+    /// `mdocverify verify …` for the case, run from inside its folder, with `--json`.
+    func mdocverifyArguments(_ testCase: ConformanceCase, inputs: Inputs) -> [String] {
+        var arguments = ["verify", testCase.format.rawValue]
+        switch testCase.format {
+        case .deviceResponse:
+            arguments += ["--device-response", inputs.response, "--session-transcript", inputs.transcript ?? ""]
+            if let request = inputs.request { arguments += ["--request", request] }
+        case .appleApp:
+            arguments += ["--response", inputs.response, "--private-key", inputs.privateKey ?? "", "--session", inputs.session ?? ""]
+        default:
+            arguments += ["--response", inputs.response, "--session", inputs.session ?? ""]
+        }
+        arguments += inputs.trust.flatMap { ["--trust", $0] } + ["--at", RFC3339.format(time)]
+        arguments += inputs.crls.flatMap { ["--crl", $0] } + inputs.statusLists.flatMap { ["--status-list", $0] }
+        if !inputs.statusLists.isEmpty { arguments += ["--revocation", "hard"] }
+        return arguments + ["--json"]
+    }
+
+    /// A case's input files by role; a pure function of the case, so the manifest needs no build.
+    struct Inputs {
+        let response: String
+        let trust: [String]
+        let crls: [String]
+        let statusLists: [String]
+        let request: String?
+        let session: String?
+        let privateKey: String?
+        let transcript: String?
+
+        init(_ testCase: ConformanceCase, recipe: Recipe) {
+            switch testCase.format {
+            case .appleApp: response = "response.cbor"
+            case .annexC: response = "response.txt"
+            case .openID4VP: response = "response.json"
+            default: response = "device-response.cbor"
+            }
+            trust = ["iaca.pem"] + (recipe.faults.contains(.statusListOtherIssuer) ? ["other-issuer-iaca.pem"] : [])
+            let revocation = testCase.requires.contains(.revocation)
+            crls = revocation ? ["iaca.crl"] : []
+            statusLists = revocation && recipe.statusList
+                ? ["status-list.cwt"] + (recipe.faults.contains(.identifierListRevoked) ? ["identifier-list.cwt"] : []) : []
+            request = recipe.request != nil || recipe.faults.contains(.duplicateDocType) ? "request.json" : nil
+            let flow = testCase.format.hasRequestFlow
+            session = flow ? "session.json" : nil
+            transcript = flow ? nil : "session-transcript.cbor"
+            switch testCase.format {
+            case .appleApp: privateKey = "merchant-private-key.pem"
+            case .annexC: privateKey = "recipient-private-key.pem"
+            case .openID4VP: privateKey = "encryption-private-key.pem"
+            default: privateKey = nil
+            }
+        }
+
+        var allFiles: [String] {
+            [response] + trust + crls + statusLists + [request, session, privateKey, transcript].compactMap { $0 }
+        }
+    }
+
+    /// The relying party's private key a format's request keeps: Apple's merchant key, Annex C's recipient key, the
+    /// OpenID4VP response encryption key.
+    static func privateKey(_ request: SimulatedRequest) -> PrivateKey? {
+        switch request.format {
+        case .appleApp: return request.environment.recipientKeys.first
+        case .annexC: return request.target.annexCRequest?.recipientKey
+        case .openID4VP: return request.target.openID4VPRequest?.encryptionKey
+        default: return nil
+        }
+    }
+
+    /// The request values a verifier binds into the transcript, as plain text.
+    static func values(_ request: SimulatedRequest?) -> [(String, JSONValue)] {
+        guard let request else { return [] }
+        if let apple = request.target.appleAppRequest {
+            return [("merchantID", .string(apple.merchantID)), ("teamID", .string(apple.teamID)),
+                    ("nonce", .string(Base64URL.encode(apple.nonce))),
+                    ("pkRHash", .string(Hex.encode(RecipientKeyRing.pkRHash(of: apple.merchantKey))))]
+        }
+        if let annexC = request.target.annexCRequest {
+            return [("encryptionInfo", .string(annexC.encryptionInfo)), ("origin", .string(annexC.origin))]
+        }
+        if let openID4VP = request.target.openID4VPRequest {
+            var values: [(String, JSONValue)] = [("origin", .string(openID4VP.origin)), ("nonce", .string(openID4VP.nonce)),
+                                                 ("responseMode", .string(openID4VP.responseMode.rawValue)),
+                                                 ("protocol", .string(openID4VP.protocolIdentifier)),
+                                                 ("queryID", .string(openID4VP.queryID))]
+            if let jwk = openID4VP.jwk { values.append(("kid", .string(jwk.kid))) }
+            return values
+        }
+        return []
+    }
+
+    /// The device's transcript for `recipe`: the relying party's, another format's, or OpenID4VP draft 24's.
+    static func target(_ target: ResponseTarget, _ transcript: Recipe.Transcript, seed: UInt64) throws -> ResponseTarget {
+        let other: SessionTranscript
+        switch transcript {
+        case .own:
+            return target
+        case .otherFormat:
+            if let annexC = target.annexCRequest {
+                other = .openID4VPDCAPI(origin: annexC.origin, nonce: Base64URL.encode(annexC.nonce), jwkThumbprint: nil)
+            } else {
+                let annexC = try AnnexCRequest(seed: seed, origin: target.openID4VPRequest?.origin ?? "https://verifier.example")
+                other = annexC.transcript
+            }
+        case .openID4VPDraft24:
+            guard let request = target.openID4VPRequest else { throw SimulationError.invalidOption("draft 24 transcript without an OpenID4VP request") }
+            other = .openID4VPDCAPIDraft24(origin: request.origin, clientID: "web-origin:" + request.origin, nonce: request.nonce)
+        }
+        return ResponseTarget(OtherTranscriptWallet(base: target.wallet, transcript: other))
+    }
+
+    /// `policy` as request.json holds it: documents in order, namespaces and elements sorted.
+    static func json(_ policy: RequestPolicy) -> JSONValue {
+        .object([("documents", .array(policy.documents.map { document in
+            .object([
+                ("docType", .string(document.docType)),
+                ("nameSpaces", .object(document.nameSpaces.sorted { $0.key < $1.key }.map { nameSpace, elements in
+                    (nameSpace, .object(elements.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }))
+                })),
+            ])
+        }))])
+    }
+
+    /// `session.json` as `mdocverify request <format>` writes it (version 1): the flow's kept state, the request and,
+    /// for Apple, the merchant and team IDs.
+    static func session(format: ResponseFormat, state: [String: String], policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("version", .int(1)),
+            ("format", .string(format.rawValue)),
+            ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+        ]
+        if let policy { members.append(("request", json(policy))) }
+        if format == .appleApp {
+            members.append(("merchantID", .string(environment.merchantID)))
+            members.append(("teamID", .string(environment.teamID)))
+        }
+        return .object(members)
+    }
+}
+
+/// A wallet that seals and posts like `base` but whose device signs over `transcript`, another session's.
+struct OtherTranscriptWallet: WalletSide {
+    let base: any WalletSide
+    let transcript: SessionTranscript
+
+    var format: ResponseFormat { base.format }
+    var otherTranscript: SessionTranscript { base.otherTranscript }
+
+    func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
+        -> (bytes: [UInt8], text: String?) {
+        try base.wrap(deviceResponse, faults: faults, extraEntries: extraEntries, pki: pki)
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import Foundation
+import Mdoc
+import MdocTesting
+import Verifier
+
+/// `mdocverify conformance`: the conformance corpus (every kit fault and attack class per format, with the verdict
+/// each needs) and a runner that points it at any verifier.
+struct Conformance: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate the conformance corpus, or run it against a verifier and report what it wrongly accepts.",
+        discussion: """
+            `generate` writes every case (positive controls, every kit fault, attack classes) as plain files with a \
+            manifest.json. `run` runs them against a command (any language, through a shim), against verify-server, \
+            and reports wrongly accepted (critical), wrongly rejected, passed and not applicable cases.
+            """,
+        subcommands: [Generate.self, Run.self]
+    )
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the conformance corpus: one folder per case and manifest.json.",
+            discussion: """
+                The committed corpus is `mdocverify conformance generate --out TestVectors/conformance` (the defaults: \
+                time 2026-06-01T12:00:00Z, seed 38). The manifest is the same on every run; the files' bytes differ \
+                (signatures and ephemeral keys are random), their keys, values and verdicts do not.
+                """
+        )
+
+        @Option(help: "Directory to write the cases and manifest.json to (created if missing; existing case files are replaced).")
+        var out: String
+
+        @Option(help: "Verification time the cases are made for, RFC 3339 (default 2026-06-01T12:00:00Z).")
+        var at: String?
+
+        @Option(help: "Seed of the test PKI, keys and request values.")
+        var seed: UInt64 = ConformanceCorpus.defaultSeed
+
+        @Option(name: .customLong("format"), help: "Only this format (repeatable): apple-app, annex-c, device-response, openid4vp.")
+        var formats: [String] = []
+
+        func run() throws {
+            try runReportingExit {
+                let corpus = ConformanceCorpus(time: try at.map { try InputFiles.time($0) } ?? ConformanceCorpus.defaultTime, seed: seed,
+                                               formats: try ConformanceOptions.formats(formats))
+                try OutputFiles.createDirectory(out)
+                do {
+                    try corpus.write(to: URL(fileURLWithPath: out))
+                } catch let error as SimulationError {
+                    throw UsageFailure(error.description)
+                }
+                let counts = KitFormat.all.map { kit in "\(kit.format.rawValue) \(corpus.cases.filter { $0.format == kit.format }.count)" }
+                print("wrote \(corpus.cases.count) cases (\(counts.joined(separator: ", "))) and manifest.json to \(out)")
+                return .verified
+            }
+        }
+    }
+
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the corpus against a verifier; exit 1 when anything was wrongly accepted.",
+            discussion: """
+                --target command -- CMD ARGS…: CMD runs once per case with MDOC_CONFORMANCE_CASE_DIR naming the case \
+                folder (its case.json lists the files by role) and MDOC_CONFORMANCE_CASE_ID its id. Verdict: a JSON line \
+                {"verdict": "accept"|"reject", "code": "…"} on stdout, else the exit status (0 accept, 1 reject, other \
+                an error). --target verify-server URL: creates a request on the server, answers it as the kit's wallet \
+                and posts the answer (the server must trust the corpus IACA: --write-trust FILE).
+                """
+        )
+
+        @Option(name: .customLong("target"), parsing: .upToNextOption,
+                help: "command (then `-- CMD ARGS…`), or verify-server URL.")
+        var target: [String]
+
+        @Option(help: "A corpus folder with manifest.json (default: generate one, at --at and --seed, into --keep or a temporary folder).")
+        var corpus: String?
+
+        @Option(help: "Keep the case files in this folder (created if missing), to reproduce a failure.")
+        var keep: String?
+
+        @Option(help: "Verification time of a generated corpus, RFC 3339 (default 2026-06-01T12:00:00Z; verify-server: now).")
+        var at: String?
+
+        @Option(help: "Seed of a generated corpus.")
+        var seed: UInt64 = ConformanceCorpus.defaultSeed
+
+        @Option(name: .customLong("format"), help: "Only this format (repeatable).")
+        var formats: [String] = []
+
+        @Option(name: .customLong("case"), help: "Only cases whose id starts with this (repeatable), e.g. annex-c/fault/.")
+        var cases: [String] = []
+
+        @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation.")
+        var without: [String] = []
+
+        @Flag(name: .customLong("expect-codes"), help: "A rejection must name this implementation's code (for mdocverify and verify-server).")
+        var expectCodes = false
+
+        @Flag(help: "Exit 1 on any failure (wrongly rejected, wrong code, error), not only on a wrong acceptance.")
+        var strict = false
+
+        @Option(help: "Cases run at once.")
+        var jobs = 1
+
+        @Option(help: "Seconds one case may take before it counts as an error.")
+        var timeout: Double = 60
+
+        @Option(name: .customLong("json"), help: "Write the results as JSON to this file.")
+        var jsonPath: String?
+
+        @Option(name: .customLong("junit"), help: "Write the results as JUnit XML to this file.")
+        var junitPath: String?
+
+        @Option(name: .customLong("api-key-file"), help: "verify-server: a file holding the API key (Authorization: Bearer).")
+        var apiKeyFile: String?
+
+        @Option(name: .customLong("merchant-key"), help: "verify-server: the server's Apple merchant key, PEM (public or private): Apple cases are sealed to it.")
+        var merchantKey: String?
+
+        @Option(help: "verify-server: the origin of the requesting page.")
+        var origin = "https://shop.example"
+
+        @Option(name: .customLong("write-trust"), help: "Write the corpus IACA (what the verifier must trust) to this file and exit.")
+        var writeTrust: String?
+
+        @Argument(parsing: .postTerminator, help: "With --target command: the command and its arguments, after --.")
+        var command: [String] = []
+
+        func run() throws {
+            try runReportingExit {
+                let options = try ConformanceOptions(self)
+                if let writeTrust {
+                    let corpus = ConformanceCorpus(time: options.time, seed: seed)
+                    _ = try OutputFiles.write(Array(try corpus.material().iacaPEM.utf8), to: URL(fileURLWithPath: writeTrust)
+                        .deletingLastPathComponent().path, name: URL(fileURLWithPath: writeTrust).lastPathComponent)
+                    print("wrote the corpus IACA (seed \(seed)) to \(writeTrust)")
+                    return .verified
+                }
+                let summary = try ConformanceRunner(options: options).run()
+                return summary.exitStatus(strict: strict)
+            }
+        }
+    }
+}
+
+/// The parsed options of `conformance run`.
+struct ConformanceOptions {
+    enum Target {
+        case command([String])
+        case verifyServer(URL)
+    }
+
+    let target: Target
+    let corpusFolder: String?
+    let keep: String?
+    let time: Date
+    let seed: UInt64
+    let formats: [ResponseFormat]?
+    let casePrefixes: [String]
+    let unsupported: Set<ConformanceCase.Requirement>
+    let expectCodes: Bool
+    let timeout: Double
+    let jobs: Int
+    let jsonPath: String?
+    let junitPath: String?
+    let apiKey: String?
+    let merchantKeyPath: String?
+    let origin: String
+
+    init(_ run: Conformance.Run) throws {
+        guard let kind = run.target.first else { throw UsageFailure("--target needs command or verify-server URL") }
+        var unsupported = Set<ConformanceCase.Requirement>()
+        switch kind {
+        case "command":
+            guard run.target.count == 1 else { throw UsageFailure("--target command takes no value: put the command after --") }
+            guard !run.command.isEmpty || run.writeTrust != nil else {
+                throw UsageFailure("--target command needs the command after --, e.g. -- python3 my_shim.py")
+            }
+            target = .command(run.command)
+            unsupported.insert(.state)
+        case "verify-server":
+            guard run.target.count == 2, let url = URL(string: run.target[1]), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
+                throw UsageFailure("--target verify-server needs the server's base URL, e.g. --target verify-server http://127.0.0.1:8080")
+            }
+            guard run.command.isEmpty else { throw UsageFailure("--target verify-server takes no command after --") }
+            guard run.corpus == nil else { throw UsageFailure("--target verify-server builds each answer for the server's request; leave out --corpus") }
+            target = .verifyServer(url)
+        case "http":
+            throw UsageFailure("--target http (a profile for another verifier's endpoints) is not implemented yet: use --target command with a shim")
+        default:
+            throw UsageFailure("--target must be command or verify-server, not \(InputQuote.short(kind))")
+        }
+        for name in run.without {
+            guard let requirement = ConformanceCase.Requirement(rawValue: name), requirement != .state else {
+                throw UsageFailure("--without takes request-policy or revocation, not \(InputQuote.short(name))")
+            }
+            unsupported.insert(requirement)
+        }
+        guard run.timeout > 0 else { throw UsageFailure("--timeout must be positive") }
+        guard (1...64).contains(run.jobs) else { throw UsageFailure("--jobs must be 1 to 64") }
+        jobs = run.jobs
+        if case .verifyServer = target {
+            time = try run.at.map { try InputFiles.time($0) } ?? Date()
+        } else {
+            time = try run.at.map { try InputFiles.time($0) } ?? ConformanceCorpus.defaultTime
+        }
+        corpusFolder = run.corpus
+        keep = run.keep
+        seed = run.seed
+        formats = try Self.formats(run.formats)
+        casePrefixes = run.cases
+        self.unsupported = unsupported
+        expectCodes = run.expectCodes
+        timeout = run.timeout
+        jsonPath = run.jsonPath
+        junitPath = run.junitPath
+        apiKey = try run.apiKeyFile.map { path in
+            let key = try InputFiles.readText(path, what: "API key", maxBytes: 4096).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !key.isEmpty else { throw UsageFailure("--api-key-file \(path) is empty") }
+            return key
+        }
+        merchantKeyPath = run.merchantKey
+        origin = run.origin
+    }
+
+    /// The formats named by `--format`; nil for none (every format).
+    static func formats(_ names: [String]) throws -> [ResponseFormat]? {
+        guard !names.isEmpty else { return nil }
+        return try names.map { name in
+            guard let format = ResponseFormat(rawValue: name), KitFormat.of(format) != nil else {
+                throw UsageFailure("--format must be one of \(KitFormat.all.map(\.format.rawValue).joined(separator: ", ")), not \(InputQuote.short(name))")
+            }
+            return format
+        }
+    }
+}

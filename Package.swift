@@ -105,7 +105,9 @@ let package = Package(
             ],
             // The inspector page, embedded so the binary serves it with no files beside it.
             resources: [.embedInCode("Inspector/inspector.html"), .embedInCode("Inspector/inspector.js"),
-                        .embedInCode("Inspector/inspector.css")]
+                        .embedInCode("Inspector/inspector.css"),
+                        // The demo page of the web flow (test mode with demoOrigin).
+                        .embedInCode("Demo/demo.html"), .embedInCode("Demo/demo.js")]
         ),
         .executableTarget(
             name: "verify-server",

@@ -1,10 +1,16 @@
 import Mdoc
 
-/// `POST /v1/requests` body.
+/// `POST /v1/requests` and `POST /v1/transactions` body.
 package struct CreateRequestBody: Decodable, Sendable {
     package var format: String
     package var documents: [RequestPolicy.DocumentRequest]
     package var origin: String?
+
+    package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?) {
+        self.format = format
+        self.documents = documents
+        self.origin = origin
+    }
 
     /// The request policy: at least one document, each with a docType and at least one namespace with at least one
     /// element, within `RequestPolicyLimits.default`.

@@ -36,6 +36,9 @@ struct VerifyServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the configuration reference (Markdown: every key, its default and environment variable) and exit.")
     var printConfigReference = false
 
+    @Option(name: .long, help: ArgumentHelp("Print a new API key for the backend API once, with its apiKeys entry (the key's SHA-256), and exit.",
+                                            valueName: "key-id"))
+    var newApiKey: String?
 
     func run() async throws {
         if printConfigReference {
@@ -45,6 +48,14 @@ struct VerifyServerCommand: AsyncParsableCommand {
         if connect && !checkConfig {
             FileHandle.standardError.write(Data("verify-server: --connect goes with --check-config\n".utf8))
             Foundation.exit(2)
+        }
+        if let id = newApiKey {
+            do {
+                print(try APIKey.newKeyListing(id: id))
+                return
+            } catch {
+                Self.refuse(error)
+            }
         }
         let environment = ProcessInfo.processInfo.environment
         let (settings, readProblems) = ConfigurationLoader.read(file: config, environment: environment)

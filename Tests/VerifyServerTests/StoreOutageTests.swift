@@ -9,7 +9,8 @@ struct StallingStore: RequestStore {
     var services: [any Service] { [] }
     func prepare() async throws {}
     func insert(_ request: StoredRequest, deadline: Date) async throws { try await stall() as Void }
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome { try await stall() }
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome { try await stall() }
+    func recordResult(id: String, result: StoredResult) async throws { try await stall() as Void }
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }

@@ -107,6 +107,11 @@ struct ConfigurationKey: Sendable {
             let path = try value.text()
             configuration.operatorTokenFile = path.isEmpty ? nil : path
         },
+        .init(name: "apiKeys", "The backend API's keys, as `{id, sha256, origins, formats}` objects (the key's SHA-256; `verify-server --new-api-key ID` makes one); none: that API answers 401.", default: { $0.apiKeys }) { $0.apiKeys = try APIKey.parse($1) },
+        .init(name: "demoOrigin", "Test mode only: the origin the demo page (/demo) creates its transactions for; none: no demo routes.", default: { $0.demoOrigin }) { configuration, value in
+            let origin = try value.text()
+            configuration.demoOrigin = origin.isEmpty ? nil : origin
+        },
         .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -25,7 +25,8 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         }
     }
 
-    /// A scalar inside an object (`allowRollback: true`), kept as text like top-level scalars.
+    /// A scalar inside an object (`allowRollback: true`), kept as text like top-level scalars; a list of strings is
+    /// joined with commas.
     struct Scalar: Decodable {
         let text: String
 
@@ -35,6 +36,9 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
                 text = value ? "true" : "false"
             } else if let value = try? container.decode(Int.self) {
                 text = String(value)
+            } else if let values = try? container.decode([String].self) {
+                // A list inside an object (`apiKeys: [{origins: [...]}]`), comma-joined like a list from the environment.
+                text = values.joined(separator: ",")
             } else {
                 text = try container.decode(String.self)
             }

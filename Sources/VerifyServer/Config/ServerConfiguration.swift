@@ -140,6 +140,14 @@ public struct ServerConfiguration: Sendable {
     public var inspector = false
     /// Test mode only: verify as of this instant (e.g. inside a fixed sample's validity) instead of now.
     public var verificationTime: Date?
+    /// The API keys of the backend API (`POST /v1/transactions`, `GET /v1/transactions/{requestId}`), stored as
+    /// SHA-256 hashes, each scoped to its origins and formats; none: that API refuses every request (401).
+    ///
+    /// Their origins are also the only ones the wallet-facing endpoint answers cross-origin (CORS).
+    public var apiKeys: [APIKey] = []
+    /// Test mode only: the origin the demo page (`GET /demo`) creates its transactions for, the server's own as the
+    /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
+    public var demoOrigin: String?
 
     /// Creates a configuration with every default; `merchantID`, `teamID` and `decryptionKeyPaths` must still be set.
     public init() {}
@@ -215,6 +223,11 @@ public struct ServerConfiguration: Sendable {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
+        problems += APIKey.problems(apiKeys)
+        if let demoOrigin {
+            if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
+            if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
+        }
         problems += vicalProblems
         if inspector && !testMode {
             problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")

@@ -59,6 +59,21 @@ struct APIError: Error, Sendable, HTTPResponseError {
     static let expired = APIError(
         .gone, VerificationError(.nonceExpired, "this request expired before its first verify call"), outcome: "expired")
 
+    /// 404, 409 and 410 with a message of their own (the wallet-facing endpoint's).
+    static func unknown(_ message: String) -> APIError { APIError(.notFound, VerificationError(.nonceUnknown, message), outcome: "unknown") }
+    static func replayed(_ message: String) -> APIError { APIError(.conflict, VerificationError(.nonceReplayed, message), outcome: "replayed") }
+    static func expired(_ message: String) -> APIError { APIError(.gone, VerificationError(.nonceExpired, message), outcome: "expired") }
+
+    /// 401: no API key, or one that is not configured; `message` says which.
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(.unauthorized, VerificationError(.authUnauthorized, message), outcome: "unauthorized")
+    }
+
+    /// 403: the API key may not create this transaction (format or origin outside its scope); `message` names it.
+    static func forbidden(_ message: String) -> APIError {
+        APIError(.forbidden, VerificationError(.authForbidden, message), outcome: "forbidden")
+    }
+
     /// 503: the request store did not answer in time.
     static let storeUnavailable = APIError(
         .serviceUnavailable, VerificationError(.storeUnavailable, "the request store is not reachable; try again"), outcome: "unavailable")

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Hummingbird
+import Logging
 import Mdoc
 import Verifier
 import VerifyServerAPI
@@ -22,24 +23,8 @@ extension ServerHandlers {
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
             let (format, policy) = try Self.validated(body)
-            guard let handler = runtimes.current.flows[format] else {
-                throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
-            }
-            let now = clock.now()
-            let id = StoredRequest.newID()
-            let expiresAt = now.addingTimeInterval(configuration.requestTTL)
-            // Counted before the keys are made, so a refused client costs no key generation.
-            if let refusal = admit(id: id, client: client, expiresAt: expiresAt, now: now) {
-                retryAfter = refusal.retryAfter
-                throw refusal.error
-            }
-            let prepared = try prepare(handler, policy: policy, origin: body.origin, releasing: id)
-            let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt)
-            try await insert(stored)
-            metrics.requestCreated(format: format)
-            logger.info("request created", metadata: [
-                "requestId": "\(stored.id)", "format": "\(format.rawValue)", "expiresAt": "\(RFC3339.format(stored.expiresAt))",
-            ])
+            let (stored, prepared) = try await store(format: format, policy: policy, origin: body.origin, client: client,
+                                                     binding: nil, retryAfter: &retryAfter)
             return Response.json(.created, .object(
                 [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
         } catch {
@@ -50,8 +35,37 @@ extension ServerHandlers {
         }
     }
 
+    /// Prepares and stores a request of `format` for `policy` and `origin`, counted against `client`'s outstanding
+    /// requests; `binding` makes it a transaction (the client secret's hash and the creating key's ID). Over a cap,
+    /// `retryAfter` is set and the 429 thrown.
+    func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, client: String,
+               binding: (secretHash: String, keyID: String)?, retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
+        guard let handler = runtimes.current.flows[format] else {
+            throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
+        }
+        let now = clock.now()
+        let id = StoredRequest.newID()
+        let expiresAt = now.addingTimeInterval(configuration.requestTTL)
+        // Counted before the keys are made, so a refused client costs no key generation.
+        if let refusal = admit(id: id, client: client, expiresAt: expiresAt, now: now) {
+            retryAfter = refusal.retryAfter
+            throw refusal.error
+        }
+        let prepared = try prepare(handler, policy: policy, origin: origin, releasing: id)
+        let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt,
+                                   clientSecretHash: binding?.secretHash, apiKeyID: binding?.keyID)
+        try await insert(stored)
+        metrics.requestCreated(format: format)
+        var metadata: Logger.Metadata = [
+            "requestId": "\(stored.id)", "format": "\(format.rawValue)", "expiresAt": "\(RFC3339.format(stored.expiresAt))",
+        ]
+        if let binding { metadata["keyId"] = "\(binding.keyID)" }
+        logger.info(binding == nil ? "request created" : "transaction created", metadata: metadata)
+        return (stored, prepared)
+    }
+
     /// The body's format (one with a request flow) and policy, each within the `CreateRequestLimits` ceilings.
-    private static func validated(_ body: CreateRequestBody) throws(APIError) -> (VerificationReport.Format, RequestPolicy) {
+    static func validated(_ body: CreateRequestBody) throws(APIError) -> (VerificationReport.Format, RequestPolicy) {
         let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
         guard let format = VerificationReport.Format(rawValue: body.format), format.hasRequestFlow else {
             throw APIError.malformed(

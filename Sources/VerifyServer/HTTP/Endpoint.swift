@@ -31,11 +31,32 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case inspectorScript
     /// `GET /inspect/inspector.css`: the inspector page's style sheet.
     case inspectorStyle
+    /// `POST /v1/transactions` (backend API, API key): creates a transaction for one of the key's origins; answers 201
+    /// with its ID, `clientSecret`, the format's public request fields and its expiry.
+    case createTransaction
+    /// `GET /v1/transactions/{requestId}` (backend API, API key): the transaction's status and, once verified or
+    /// rejected, its report.
+    case transactionStatus
+    /// `POST /v1/wallet/{requestId}/response` (wallet-facing, `X-Client-Secret`): takes the wallet's answer once and
+    /// tells the page only accepted or rejected.
+    case walletResponse
+    /// `OPTIONS /v1/wallet/{requestId}/response`: the CORS preflight of the configured origins; 204.
+    case walletPreflight
+    /// `GET /demo` (test mode with `demoOrigin`): the demo page.
+    case demoPage
+    /// `GET /demo/demo.js`: the demo page's script.
+    case demoScript
+    /// `POST /v1/demo/transactions` (test mode with `demoOrigin`): creates a transaction for the demo origin, no key.
+    case demoCreate
+    /// `GET /v1/demo/transactions/{requestId}` (test mode with `demoOrigin`): a demo transaction's status and report.
+    case demoStatus
 
-    /// The route's HTTP method: "POST", "GET" or "HEAD".
+    /// The route's HTTP method: "POST", "GET", "HEAD" or "OPTIONS".
     public var method: String {
         switch self {
-        case .createRequest, .verify, .inspect: return "POST"
+        case .createRequest, .verify, .inspect, .createTransaction, .walletResponse, .demoCreate: return "POST"
+        case .transactionStatus, .demoPage, .demoScript, .demoStatus: return "GET"
+        case .walletPreflight: return "OPTIONS"
         case .healthz, .readyz, .metrics, .operatorRevocation, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
         case .healthzHead, .readyzHead: return "HEAD"
         }
@@ -54,6 +75,13 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .inspectorPage: return "/inspect"
         case .inspectorScript: return "/inspect/inspector.js"
         case .inspectorStyle: return "/inspect/inspector.css"
+        case .createTransaction: return "/v1/transactions"
+        case .transactionStatus: return "/v1/transactions/{requestId}"
+        case .walletResponse, .walletPreflight: return "/v1/wallet/{requestId}/response"
+        case .demoPage: return "/demo"
+        case .demoScript: return "/demo/demo.js"
+        case .demoCreate: return "/v1/demo/transactions"
+        case .demoStatus: return "/v1/demo/transactions/{requestId}"
         }
     }
 
@@ -61,6 +89,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         switch method {
         case "POST": return .post
         case "HEAD": return .head
+        case "OPTIONS": return .options
         default: return .get
         }
     }

@@ -27,11 +27,19 @@ extension ErrorCode {
     ///
     /// Answered with HTTP 429 and `Retry-After`.
     public static let requestsRateLimited = ErrorCode("requests.rate_limited")
+    /// The backend API was called without an API key, or with one that is not configured.
+    ///
+    /// Answered with HTTP 401 and `WWW-Authenticate: Bearer`.
+    public static let authUnauthorized = ErrorCode("auth.unauthorized")
+    /// The API key may not create this transaction: its format or origin is outside the key's configured scope.
+    ///
+    /// Answered with HTTP 403.
+    public static let authForbidden = ErrorCode("auth.forbidden")
 
     /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired`, `storeUnavailable`,
-    /// `requestsTooMany` and `requestsRateLimited`.
+    /// `requestsTooMany`, `requestsRateLimited`, `authUnauthorized` and `authForbidden`.
     public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable, .requestsTooMany,
-                                                  .requestsRateLimited]
+                                                  .requestsRateLimited, .authUnauthorized, .authForbidden]
 
     /// Every code the server can answer with.
     public static let allServerAnswers: [ErrorCode] = verificationCodes + serverCodes

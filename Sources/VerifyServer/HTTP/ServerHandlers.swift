@@ -66,6 +66,12 @@ struct ServerHandlers: Sendable {
         case .operatorRevocation: return operatorRevocation(request)
         case .inspect: return await inspect(request)
         case .inspectorPage, .inspectorScript, .inspectorStyle: return inspectorFile(endpoint)
+        case .createTransaction: return await createTransaction(request, client: context.client)
+        case .transactionStatus: return await transactionStatus(request, id: context.parameters.get("requestId"), client: context.client)
+        case .walletResponse: return await walletResponse(request, id: context.parameters.get("requestId"))
+        case .walletPreflight: return CrossOrigin(configuration: configuration).preflight(request)
+        case .demoPage, .demoScript, .demoCreate, .demoStatus:
+            return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         }
     }
 

@@ -82,7 +82,7 @@ extension ServerHandlers {
     }
 
     /// The report of `response` under the stored request's format, state and policy, in a span when tracing is on.
-    private func verificationReport(_ response: String, of stored: StoredRequest) async -> VerificationReport {
+    func verificationReport(_ response: String, of stored: StoredRequest) async -> VerificationReport {
         let time = configuration.verificationTime ?? clock.now()
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         let runtime = runtimes.current

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import NIOConcurrencyHelpers
 import ServiceLifecycle
@@ -34,15 +35,32 @@ public final class InMemoryRequestStore: RequestStore {
 
     /// Counts an attempt on request `id`, empties its state and says what it found, as of `now`; throws, changing
     /// nothing, when `deadline` has passed.
-    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+    public func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         try RequestStoreError.checkDeadline(deadline)
         return entries.withLockedValue { entries in
-            guard var entry = entries[id] else { return .unknown }
+            guard var entry = entries[id], Self.sameHash(entry.request.clientSecretHash, clientSecretHash) else { return .unknown }
             let request = entry.request
             entry.attempts += 1
             entry.request.state = [:]
             entries[id] = entry
             return ConsumeDecision.outcome(attempts: entry.attempts, expiresAt: request.expiresAt, now: now, request: request)
+        }
+    }
+
+    /// Keeps the result of consumed request `id` unless one is kept already.
+    public func recordResult(id: String, result: StoredResult) async throws {
+        entries.withLockedValue { entries in
+            guard let entry = entries[id], entry.attempts > 0, entry.request.result == nil else { return }
+            entries[id]?.request.result = result
+        }
+    }
+
+    /// Both nil, or the same text (compared in constant time).
+    private static func sameHash(_ stored: String?, _ presented: String?) -> Bool {
+        switch (stored, presented) {
+        case (nil, nil): return true
+        case (let stored?, let presented?): return constantTimeEquals(Array(stored.utf8), Array(presented.utf8))
+        default: return false
         }
     }
 

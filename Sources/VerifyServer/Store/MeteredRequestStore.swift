@@ -29,9 +29,15 @@ struct MeteredRequestStore: RequestStore {
         try await measure("insert") { try await base.insert(request, deadline: deadline) }
     }
 
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         let deadline = min(deadline, StoreDeadline.date(after: timeout))
-        return try await measure("consume", result: \.label) { try await base.consume(id: id, now: now, deadline: deadline) }
+        return try await measure("consume", result: \.label) {
+            try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
+        }
+    }
+
+    func recordResult(id: String, result: StoredResult) async throws {
+        try await measure("record_result") { try await base.recordResult(id: id, result: result) }
     }
 
     func lookup(id: String) async throws -> StoredRequest? {

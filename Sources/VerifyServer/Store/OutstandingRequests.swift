@@ -139,8 +139,8 @@ struct OutstandingCountingStore: RequestStoreLayer {
     let base: any RequestStore
     let outstanding: OutstandingRequests
 
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        let outcome = try await base.consume(id: id, now: now, deadline: deadline)
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let outcome = try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
         if case .unknown = outcome {} else { outstanding.release(id: id) }
         return outcome
     }

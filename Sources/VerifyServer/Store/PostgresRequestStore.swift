@@ -60,6 +60,12 @@ public final class PostgresRequestStore: RequestStore {
                         attempts bigint NOT NULL DEFAULT 0
                     )
                     """, logger: logger)
+                // Columns added since the table was first created: a table from an earlier version gains them here.
+                try await connection.query("""
+                    ALTER TABLE verify_requests ADD COLUMN IF NOT EXISTS client_secret_hash text,
+                        ADD COLUMN IF NOT EXISTS api_key_id text, ADD COLUMN IF NOT EXISTS result_status text,
+                        ADD COLUMN IF NOT EXISTS result_report text
+                    """, logger: logger)
                 try await connection.query(
                     "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
                 try await connection.query(
@@ -76,8 +82,9 @@ public final class PostgresRequestStore: RequestStore {
         let state = try StoredRequestColumns.encode(state: request.state)
         let inserted = try await Self.naming {
             let rows = try await client.query("""
-                INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at)
-                SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt)
+                INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at, client_secret_hash, api_key_id)
+                SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt),
+                       \(request.clientSecretHash), \(request.apiKeyID)
                 WHERE clock_timestamp() < \(actBy)
                 RETURNING id
                 """, logger: logger)
@@ -90,29 +97,30 @@ public final class PostgresRequestStore: RequestStore {
 
     /// Counts an attempt on request `id` and empties its state in one statement, and says what it found, as of `now`;
     /// changes nothing, and throws, when PostgreSQL holds the row's lock too late for `deadline`.
-    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+    public func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
-        // PostgreSQL's text cannot hold NUL: no request has such an ID (the query would fail, as a 503).
-        guard !id.utf8.contains(0) else { return .unknown }
+        // PostgreSQL's text cannot hold NUL: no request has such an ID or hash (the query would fail, as a 503).
+        guard !id.utf8.contains(0), clientSecretHash?.utf8.contains(0) != true else { return .unknown }
         // The deadline is a join filter of the UPDATE, evaluated on the row `old` returns, i.e. once its lock is held
         // (a plain WHERE would be checked before waiting for the lock). The outer join always returns one row, whose
         // `in_time` tells a late statement from an unknown ID when the UPDATE returned nothing.
         let rows = try await Self.naming {
             try await client.query("""
-                WITH old AS (SELECT id, state FROM verify_requests WHERE id = \(id) FOR UPDATE),
+                WITH old AS (SELECT id, state FROM verify_requests
+                             WHERE id = \(id) AND client_secret_hash IS NOT DISTINCT FROM \(clientSecretHash) FOR UPDATE),
                 done AS (
                     UPDATE verify_requests AS r
                     SET attempts = r.attempts + 1, consumed_at = COALESCE(r.consumed_at, \(now)), state = '{}'
                     FROM old WHERE r.id = old.id AND clock_timestamp() < \(actBy)
-                    RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at)
+                    RETURNING r.attempts, r.format, r.policy, old.state, r.created_at, r.expires_at, r.api_key_id)
                 SELECT done.attempts, done.format, done.policy, done.state, done.created_at, done.expires_at,
-                       clock_timestamp() < \(actBy) AS in_time
+                       clock_timestamp() < \(actBy) AS in_time, done.api_key_id
                 FROM (VALUES (1)) AS one LEFT JOIN done ON true
                 """, logger: logger)
         }
         var outcome = ConsumeOutcome.unknown
         try await Self.naming {
-            for try await row in rows.decode((Int?, String?, String?, String?, Date?, Date?, Bool).self) {
+            for try await row in rows.decode((Int?, String?, String?, String?, Date?, Date?, Bool, String?).self) {
                 guard let attempts = row.0, let format = row.1, let policy = row.2, let state = row.3,
                       let createdAt = row.4, let expiresAt = row.5 else {
                     guard row.6 else { throw RequestStoreError.deadlinePassed }
@@ -121,7 +129,8 @@ public final class PostgresRequestStore: RequestStore {
                 outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
                     guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
                     return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                         state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+                                         state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
+                                         clientSecretHash: clientSecretHash, apiKeyID: row.7)
                 }())
             }
         }
@@ -132,16 +141,30 @@ public final class PostgresRequestStore: RequestStore {
     public func lookup(id: String) async throws -> StoredRequest? {
         guard !id.utf8.contains(0) else { return nil }
         return try await Self.naming {
-            let rows = try await client.query(
-                "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = \(id)", logger: logger)
+            let rows = try await client.query("""
+                SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report
+                FROM verify_requests WHERE id = \(id)
+                """, logger: logger)
             var found: StoredRequest?
-            for try await (format, policy, state, createdAt, expiresAt) in rows.decode((String, String, String, Date, Date).self) {
+            for try await (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report)
+                in rows.decode((String, String, String, Date, Date, String?, String?, String?, String?).self) {
                 guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                let result = status.flatMap { status in report.map { StoredResult(verified: status == "verified", report: $0) } }
                 found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                      state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt)
+                                      state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
+                                      clientSecretHash: secretHash, apiKeyID: keyID, result: result)
             }
             return found
         }
+    }
+
+    /// Keeps the result of consumed request `id` unless one is kept already.
+    public func recordResult(id: String, result: StoredResult) async throws {
+        guard !id.utf8.contains(0) else { return }
+        try await count("""
+            UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
+            WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id
+            """)
     }
 
     /// Deletes requests that expired before `cutoff`; returns how many.

@@ -26,9 +26,15 @@ public protocol RequestStore: Sendable {
     func insert(_ request: StoredRequest, deadline: Date) async throws
     /// Marks the request consumed (whatever happens next) and says what the attempt found, as of `now`.
     ///
-    /// In the same atomic step the stored state becomes empty; `.consumed` carries the state as it was. Throws, and
-    /// changes nothing, when the store gets to the request too close to `deadline` (when the caller stops waiting).
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome
+    /// Only a request whose `clientSecretHash` equals `clientSecretHash` is found: nil finds requests made without a
+    /// client secret (`POST /v1/requests`), a hash finds the transaction stored with that hash; any other request is
+    /// `.unknown` and left as it is. In the same atomic step the stored state becomes empty; `.consumed` carries the
+    /// state as it was. Throws, and changes nothing, when the store gets to the request too close to `deadline` (when
+    /// the caller stops waiting).
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome
+    /// Keeps the outcome of a consumed transaction's verification for its backend (`lookup` returns it); the first
+    /// result recorded stays. Throws when it cannot be stored.
+    func recordResult(id: String, result: StoredResult) async throws
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.
@@ -53,9 +59,15 @@ extension RequestStore {
         try await insert(request, deadline: .distantFuture)
     }
 
-    /// Consumes request `id` with no deadline of its own (a timed layer such as the server's adds one).
+    /// Consumes request `id`, made without a client secret, with no deadline of its own (a timed layer such as the
+    /// server's adds one).
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
-        try await consume(id: id, now: now, deadline: .distantFuture)
+        try await consume(id: id, clientSecretHash: nil, now: now, deadline: .distantFuture)
+    }
+
+    /// Consumes request `id`, made without a client secret (`POST /v1/requests`), as of `now` within `deadline`.
+    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        try await consume(id: id, clientSecretHash: nil, now: now, deadline: deadline)
     }
 }
 

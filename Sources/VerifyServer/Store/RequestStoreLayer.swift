@@ -13,9 +13,10 @@ extension RequestStoreLayer {
     var services: [any Service] { base.services }
     func prepare() async throws { try await base.prepare() }
     func insert(_ request: StoredRequest, deadline: Date) async throws { try await base.insert(request, deadline: deadline) }
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        try await base.consume(id: id, now: now, deadline: deadline)
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
     }
+    func recordResult(id: String, result: StoredResult) async throws { try await base.recordResult(id: id, result: result) }
     func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }

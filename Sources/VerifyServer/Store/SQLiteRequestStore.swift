@@ -91,9 +91,17 @@ public final class SQLiteRequestStore: RequestStore {
                 attempts INTEGER NOT NULL DEFAULT 0
             )
             """)
+        // Columns added since the table was first created: a table from an earlier version gains them here.
+        let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
+        for column in Self.addedColumns where !columns.contains(column) {
+            _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) TEXT")
+        }
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
         _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
     }
+
+    /// The nullable text columns of transactions (`POST /v1/transactions`), added to an existing table by `prepare()`.
+    static let addedColumns = ["client_secret_hash", "api_key_id", "result_status", "result_report"]
 
     /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when the
     /// operations queued before it leave too little time before `deadline` (then nothing is inserted).
@@ -103,15 +111,19 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await serially {
             try RequestStoreError.checkDeadline(actBy)
             return try await self.connection.query(
-                "INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at, client_secret_hash, api_key_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
                 [.text(request.id), .text(request.format.rawValue), .text(policy), .text(state),
-                 .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt))])
+                 .integer(Self.milliseconds(request.createdAt)), .integer(Self.milliseconds(request.expiresAt)),
+                 request.clientSecretHash.map { .text($0) } ?? .null, request.apiKeyID.map { .text($0) } ?? .null])
         }
     }
 
     /// Counts an attempt on request `id` and empties its state in one transaction, and says what it found, as of `now`;
     /// throws, changing nothing, when it would commit too close to `deadline`.
-    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+    public func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         // SQLite's RETURNING gives the new values, so the state is read by the counting statement (which leaves it
         // alone) and emptied by a second one, inside one transaction: one commit, and both or neither survive a crash.
@@ -125,9 +137,9 @@ public final class SQLiteRequestStore: RequestStore {
                 try RequestStoreError.checkDeadline(actBy)
                 let rows = try await self.connection.query("""
                     UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
-                    WHERE id = ?1
-                    RETURNING attempts, format, policy, state, created_at, expires_at
-                    """, [.text(id), .integer(Self.milliseconds(now))])
+                    WHERE id = ?1 AND client_secret_hash IS ?3
+                    RETURNING attempts, format, policy, state, created_at, expires_at, client_secret_hash, api_key_id
+                    """, [.text(id), .integer(Self.milliseconds(now)), clientSecretHash.map { .text($0) } ?? .null])
                 // A replay finds it empty already: nothing more to write.
                 if let state = rows.first?.column("state")?.string, state != "{}" {
                     _ = try await self.connection.query("UPDATE verify_requests SET state = '{}' WHERE id = ?1", [.text(id)])
@@ -151,8 +163,19 @@ public final class SQLiteRequestStore: RequestStore {
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         let rows = try await serially { try await self.connection.query(
-            "SELECT format, policy, state, created_at, expires_at FROM verify_requests WHERE id = ?1", [.text(id)]) }
+            """
+            SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report
+            FROM verify_requests WHERE id = ?1
+            """, [.text(id)]) }
         return try rows.first.map { try Self.request(id: id, row: $0) }
+    }
+
+    /// Keeps the result of consumed request `id` unless one is kept already.
+    public func recordResult(id: String, result: StoredResult) async throws {
+        _ = try await serially { try await self.connection.query("""
+            UPDATE verify_requests SET result_status = ?2, result_report = ?3
+            WHERE id = ?1 AND attempts > 0 AND result_status IS NULL
+            """, [.text(id), .text(result.status), .text(result.report)]) }
     }
 
     /// Deletes requests that expired before `cutoff`, then checkpoints and truncates the WAL file; returns how many.
@@ -225,8 +248,13 @@ public final class SQLiteRequestStore: RequestStore {
               let policy = row.column("policy")?.string, let state = row.column("state")?.string,
               let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
         else { throw RequestStoreError("verify_requests row \(id) is incomplete") }
+        let result = row.column("result_status")?.string.flatMap { status in
+            row.column("result_report")?.string.map { StoredResult(verified: status == "verified", report: $0) }
+        }
         return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                             state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires))
+                             state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires),
+                             clientSecretHash: row.column("client_secret_hash")?.string, apiKeyID: row.column("api_key_id")?.string,
+                             result: result)
     }
 
     /// Rounded down for an erase cutoff: a request is erased only once `consume` would call it expired.

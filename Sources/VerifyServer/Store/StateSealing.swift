@@ -83,8 +83,8 @@ struct SealedStateStore: RequestStoreLayer {
         try await base.insert(sealed, deadline: deadline)
     }
 
-    func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        let outcome = try await base.consume(id: id, now: now, deadline: deadline)
+    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
+        let outcome = try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
         guard case .consumed(var request) = outcome else { return outcome }
         request.state = try open(request.state, id: id)
         return .consumed(request)
@@ -93,7 +93,42 @@ struct SealedStateStore: RequestStoreLayer {
     func lookup(id: String) async throws -> StoredRequest? {
         guard var request = try await base.lookup(id: id) else { return nil }
         request.state = try open(request.state, id: id)
+        if let result = request.result { request.result = try openResult(result, id: id) }
         return request
+    }
+
+    /// The report (it holds the disclosed elements) is sealed like the state, with its own associated data so that a
+    /// sealed state and a sealed report cannot stand in for each other: `aes-256-gcm:` + base64url(nonce ‖ ciphertext
+    /// ‖ tag). Unsealed, a report is JSON text (it starts with `{`).
+    func recordResult(id: String, result: StoredResult) async throws {
+        var sealed = result
+        if let key {
+            let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
+            let box = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(result.report.utf8), aad: Self.resultAAD(id))
+            sealed.report = Self.resultPrefix + Base64URL.encode(nonce + box)
+        }
+        try await base.recordResult(id: id, result: sealed)
+    }
+
+    static let resultPrefix = field + ":"
+    private static func resultAAD(_ id: String) -> [UInt8] { Array("result:\(id)".utf8) }
+
+    func openResult(_ result: StoredResult, id: String) throws -> StoredResult {
+        let sealed = result.report.hasPrefix(Self.resultPrefix)
+        guard let key else {
+            guard !sealed else { throw RequestStoreError("request \(id)'s result was stored encrypted, and requestStateKeyFile is not set now") }
+            return result
+        }
+        guard sealed else { throw RequestStoreError("request \(id)'s result was stored unencrypted, and requestStateKeyFile is set now") }
+        let algorithm = Self.algorithm
+        guard let bytes = Base64URL.decode(String(result.report.dropFirst(Self.resultPrefix.count))),
+              bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
+              let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
+                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: Self.resultAAD(id))
+        else { throw RequestStoreError("request \(id)'s result does not open with the configured requestStateKeyFile (was the key changed?)") }
+        var opened = result
+        opened.report = String(decoding: plaintext, as: UTF8.self)
+        return opened
     }
 
     func seal(_ state: [String: String], id: String) throws -> [String: String] {

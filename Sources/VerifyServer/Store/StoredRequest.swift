@@ -19,19 +19,49 @@ public struct StoredRequest: Sendable, Equatable {
     public var createdAt: Date
     /// When the request expires: a first verify attempt at or after this instant gets `nonce.expired`.
     public var expiresAt: Date
+    /// For a transaction (`POST /v1/transactions`): the SHA-256 (lowercase hex) of the client secret the wallet-facing
+    /// endpoint must present; nil for a request made by `POST /v1/requests`. Only a consume that names the same hash
+    /// finds the request.
+    public var clientSecretHash: String?
+    /// For a transaction: the ID of the API key that created it (only that key reads its result).
+    public var apiKeyID: String?
+    /// For a transaction: the outcome of its verification once the wallet's answer was verified; nil before.
+    public var result: StoredResult?
 
     /// Creates a stored request from its fields.
-    public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date) {
+    public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date,
+                clientSecretHash: String? = nil, apiKeyID: String? = nil, result: StoredResult? = nil) {
         self.id = id
         self.format = format
         self.policy = policy
         self.state = state
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.clientSecretHash = clientSecretHash
+        self.apiKeyID = apiKeyID
+        self.result = result
     }
 
     /// A new random request ID (UUID v4, lower case).
     public static func newID() -> String { UUID().uuidString.lowercased() }
+}
+
+/// The verified outcome of a transaction, kept for the backend that created it until the request is purged.
+public struct StoredResult: Sendable, Equatable {
+    /// Whether the report verified.
+    public var verified: Bool
+    /// The verification report as JSON text (the body `POST /v1/verify` answers with); it holds the disclosed
+    /// elements, so the store may keep it encrypted (`requestStateKeyFile`).
+    public var report: String
+
+    /// Creates a result from its fields.
+    public init(verified: Bool, report: String) {
+        self.verified = verified
+        self.report = report
+    }
+
+    /// "verified" or "rejected", as the status column and `GET /v1/transactions/{requestId}` name it.
+    public var status: String { verified ? "verified" : "rejected" }
 }
 
 /// The outcome of the single atomic consumption of a request.

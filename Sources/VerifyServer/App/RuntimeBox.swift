@@ -62,8 +62,9 @@ final class RuntimeBox: Sendable {
         reloadProblems(logger: logger).isEmpty
     }
 
-    /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use).
-    func reloadProblems(logger: Logger) -> [String] {
+    /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use);
+    /// `logFailure` false leaves logging them to the caller (the start, which refuses on them).
+    func reloadProblems(logger: Logger, logFailure: Bool = true) -> [String] {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
@@ -77,7 +78,9 @@ final class RuntimeBox: Sendable {
         } catch {
             let reason = error.problems.joined(separator: "; ")
             state.withLockedValue { $0.lastReloadError = reason }
-            logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
+            if logFailure {
+                logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
+            }
             return error.problems
         }
     }

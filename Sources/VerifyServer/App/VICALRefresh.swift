@@ -220,11 +220,12 @@ final class VICALRefresher: Service, Sendable {
         }
     }
 
-    private func noteFailure(_ source: VICALSource, _ failure: Failure) {
+    private func noteFailure(_ source: VICALSource, _ failure: Failure, atStart: Bool = false) {
         box.vicalRefreshes.failed(source.url ?? "", category: failure.category, at: now())
         let provider = box.current.vicals.first { $0.source == source }?.provider ?? "unknown"
         metrics.vicalRefreshFailed(provider: provider)
-        logger.warning("VICAL refresh failed; the list in use stays", metadata: [
+        logger.warning(atStart ? "VICAL download failed at start; its last good copy is used if there is one"
+                               : "VICAL refresh failed; the list in use stays", metadata: [
             "source": "\(TerminalText.escaped(source.name))", "category": "\(failure.category)",
             "detail": "\(TerminalText.escaped(failure.detail))"])
     }
@@ -319,10 +320,10 @@ final class VICALRefresher: Service, Sendable {
             } catch {
                 let failure = error as? Failure ?? Failure(category: "failed", detail: "\(error)")
                 failed[source.url ?? ""] = failure
-                noteFailure(source, failure)
+                noteFailure(source, failure, atStart: true)
             }
         }
-        let problems = box.reloadProblems(logger: logger)
+        let problems = box.reloadProblems(logger: logger, logFailure: false)
         guard !problems.isEmpty else { return }
         // The sources without a usable copy, named with why their download failed.
         let pending = box.current.configuration.vicals.compactMap { source -> String? in
@@ -331,7 +332,10 @@ final class VICALRefresher: Service, Sendable {
             return "vical \(source.name): the download failed (\(failure.category): \(failure.detail)) and there is no usable copy in "
                 + "\(configuration.vicalCacheDirectory); verify-server does not start without it"
         }
-        throw ConfigurationProblems(pending + problems)
+        // The composed line already says there is no copy.
+        let named = configuration.vicals.filter { source in pending.contains { $0.hasPrefix("vical \(source.name): ") } }
+        let rest = problems.filter { problem in !named.contains { problem.hasPrefix("vical \($0.name): no copy downloaded yet (") } }
+        throw ConfigurationProblems(pending + rest)
     }
 }
 

@@ -16,7 +16,12 @@ extension ServerConfiguration {
         case .sqlite(let path):
             do {
                 let opened = try await SQLiteRequestStore.open(path: path, logger: logger)
-                try await opened.ping()
+                do {
+                    try await opened.ping()
+                } catch {
+                    try? await opened.close()
+                    throw error
+                }
                 try await opened.close()
                 return []
             } catch {

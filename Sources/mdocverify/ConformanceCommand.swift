@@ -117,6 +117,12 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("merchant-key"), help: "verify-server: the server's Apple merchant key, PEM (public or private): Apple cases are sealed to it.")
         var merchantKey: String?
 
+        @Option(name: .customLong("merchant-id"), help: "verify-server: the server's Apple merchant ID.")
+        var merchantID = SimulatedCase.merchantID
+
+        @Option(name: .customLong("team-id"), help: "verify-server: the server's Apple team ID.")
+        var teamID = SimulatedCase.teamID
+
         @Option(help: "verify-server: the origin of the requesting page.")
         var origin = "https://shop.example"
 
@@ -165,6 +171,8 @@ struct ConformanceOptions {
     let junitPath: String?
     let apiKey: String?
     let merchantKeyPath: String?
+    let merchantID: String
+    let teamID: String
     let origin: String
 
     init(_ run: Conformance.Run) throws {
@@ -185,6 +193,8 @@ struct ConformanceOptions {
             guard run.command.isEmpty else { throw UsageFailure("--target verify-server takes no command after --") }
             guard run.corpus == nil else { throw UsageFailure("--target verify-server builds each answer for the server's request; leave out --corpus") }
             target = .verifyServer(url)
+            // The server's revocation material is its configuration, not each case's lists.
+            unsupported.insert(.revocation)
         case "http":
             throw UsageFailure("--target http (a profile for another verifier's endpoints) is not implemented yet: use --target command with a shim")
         default:
@@ -220,6 +230,8 @@ struct ConformanceOptions {
             return key
         }
         merchantKeyPath = run.merchantKey
+        merchantID = run.merchantID
+        teamID = run.teamID
         origin = run.origin
     }
 

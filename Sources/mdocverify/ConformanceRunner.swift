@@ -69,10 +69,12 @@ struct RunCase {
         self.libraryCase = libraryCase
     }
 
+    /// A library case as a relying party that always checks a request sees it (verify-server).
     init(_ testCase: ConformanceCase) {
+        let expected = testCase.expectedWithRequest
         self.init(id: testCase.id, format: testCase.format.rawValue, kind: testCase.kind.rawValue, clause: testCase.clause,
-                  summary: testCase.summary, verdict: testCase.verdict, code: testCase.expected.code?.rawValue,
-                  codes: testCase.expected.codes.map(\.rawValue).sorted(), requires: testCase.requires.map(\.rawValue).sorted(),
+                  summary: testCase.summary, verdict: testCase.verdict, code: expected.code?.rawValue,
+                  codes: expected.codes.map(\.rawValue).sorted(), requires: testCase.requires.map(\.rawValue).sorted(),
                   folder: nil, libraryCase: testCase)
     }
 
@@ -146,9 +148,8 @@ struct CaseResult {
         return Set(codes).isSubset(of: Set(testCase.codes))
     }
 
-    static func notApplicable(_ testCase: RunCase, missing: [String]) -> CaseResult {
-        CaseResult(testCase: testCase, outcome: .notApplicable, reason: "needs \(missing.joined(separator: ", ")), which the target does not do",
-                   got: nil, gotCodes: [], seconds: 0, reproduce: nil)
+    static func notApplicable(_ testCase: RunCase, reason: String) -> CaseResult {
+        CaseResult(testCase: testCase, outcome: .notApplicable, reason: reason, got: nil, gotCodes: [], seconds: 0, reproduce: nil)
     }
 }
 
@@ -160,6 +161,12 @@ protocol ConformanceTarget: Sendable {
     func observe(_ testCase: RunCase) -> Observation
     /// How to run the case again by hand, when it fails.
     func reproduce(_ testCase: RunCase) -> String?
+    /// Why the case does not apply to this target, or nil.
+    func notApplicable(_ testCase: RunCase) -> String?
+}
+
+extension ConformanceTarget {
+    func notApplicable(_ testCase: RunCase) -> String? { nil }
 }
 
 /// Runs the selected cases against the target, prints progress (stderr) and the report (stdout), writes JSON and
@@ -210,7 +217,9 @@ struct ConformanceRunner {
                 let missing = testCase.requires.filter(unsupported.contains)
                 let result: CaseResult
                 if !missing.isEmpty {
-                    result = .notApplicable(testCase, missing: missing)
+                    result = .notApplicable(testCase, reason: "needs \(missing.joined(separator: ", ")), which the target does not do")
+                } else if let reason = target.notApplicable(testCase) {
+                    result = .notApplicable(testCase, reason: reason)
                 } else {
                     let caseStart = Date()
                     let observation = target.observe(testCase)

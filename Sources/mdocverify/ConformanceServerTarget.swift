@@ -1,15 +1,214 @@
+import CryptoCore
 import Foundation
+#if canImport(FoundationNetworking)
+// On Linux, FoundationNetworking is URLSession over the system's libcurl, the same libcurl (and OpenSSL) the CLI's
+// revocation fetch already loads: no second TLS stack.
+import FoundationNetworking
+#endif
+import Mdoc
 import MdocTesting
+import Verifier
 
-/// `--target verify-server URL`: drives verify-server's HTTP API (work in progress).
+/// `--target verify-server URL`: for each case, creates a request (`POST /v1/requests`), answers it as the kit's
+/// wallet with the case's faults, posts the answer (`POST /v1/verify`) and reads the verdict: 200 accepted, 422 the
+/// report's codes, another 4xx the error's code. The server must trust the corpus IACA (`--write-trust FILE`) and,
+/// for Apple, hold the private half of `--merchant-key` with the same merchant and team IDs.
 struct VerifyServerTarget: ConformanceTarget {
     let base: URL
+    let corpus: ConformanceCorpus
+    let material: ConformanceCorpus.Material
+    let apiKey: String?
+    let merchantKey: PublicKey?
+    let merchantID: String
+    let teamID: String
+    let origin: String
+    let timeout: Double
 
     init(base: URL, corpus: ConformanceCorpus, options: ConformanceOptions) throws {
-        throw UsageFailure("--target verify-server is not available yet")
+        self.base = base
+        self.corpus = corpus
+        do {
+            material = try corpus.material()
+        } catch let error as SimulationError {
+            throw UsageFailure(error.description)
+        }
+        apiKey = options.apiKey
+        merchantKey = try options.merchantKeyPath.map { try Simulate.AppleApp.publicKey($0).0 }
+        merchantID = options.merchantID
+        teamID = options.teamID
+        origin = options.origin
+        timeout = options.timeout
     }
 
     var name: String { "verify-server \(base.absoluteString)" }
-    func observe(_ testCase: RunCase) -> Observation { .error("not available") }
-    func reproduce(_ testCase: RunCase) -> String? { nil }
+
+    func notApplicable(_ testCase: RunCase) -> String? {
+        guard let format = ResponseFormat(rawValue: testCase.format), format.hasRequestFlow else {
+            return "verify-server verifies only formats it makes requests for"
+        }
+        if format == .appleApp && merchantKey == nil { return "Apple cases need --merchant-key (the server's merchant key)" }
+        return nil
+    }
+
+    func observe(_ testCase: RunCase) -> Observation {
+        guard let libraryCase = testCase.libraryCase, let format = ResponseFormat(rawValue: testCase.format) else {
+            return .error("the case is not in this mdocverify's catalogue")
+        }
+        do {
+            let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
+            let target = try walletTarget(format, fields)
+            let answer: SimulatedResponse
+            do {
+                answer = try corpus.answer(libraryCase, to: target, material: material)
+            } catch {
+                return .error("the kit could not answer the server's request: \(error)")
+            }
+            if libraryCase.postsTwice {
+                let first = try verify(requestID, answer.postedText)
+                guard case .verdict(.accept, _, _) = first else {
+                    return .error("the first answer to the request was not accepted, so its replay proves nothing")
+                }
+            }
+            return try verify(requestID, answer.postedText)
+        } catch let failure as ServerFailure {
+            return .error(failure.description)
+        } catch {
+            return .error("\(error)")
+        }
+    }
+
+    func reproduce(_ testCase: RunCase) -> String? {
+        "mdocverify conformance run --case \(testCase.id) --target verify-server \(base.absoluteString)"
+            + (merchantKey == nil ? "" : " --merchant-key MERCHANT_KEY.pem")
+    }
+
+    struct ServerFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// `POST /v1/requests`: the request ID and the public fields.
+    func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, [String: Any]) {
+        let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(origin)),
+                                     ("documents", Self.documents(policy))])
+        let (status, object) = try post("v1/requests", body)
+        guard status == 201, let requestID = object["requestId"] as? String else {
+            throw ServerFailure(description: "POST /v1/requests answered \(status)\(Self.errorText(object)): check the server's configuration")
+        }
+        return (requestID, object)
+    }
+
+    /// The kit's wallet for the server's request: Apple's nonce, Annex C's encryptionInfo, OpenID4VP's request.
+    func walletTarget(_ format: ResponseFormat, _ fields: [String: Any]) throws -> ResponseTarget {
+        switch format {
+        case .appleApp:
+            guard let merchantKey, let nonce = (fields["nonce"] as? String).flatMap(Base64URL.decode) else {
+                throw ServerFailure(description: "the Apple request has no base64url nonce")
+            }
+            return .appleApp(AppleAppRequest(merchantKey: merchantKey, nonce: nonce, merchantID: merchantID, teamID: teamID))
+        case .annexC:
+            guard let data = fields["data"] as? [String: Any], let info = data["encryptionInfo"] as? String else {
+                throw ServerFailure(description: "the Annex C request has no data.encryptionInfo")
+            }
+            return .annexCEncryptionInfo(info, origin: origin)
+        case .openID4VP:
+            guard let protocolIdentifier = fields["protocol"] as? String, let data = fields["data"],
+                  let text = try? JSONSerialization.data(withJSONObject: data)
+            else { throw ServerFailure(description: "the OpenID4VP request has no protocol and data") }
+            do {
+                return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: text, as: UTF8.self),
+                                                       origin: origin))
+            } catch {
+                throw ServerFailure(description: "the kit cannot read the OpenID4VP request: \(error)")
+            }
+        default:
+            throw ServerFailure(description: "no request flow for \(format.rawValue)")
+        }
+    }
+
+    /// `POST /v1/verify`: 200 accepted; 422 rejected with the report's codes; another 4xx rejected with the error's code.
+    func verify(_ requestID: String, _ response: String) throws -> Observation {
+        let (status, object) = try post("v1/verify", .object([("requestId", .string(requestID)), ("response", .string(response))]))
+        switch status {
+        case 200:
+            return .verdict(.accept, codes: [], detail: "")
+        case 422:
+            let codes = ((object["errors"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+            return .verdict(.reject, codes: Array(Set(codes)).sorted(), detail: "")
+        case 400..<500:
+            let code = (object["error"] as? [String: Any])?["code"] as? String
+            return .verdict(.reject, codes: code.map { [$0] } ?? [], detail: " (HTTP \(status))")
+        default:
+            return .error("POST /v1/verify answered \(status)\(Self.errorText(object))")
+        }
+    }
+
+    /// One JSON POST; the status and the JSON object answered (empty when the body is not one). A 429 is waited out
+    /// (its Retry-After, at most 5 s) and retried, up to 30 times: the server's rate limit is not the case's verdict.
+    func post(_ path: String, _ body: JSONValue) throws -> (Int, [String: Any]) {
+        for _ in 0..<30 {
+            let (status, object, retryAfter) = try exchange(path, body)
+            guard status == 429 else { return (status, object) }
+            Thread.sleep(forTimeInterval: min(5, max(0.2, retryAfter ?? 1)))
+        }
+        throw ServerFailure(description: "POST /\(path) answered 429 (rate limited) 30 times: raise the server's rateLimit for the run")
+    }
+
+    func exchange(_ path: String, _ body: JSONValue) throws -> (Int, [String: Any], Double?) {
+        var request = URLRequest(url: base.appendingPathComponent(path), timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = Data(body.serializedBytes())
+        let box = ExchangeBox()
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            let http = response as? HTTPURLResponse
+            box.set(data: data, status: http?.statusCode, retryAfter: (http?.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init), error: error)
+            done.signal()
+        }.resume()
+        done.wait()
+        let (data, status, retryAfter, error) = box.get()
+        guard let status else {
+            throw ServerFailure(description: "POST \(request.url?.absoluteString ?? path) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer")")
+        }
+        let object = data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+        return (status, object, retryAfter)
+    }
+
+    static func errorText(_ object: [String: Any]) -> String {
+        guard let error = object["error"] as? [String: Any], let code = error["code"] as? String else { return "" }
+        return " (\(code): \((error["message"] as? String) ?? ""))"
+    }
+
+    /// The request's documents as `POST /v1/requests` takes them.
+    static func documents(_ policy: RequestPolicy) -> JSONValue {
+        .array(policy.documents.map { document in
+            .object([
+                ("docType", .string(document.docType)),
+                ("nameSpaces", .object(document.nameSpaces.sorted { $0.key < $1.key }.map { nameSpace, elements in
+                    (nameSpace, .object(elements.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }))
+                })),
+            ])
+        })
+    }
+}
+
+/// One exchange's answer, written by URLSession's delegate queue and read after the semaphore.
+private final class ExchangeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    private var status: Int?
+    private var retryAfter: Double?
+    private var error: (any Error)?
+
+    func set(data: Data?, status: Int?, retryAfter: Double?, error: (any Error)?) {
+        lock.withLock {
+            self.data = data
+            self.status = status
+            self.retryAfter = retryAfter
+            self.error = error
+        }
+    }
+
+    func get() -> (Data?, Int?, Double?, (any Error)?) { lock.withLock { (data, status, retryAfter, error) } }
 }

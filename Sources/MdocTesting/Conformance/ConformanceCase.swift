@@ -53,6 +53,12 @@ public struct ConformanceCase: Sendable, Identifiable {
     public let summary: String
     /// The outcome this implementation must produce (the codes are ours; other verifiers need only the verdict).
     public let expected: ExpectedOutcome
+    /// The outcome when the relying party always checks a request (a server): `requestPolicy(for:)`'s request makes
+    /// a repeated Document also `policy.doctype_repeated`.
+    public var expectedWithRequest: ExpectedOutcome {
+        guard fault == .duplicateDocument else { return expected }
+        return .rejectedWithin([.responseMalformed, .policyDocTypeRepeated])
+    }
     /// What the verifier must do for the case to apply.
     public let requires: Set<Requirement>
     /// The fault the case is built with, for `Kind.fault`.
@@ -62,6 +68,10 @@ public struct ConformanceCase: Sendable, Identifiable {
 
     /// The verdict a verifier must reach.
     public var verdict: Verdict { expected.isVerified ? .accept : .reject }
+
+    /// Whether the case posts one correct answer twice to the same request (replay): the first must be accepted, the
+    /// second is the one judged.
+    public var postsTwice: Bool { recipe.replay }
 }
 
 /// How a case's response is built, beside the faults: disclosure, request, content and transcript changes.

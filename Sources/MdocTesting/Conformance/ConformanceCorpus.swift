@@ -76,22 +76,7 @@ public struct ConformanceCorpus: Sendable {
             throw SimulationError.invalidOption("the kit cannot simulate \(testCase.format.rawValue)")
         }
         let recipe = testCase.recipe
-        var options = SimulationOptions(time: time, faults: recipe.faults)
-        options.docType = recipe.docType
-        options.elements = recipe.elements
-        options.request = recipe.request
-        options.statusList = recipe.statusList ? SimulationOptions.StatusReference() : nil
-        if !recipe.contentOverrides.isEmpty {
-            guard var content = SampleContent.elements(for: recipe.docType, at: time) else {
-                throw SimulationError.invalidOption("no sample content for \(recipe.docType)")
-            }
-            for index in content.indices {
-                if let value = recipe.contentOverrides[content[index].id] { content[index].value = value }
-            }
-            options.content = content
-        }
-        let target = try Self.target(request.target, recipe.transcript, seed: seed)
-        let response = try MdocSimulator(pki: material.pki).simulate(target, options: options)
+        let response = try answer(testCase, to: request.target, material: material)
 
         var files: [String: [UInt8]] = [:]
         let inputs = Inputs(testCase, recipe: recipe)
@@ -120,6 +105,41 @@ public struct ConformanceCorpus: Sendable {
         }
         files["case.json"] = Array((entry(testCase, material: material).serialized(pretty: true) + "\n").utf8)
         return BuiltCase(case: testCase, files: files, postedText: response.postedText, response: response)
+    }
+
+    /// Builds the case's response as a wallet answering `target`: the corpus's own seeded request, or a request a
+    /// relying party under test made (its nonce, encryptionInfo or OpenID4VP request), with the case's faults,
+    /// disclosure, content and transcript.
+    public func answer(_ testCase: ConformanceCase, to target: ResponseTarget, material: Material) throws -> SimulatedResponse {
+        let recipe = testCase.recipe
+        var options = SimulationOptions(time: time, faults: recipe.faults)
+        options.docType = recipe.docType
+        options.elements = recipe.elements
+        options.request = recipe.request
+        options.statusList = recipe.statusList ? SimulationOptions.StatusReference() : nil
+        if !recipe.contentOverrides.isEmpty {
+            guard var content = SampleContent.elements(for: recipe.docType, at: time) else {
+                throw SimulationError.invalidOption("no sample content for \(recipe.docType)")
+            }
+            for index in content.indices {
+                if let value = recipe.contentOverrides[content[index].id] { content[index].value = value }
+            }
+            options.content = content
+        }
+        return try MdocSimulator(pki: material.pki).simulate(try Self.target(target, recipe.transcript, seed: seed), options: options)
+    }
+
+    /// What a relying party that makes its request first (a server) asks for in `testCase`: the case's own request, or
+    /// one that asks for exactly the elements the case discloses, none retained.
+    public func requestPolicy(for testCase: ConformanceCase) -> RequestPolicy {
+        let recipe = testCase.recipe
+        if let request = recipe.request { return request }
+        // The device-signed element of `device-signed-element-unauthorized` is asked for too, so only its missing
+        // keyAuthorizations fail.
+        let deviceSigned = recipe.faults.contains(.deviceSignedElementUnauthorized) ? [DocumentBuild.defaultDeviceSignedElement.id] : []
+        let nameSpaces = Dictionary(grouping: recipe.elements + deviceSigned, by: \.nameSpace)
+            .mapValues { ids in Dictionary(uniqueKeysWithValues: ids.map { ($0.identifier, false) }) }
+        return RequestPolicy(documents: [.init(docType: recipe.docType, nameSpaces: nameSpaces)])
     }
 
     /// Writes every case into `directory/<case id>/` and `manifest.json` and `iaca.pem` beside them; returns the
@@ -296,8 +316,9 @@ public struct ConformanceCorpus: Sendable {
         case .own:
             return target
         case .otherFormat:
-            if let annexC = target.annexCRequest {
-                other = .openID4VPDCAPI(origin: annexC.origin, nonce: Base64URL.encode(annexC.nonce), jwkThumbprint: nil)
+            if let annexC = target.wallet as? AnnexCWallet {
+                let nonce = annexC.request.map { Base64URL.encode($0.nonce) } ?? Base64URL.encode(Digest.hash(.sha256, Array(annexC.encryptionInfo.utf8)))
+                other = .openID4VPDCAPI(origin: annexC.origin, nonce: nonce, jwkThumbprint: nil)
             } else {
                 let annexC = try AnnexCRequest(seed: seed, origin: target.openID4VPRequest?.origin ?? "https://verifier.example")
                 other = annexC.transcript

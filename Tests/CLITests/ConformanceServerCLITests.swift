@@ -1,0 +1,124 @@
+import Foundation
+import MdocTesting
+import Testing
+import TestSupport
+
+/// `mdocverify conformance run --target verify-server URL` against the built verify-server: every case with a request
+/// flow passes (codes included), replays are refused, and a server that does not trust the corpus IACA is reported as
+/// wrongly rejecting the positive controls.
+@Suite("mdocverify conformance against verify-server")
+struct ConformanceServerCLITests {
+    /// The built verify-server on an ephemeral port, production mode, an SQLite store in `folder`.
+    final class Server {
+        let process = Process()
+        let url: URL
+
+        init(folder: URL, trust: URL, merchantKey: URL) throws {
+            process.executableURL = MdocVerifyCLI.builtProduct("verify-server")
+            process.currentDirectoryURL = folder
+            process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VERIFY_SERVER_") }.merging([
+                "VERIFY_SERVER_PORT": "0",
+                "VERIFY_SERVER_MERCHANT_ID": SimulatedCase.merchantID,
+                "VERIFY_SERVER_TEAM_ID": SimulatedCase.teamID,
+                "VERIFY_SERVER_DECRYPTION_KEYS": merchantKey.path,
+                "VERIFY_SERVER_TRUST_STORE": trust.path,
+                "VERIFY_SERVER_STORE_URL": "sqlite:" + folder.appendingPathComponent("store.sqlite").path,
+                "VERIFY_SERVER_REVOCATION_FETCH": "false",
+            ]) { _, new in new }
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = errors
+            try process.run()
+            // The log line "listening on http://127.0.0.1:PORT" names the port.
+            var text = ""
+            let handle = errors.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { throw ServerFailure(description: "verify-server exited before listening:\n\(text)") }
+                text += String(decoding: chunk, as: UTF8.self)
+                if let range = text.range(of: "listening on http://"),
+                   let end = text[range.upperBound...].firstIndex(where: { $0.isWhitespace }) {
+                    url = try #require(URL(string: "http://" + text[range.upperBound..<end]))
+                    break
+                }
+            }
+            // Keep draining the log so the server never blocks on a full pipe.
+            Thread.detachNewThread { while !handle.availableData.isEmpty {} }
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    struct ServerFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A temporary folder with the corpus IACA (or another) and a merchant key pair.
+    static func setUp(trustCorpus: Bool) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-conformance-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let keys = try MdocVerifyCLI.run(["keygen", "--out", folder.path])
+        #expect(keys.status == 0, "\(keys.stderr)")
+        if trustCorpus {
+            let trust = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", "http://127.0.0.1:9",
+                                               "--write-trust", folder.appendingPathComponent("iaca.pem").path])
+            #expect(trust.status == 0, "\(trust.stderr)")
+        } else {
+            try TestPKI(seed: 99).iacaPEM.write(to: folder.appendingPathComponent("iaca.pem"), atomically: true, encoding: .utf8)
+        }
+        return folder
+    }
+
+    @Test("every case with a request flow as expected, codes included; replays refused; device-response and revocation not applicable")
+    func verifyServerPassesEveryCase() throws {
+        let folder = try Self.setUp(trustCorpus: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Server(folder: folder, trust: folder.appendingPathComponent("iaca.pem"),
+                                merchantKey: folder.appendingPathComponent("merchant-private.pem"))
+        defer { server.stop() }
+        let results = folder.appendingPathComponent("results.json")
+        let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", server.url.absoluteString,
+                                         "--merchant-key", folder.appendingPathComponent("merchant-public.pem").path,
+                                         "--expect-codes", "--strict", "--jobs", "2", "--json", results.path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any])
+        let summary = try #require(object["summary"] as? [String: Int])
+        let corpus = ConformanceCorpus()
+        let applicable = corpus.cases.filter { $0.format.hasRequestFlow && !$0.requires.contains(.revocation) }
+        #expect(summary["passed"] == applicable.count, "\(summary)")
+        #expect(summary["not applicable"] == corpus.cases.count - applicable.count)
+        let cases = try #require(object["cases"] as? [[String: Any]])
+        let replay = try #require(cases.first { $0["id"] as? String == "annex-c/attack/replay" })
+        #expect(replay["outcome"] as? String == "passed")
+        #expect(replay["gotCodes"] as? [String] == ["nonce.replayed"])
+    }
+
+    @Test("a server that trusts another IACA wrongly rejects the positive controls and is reported so")
+    func untrustingServerIsReported() throws {
+        let folder = try Self.setUp(trustCorpus: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Server(folder: folder, trust: folder.appendingPathComponent("iaca.pem"),
+                                merchantKey: folder.appendingPathComponent("merchant-private.pem"))
+        defer { server.stop() }
+        let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", server.url.absoluteString,
+                                         "--case", "annex-c/positive/", "--case", "annex-c/fault/mso-expired", "--strict"])
+        #expect(run.status == 1, "--strict fails on a wrong rejection")
+        #expect(run.stdout.contains("WRONGLY REJECTED:\n  annex-c/positive/mdl ["))
+        #expect(run.stdout.contains("issuer.chain_untrusted"))
+        #expect(!run.stdout.contains("WRONGLY ACCEPTED"))
+    }
+
+    @Test("an unreachable server is an error per case, not a verdict")
+    func unreachableServer() throws {
+        let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", "http://127.0.0.1:9",
+                                         "--case", "annex-c/positive/mdl", "--timeout", "5"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("ERROR:\n  annex-c/positive/mdl"))
+        let usage = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.contains("needs the server's base URL"))
+    }
+}

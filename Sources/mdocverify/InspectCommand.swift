@@ -88,11 +88,16 @@ struct Inspect: ParsableCommand {
         let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey)
         let verifier: AppleAppVerifier
         do {
-            verifier = try AppleAppVerifier(configuration: configuration, keys: [try InputFiles.privateKey(privateKey)])
+            verifier = try AppleAppVerifier(configuration: configuration, keys: [try InputFiles.privateKey(privateKey)]).inspecting(inspection)
         } catch let error as VerificationError {
             throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
         }
-        return inspection.collect { verifier.verify(encryptedData: bytes, session: session, at: Date()) }
+        return verifier.verify(encryptedData: bytes, session: session, at: Date())
+    }
+
+    /// A verifier that only opens envelopes (it trusts nothing) and hands what it opens to `inspection`.
+    private static func opener(_ inspection: PipelineInspection) -> ResponseVerifier {
+        ResponseVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: []))).inspecting(inspection)
     }
 
     /// The DeviceResponses inside an envelope, opened with the options given (nil when none were given). The
@@ -103,16 +108,14 @@ struct Inspect: ParsableCommand {
         if let session, try SessionFormat.of(session) == .openID4VP {
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
             let loaded = try SessionFile.read(session, expected: .openID4VP).openID4VP(request: nil)
-            let verifier = OpenID4VPVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
-            report = inspection.collect { verifier.verify(response: text, session: loaded, at: Date()) }
+            report = Self.opener(inspection).verify(response: text, session: loaded, at: Date())
         } else if let session, try SessionFormat.of(session) == .annexC {
             if encryptionInfo != nil || origin != nil || privateKey != nil {
                 throw UsageFailure("an annex-c --session keeps the key, encryptionInfo and origin; leave out --private-key, --encryption-info and --origin")
             }
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
             let annexSession = try SessionFile.read(session, expected: .annexC).annexC(request: nil)
-            let verifier = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
-            report = inspection.collect { verifier.verify(response: text, session: annexSession, at: Date()) }
+            report = Self.opener(inspection).verify(response: text, session: annexSession, at: Date())
         } else if let session {
             guard let privateKey else { throw UsageFailure("Apple in-app needs --private-key (the merchant key) with --session") }
             if nonce != nil { throw UsageFailure("--nonce is kept in the session (\(session)); leave out --nonce") }
@@ -129,8 +132,7 @@ struct Inspect: ParsableCommand {
             }
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
             let annexSession = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: info, origin: origin, request: nil)
-            let verifier = AnnexCVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])))
-            report = inspection.collect { verifier.verify(response: text, session: annexSession, at: Date()) }
+            report = Self.opener(inspection).verify(response: text, session: annexSession, at: Date())
         } else if let merchantID {
             guard let privateKey, let teamID, let nonce else {
                 throw UsageFailure("Apple in-app needs --private-key, --merchant-id, --team-id and --nonce")

@@ -15,7 +15,13 @@ public enum FormatRegistry {
     /// cache). Throws when a format's configuration is unusable (e.g. a decryption key that is not P-256, or Apple's
     /// test key outside test mode).
     public static func flows(_ environment: FlowEnvironment) throws(VerificationError) -> [any RequestFlow] {
-        let verifier = try ResponseVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
+        try flows(environment, inspection: nil)
+    }
+
+    /// Every flow for `environment`, whose verifier hands each DeviceResponse it opens to `inspection` (the inspectors).
+    package static func flows(_ environment: FlowEnvironment, inspection: PipelineInspection?) throws(VerificationError) -> [any RequestFlow] {
+        var verifier = try ResponseVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
+        if let inspection { verifier = verifier.inspecting(inspection) }
         return descriptors.compactMap { $0.flow?(environment, verifier) }
     }
 }

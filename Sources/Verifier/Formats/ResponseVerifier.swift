@@ -33,6 +33,17 @@ public final class ResponseVerifier: Sendable {
         self.pipeline = VerificationPipeline(configuration: configuration)
     }
 
+    private init(configuration: VerifierConfiguration, keys: RecipientKeyRing, inspection: PipelineInspection) {
+        self.configuration = configuration
+        self.keys = keys
+        self.pipeline = VerificationPipeline(configuration: configuration, inspection: inspection)
+    }
+
+    /// The same verifier, handing every DeviceResponse it opens to `inspection`, whatever the outcome (the inspectors).
+    package func inspecting(_ inspection: PipelineInspection) -> ResponseVerifier {
+        ResponseVerifier(configuration: configuration, keys: keys, inspection: inspection)
+    }
+
     /// Production or test assurance, from the configuration's test mode.
     var assurance: VerificationReport.Assurance { configuration.testMode ? .test : .production }
 

@@ -9,9 +9,12 @@ package struct VerificationPipeline: Sendable {
     package let configuration: VerifierConfiguration
     let signatureOnly: MdocVerifier
     let macOrSignature: MdocVerifier
+    /// Receives every DeviceResponse an adapter opens (the inspectors only).
+    let inspection: PipelineInspection?
 
-    package init(configuration: VerifierConfiguration) {
+    package init(configuration: VerifierConfiguration, inspection: PipelineInspection? = nil) {
         self.configuration = configuration
+        self.inspection = inspection
         let cache = configuration.certificateCache
         func verifier(deviceMac: Bool) -> MdocVerifier {
             MdocVerifier(trustStore: configuration.trustStore,
@@ -40,7 +43,7 @@ package struct VerificationPipeline: Sendable {
         }
         run.log.pass(.inputSize, "\(size.bytes) bytes\(size.isText ? " of text" : ""), within the \(limit)-byte limit")
         guard let opened = adapter.open(input, in: &run) else { return report() }
-        PipelineInspection.current?.record(opened.deviceResponses)
+        inspection?.record(opened.deviceResponses)
         let mdoc = Adapter.acceptsDeviceMac ? macOrSignature : signatureOnly
         // Several DeviceResponses (one per presentation) are checked one after another; their documents are numbered
         // on, so every report line names a distinct document, and counted per docType across them all, so the

@@ -63,10 +63,8 @@ extension ServerHandlers {
                 }
                 readerKey = key
             }
-            return inspection.collect {
-                DeviceResponseVerifier(configuration: verifierConfiguration).verify(deviceResponse: bytes, transcript: transcript,
-                                                                                    readerKey: readerKey, at: time)
-            }
+            return DeviceResponseVerifier(configuration: verifierConfiguration).inspecting(inspection)
+                .verify(deviceResponse: bytes, transcript: transcript, readerKey: readerKey, at: time)
         }
         if format == .appleApp, body.requestId == nil {
             guard let nonceText = body.nonce, let nonce = BinaryText.decode(nonceText) else {
@@ -75,13 +73,13 @@ extension ServerHandlers {
             guard let encryptedData = BinaryText.decode(body.response) else { return rejected("response is not hex or base64") }
             let verifier: AppleAppVerifier
             do {
-                verifier = try AppleAppVerifier(configuration: verifierConfiguration, keys: runtime.environment.recipientKeys)
+                verifier = try AppleAppVerifier(configuration: verifierConfiguration, keys: runtime.environment.recipientKeys).inspecting(inspection)
             } catch {
                 return rejected(error.message, code: error.code)
             }
             let session = AppleAppSession(nonce: nonce, merchantID: body.merchantId ?? runtime.environment.merchantID,
                                           teamID: body.teamId ?? runtime.environment.teamID)
-            return inspection.collect { verifier.verify(encryptedData: encryptedData, session: session, at: time) }
+            return verifier.verify(encryptedData: encryptedData, session: session, at: time)
         }
         guard let id = body.requestId, !id.isEmpty else {
             return rejected("a \(format.rawValue) response needs the requestId of the request it answers")
@@ -93,12 +91,14 @@ extension ServerHandlers {
             throw APIError.storeUnavailable
         }
         guard let stored = found else { throw APIError.unknownRequest }
-        guard stored.format == format, let flow = runtime.flows[format] else {
+        guard stored.format == format,
+              let flow = (try? FormatRegistry.flows(runtime.environment, inspection: inspection))?.first(where: { $0.format == format })
+        else {
             return rejected("request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
         }
         // The Apple flow takes base64; the inspector also takes hex.
         let response = format == .appleApp ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
-        return inspection.collect { flow.verify(response: response, state: stored.state, policy: stored.policy, at: time) }
+        return flow.verify(response: response, state: stored.state, policy: stored.policy, at: time)
     }
 
     /// The inspector's page, script and style sheet (embedded in the binary), under a Content-Security-Policy that

@@ -5,17 +5,20 @@ package struct CreateRequestBody: Decodable, Sendable {
     package var format: String
     package var documents: [RequestPolicy.DocumentRequest]
     package var origin: String?
+    /// The issuer allow-list: key identifiers, base64url or colon-separated hex (`RequestPolicy.allowedIssuers`).
+    package var allowedIssuers: [String]?
 
-    package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?) {
+    package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?, allowedIssuers: [String]? = nil) {
         self.format = format
         self.documents = documents
         self.origin = origin
+        self.allowedIssuers = allowedIssuers
     }
 
     /// The request policy: at least one document, each with a docType and at least one namespace with at least one
-    /// element, within `RequestPolicyLimits.default`.
+    /// element, within `RequestPolicyLimits.default`, and an issuer allow-list within Apple's bounds.
     package func policy() throws(VerificationError) -> RequestPolicy {
-        let policy = RequestPolicy(documents: documents)
+        let policy = RequestPolicy(documents: documents, allowedIssuers: try RequestPolicy.allowedIssuers(parsing: allowedIssuers ?? []))
         try policy.validate()
         return policy
     }

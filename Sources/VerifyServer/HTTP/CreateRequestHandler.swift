@@ -77,7 +77,8 @@ extension ServerHandlers {
         } catch {
             throw APIError.malformed(error.message, code: error.code)
         }
-        let policyBytes = (try? StoredRequestColumns.encode(policy: policy).utf8.count) ?? Int.max
+        // The allow-list has its own bounds (`RequestPolicy.validateAllowedIssuers`), so only the documents count here.
+        let policyBytes = (try? StoredRequestColumns.encode(policy: RequestPolicy(documents: policy.documents)).utf8.count) ?? Int.max
         guard policyBytes <= CreateRequestLimits.maxPolicyBytes else {
             throw APIError.tooLarge(
                 "the documents take \(policyBytes) bytes as stored, over the \(CreateRequestLimits.maxPolicyBytes)-byte ceiling of "

@@ -227,7 +227,7 @@ struct ConformanceRunner {
                                     reproduce: target.reproduce(testCase))
                 }
                 let done = collected.store(result, at: index)
-                Self.progress("[\(done)/\(selected.count)] \(testCase.id): \(result.outcome.rawValue)\n")
+                Self.progress("[\(done)/\(selected.count)] \(testCase.id): \(result.outcome.rawValue)")
             }
         }
         let summary = ConformanceSummary(target: target.name, results: collected.results, seconds: Date().timeIntervalSince(start))
@@ -244,7 +244,7 @@ struct ConformanceRunner {
         do {
             try corpus.write(to: root) { _ in
                 built += 1
-                if built % 25 == 0 || built == corpus.cases.count { Self.progress("generating cases: \(built)/\(corpus.cases.count)\n") }
+                if built % 25 == 0 || built == corpus.cases.count { Self.progress("generating cases: \(built)/\(corpus.cases.count)") }
             }
         } catch let error as SimulationError {
             throw UsageFailure(error.description)
@@ -255,8 +255,9 @@ struct ConformanceRunner {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { throw UsageFailure("cannot write \(path)") }
     }
 
-    static func progress(_ text: String) {
-        FileHandle.standardError.write(Data(TerminalText.escaped(text).utf8))
+    /// One progress line on stderr (escaped: case ids and command output come from files).
+    static func progress(_ line: String) {
+        FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
     }
 }
 

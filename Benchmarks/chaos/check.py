@@ -160,6 +160,8 @@ def analyse(chaos, audit):
                 breach("late_not_expired", first)
         elif answered and consumes.get(rid, 0) >= 1 and lost:
             state = "consumed_answer_lost"   # the call that consumed it lost its connection (instance killed)
+        elif answered and answered[-1]["status"] == 429 and consumes.get(rid, 0) == 0:
+            state = "rate_limited_not_retried"  # 429 consumed nothing; a driver before the retry on 429 stopped there
         elif consumes.get(rid, 0) == 0 and job.get("outcome") in ("verify_gave_up",):
             state = "unconsumed_gave_up"
             breach("no_final_state", rid)
@@ -202,6 +204,7 @@ def analyse(chaos, audit):
             for inst, seen in f.get("removed_seen", {}).items():
                 removed_windows.append((inst, seen, f["readded"]))
     under_removed = 0
+    unread_reports = sum(1 for c in calls if c["status"] in (200, 422) and c["op"] != "create" and c.get("verified") is None)
     for c in calls:
         if c["op"] in VERIFY_OPS + ("inspect",) and c["status"] is not None:
             for inst, start, end in removed_windows:
@@ -311,7 +314,10 @@ def analyse(chaos, audit):
     for (inst, gen), samples in sorted(lives.items()):
         first, last = samples[0]["t"], samples[-1]["t"]
         life = last - first
-        entry = {"inst": inst, "gen": gen, "minutes": round(life / 60, 1),
+        series = {}
+        for x in samples:  # RSS and descriptors at each minute of the life (the first sample of that minute)
+            series.setdefault(int((x["t"] - first) // 60), (round(x["rss_kb"] / 1024, 1), x["fds"]))
+        entry = {"inst": inst, "gen": gen, "minutes": round(life / 60, 1), "per_minute_rss_mib_fds": sorted(series.items()),
                  "rss_mib_max": round(max(s["rss_kb"] for s in samples) / 1024, 1),
                  "fds_min": min(s["fds"] for s in samples), "fds_max": max(s["fds"] for s in samples)}
         if life >= 600:
@@ -346,7 +352,7 @@ def analyse(chaos, audit):
         "request_states": states, "rows_without_201": orphan_states, "rejection_codes_by_kind": codes_422,
         "faults": len(faults), "faults_by_class": {k: v["count"] for k, v in recovery.items()},
         "recovery": recovery, "inflight_at_kill": inflight, "latency": latency, "memory": memory,
-        "calls_under_removed_anchor": under_removed,
+        "calls_under_removed_anchor": under_removed, "reports_without_verdict": unread_reports,
         "starts_refused": sum(1 for e in events if e["kind"] == "start_refused"),
         "revocation_unknown_good_documents": sum(codes_422.get(k, {}).get("revocation.unknown", 0)
                                                  for k in ("normal", "replay", "race", "inflight")), "log_lines": chaos.log_findings,
@@ -387,6 +393,8 @@ def print_summary(s):
                                                    fmt(m.get("rss_mib_end"), "MiB"), fmt(m.get("rss_growth_pct"), "%"),
                                                    "%d-%d" % (m["fds_min"], m["fds_max"])))
     print("\nin flight at kills: %s" % json.dumps(s["inflight_at_kill"], sort_keys=True))
+    if s.get("reports_without_verdict"):
+        print("WARNING: %d answers without a readable verdict (not checked against removed anchors)" % s["reports_without_verdict"])
     print("RESULT: %s" % ("BROKEN: " + ", ".join(sorted(s["broken"])) if s["broken"] else "every invariant held"))
 
 

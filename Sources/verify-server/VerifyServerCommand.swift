@@ -30,7 +30,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit; the store is not contacted unless --connect is given.")
     var checkConfig = false
 
-    @Flag(name: .long, help: "With --check-config: also connect to the request store (PostgreSQL: TLS, password, SELECT 1).")
+    @Flag(name: .long, help: "With --check-config: also reach the request store (PostgreSQL: TLS, password, SELECT 1) and download the VICALs with a url.")
     var connect = false
 
     @Flag(name: .long, help: "Print the configuration reference (Markdown: every key, its default and environment variable) and exit.")
@@ -64,7 +64,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
             runtime = try VerifierRuntime.load(settings, earlierProblems: readProblems)
         } catch {
             // --connect: the store's problems too, so one run lists them all.
-            Self.refuse(ConfigurationProblems(error.problems + (checkConfig && connect ? await Self.storeProblems(settings) : [])))
+            Self.refuse(ConfigurationProblems(error.problems + (checkConfig && connect ? await Self.connectProblems(settings) : [])))
         }
         let unknownVariables = ConfigurationLoader.unknownVariableWarnings(in: environment)
         if checkConfig {
@@ -72,7 +72,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("verify-server: warning: \(warning)\n".utf8))
             }
             if connect {
-                let problems = await Self.storeProblems(settings)
+                let problems = await Self.connectProblems(settings)
                 guard problems.isEmpty else { Self.refuse(ConfigurationProblems(problems)) }
             }
             print("configuration OK: \(runtime.keyCount) decryption key(s), \(runtime.trustStore.anchors.count) trust anchor(s), "
@@ -98,11 +98,12 @@ struct VerifyServerCommand: AsyncParsableCommand {
         }
     }
 
-    /// What reaching the configured store went wrong with (--check-config --connect), one line each.
-    static func storeProblems(_ settings: ServerConfiguration) async -> [String] {
+    /// What reaching the configured store and the VICALs to download went wrong with (--check-config --connect), one
+    /// line each.
+    static func connectProblems(_ settings: ServerConfiguration) async -> [String] {
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical
-        return await settings.checkStoreConnection(logger: quiet)
+        return await settings.checkStoreConnection(logger: quiet) + settings.checkVICALSources()
     }
 
     /// Log lines to standard error at the configured level, as text or as one JSON object per line.

@@ -139,6 +139,22 @@ struct PostgresTLSTests {
                 + "nothing accepts connections at 127.0.0.1:1 (connection refused)") }, "\(connect.err)")
     }
 
+    @Test("--check-config --connect also downloads each VICAL with a url: one line for one that cannot be fetched; plain --check-config does not")
+    func vicalSources() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = VectorFiles.url("Certificates/vical-roots/aamva-dts-root.pem").path
+        let environment = ["VERIFY_SERVER_STORE_URL": "memory:", "VERIFY_SERVER_VICAL_CACHE_DIRECTORY": folder.path,
+                           "VERIFY_SERVER_VICALS": "http://127.0.0.1:1/vical.cbor=\(root)"]
+        let plain = try Self.checkConfig(environment, connect: false)
+        #expect(plain.status == 0, "\(plain.err)")
+        let connect = try Self.checkConfig(environment)
+        #expect(connect.status == 2)
+        let lines = connect.err.split(separator: "\n")
+        #expect(lines.count == 2, "\(connect.err)")
+        #expect(lines.first?.contains("vical http://127.0.0.1:1/vical.cbor: the download failed") == true, "\(connect.err)")
+    }
+
     @Test("the store URL: verify modes need sslrootcert, which must be PEM; the password in one place only, never in the config file")
     func configuration() throws {
         #expect(throws: RequestStoreError.self) { try PostgresLocation(url: "postgres://u@db/x?sslmode=verify-full") }

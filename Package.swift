@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator",
+                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator", "CListFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

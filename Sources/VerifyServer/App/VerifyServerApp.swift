@@ -77,9 +77,10 @@ public struct VerifyServerApp: Service {
         let runtimes = runtimeBox(runtime, recordingIn: store, logger: logger)
         let vicalRefresher = VICALRefresher(box: runtimes, metrics: metrics, logger: logger, now: clock.now,
                                             remembered: { try await store.vicalIssueIDs() }, wait: hooks.vicalRefreshWait)
-        let handlers = ServerHandlers(
+        var handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
+        handlers.webhooks = configuration.webhookSender(logger: logger, wait: hooks.webhookWait)
 
         let router = Router(context: ServerRequestContext.self)
         // Outermost, so the request counts and times include everything below, 404s for unknown paths too.
@@ -102,6 +103,7 @@ public struct VerifyServerApp: Service {
                 ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
             + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
             + (configuration.vicals.isEmpty ? [] : [vicalRefresher])
+            + (handlers.webhooks.map { [WebhookService(sender: $0)] } ?? [])
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,

@@ -112,6 +112,21 @@ struct ConfigurationKey: Sendable {
             let origin = try value.text()
             configuration.demoOrigin = origin.isEmpty ? nil : origin
         },
+        .init(name: "webhookURL", "Where a signed event (Standard Webhooks) is posted when a transaction is answered; https (http in test mode). None: the backend polls.", default: { $0.webhookURL }) { configuration, value in
+            let url = try value.text()
+            configuration.webhookURL = url.isEmpty ? nil : url
+        },
+        .init(name: "webhookSecretFile", "A file holding the webhook's signing secret: whsec_ and the base64 of 24 to 64 random bytes.") { configuration, value in
+            let path = try value.text()
+            guard !path.isEmpty else { return configuration.webhookSecret = nil }
+            do {
+                configuration.webhookSecret = try WebhookSecret(contentsOfFile: path)
+            } catch let error as ConfigurationProblems {
+                throw ConfigurationValueError(error.problems.joined(separator: "; "))
+            }
+        },
+        .init(name: "webhookIncludeReport", "Whether the webhook's body carries the report (the disclosed elements); otherwise the status only.", default: { $0.webhookIncludeReport }) { $0.webhookIncludeReport = try $1.bool() },
+        .init(name: "webhookAllow", "Non-public destinations the webhook may reach: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
         .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

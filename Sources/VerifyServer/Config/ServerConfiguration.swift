@@ -148,6 +148,15 @@ public struct ServerConfiguration: Sendable {
     /// Test mode only: the origin the demo page (`GET /demo`) creates its transactions for, the server's own as the
     /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
     public var demoOrigin: String?
+    /// Where a signed event is posted when a transaction is answered (Standard Webhooks); https, or http in test mode.
+    /// Nil (the default): none is sent, the backend polls.
+    public var webhookURL: String?
+    /// The webhook's signing secret, read from `webhookSecretFile`; required with `webhookURL`.
+    public var webhookSecret: WebhookSecret?
+    /// Whether the webhook's body carries the report (the disclosed elements); off by default: status only.
+    public var webhookIncludeReport = false
+    /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks.
+    public var webhookAllow: [String] = []
 
     /// Creates a configuration with every default; `merchantID`, `teamID` and `decryptionKeyPaths` must still be set.
     public init() {}
@@ -224,6 +233,7 @@ public struct ServerConfiguration: Sendable {
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
         problems += APIKey.problems(apiKeys)
+        problems += webhookProblems
         if let demoOrigin {
             if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
             if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }

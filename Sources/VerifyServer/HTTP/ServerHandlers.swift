@@ -19,16 +19,20 @@ public struct ServerHooks: Sendable {
     public var bodyDeadline: (@Sendable (Duration) async throws -> Void)?
     /// How the VICAL refresh waits between downloads (nil, the default: `Task.sleep`); tests drive the loop with it.
     public var vicalRefreshWait: (@Sendable (Duration) async throws -> Void)?
+    /// How a webhook retry waits (nil, the default: `Task.sleep`); tests pass one that returns at once.
+    public var webhookWait: (@Sendable (Duration) async throws -> Void)?
 
     /// Creates hooks; by default nothing runs before verification and both time limits are event-loop timers.
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
                 storeDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
                 bodyDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
-                vicalRefreshWait: (@Sendable (Duration) async throws -> Void)? = nil) {
+                vicalRefreshWait: (@Sendable (Duration) async throws -> Void)? = nil,
+                webhookWait: (@Sendable (Duration) async throws -> Void)? = nil) {
         self.beforeVerification = beforeVerification
         self.storeDeadline = storeDeadline
         self.bodyDeadline = bodyDeadline
         self.vicalRefreshWait = vicalRefreshWait
+        self.webhookWait = webhookWait
     }
 }
 
@@ -44,6 +48,8 @@ struct ServerHandlers: Sendable {
     let clock: ServerClock
     let hooks: ServerHooks
     let logger: Logger
+    /// Posts an event per answered transaction (nil without `webhookURL`).
+    var webhooks: WebhookSender?
 
     var bodies: BodyReader {
         BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, timeLimit: TimeLimit(wait: hooks.bodyDeadline))

@@ -75,7 +75,7 @@ extension ServerHandlers {
 
     /// The format label of a refused consume: a replayed or expired request still names its format (read from the
     /// store, which the consume left in place); otherwise, or when the store does not say, "unknown".
-    private func storedFormat(_ id: String, after error: APIError) async -> String {
+    func storedFormat(_ id: String, after error: APIError) async -> String {
         guard error.code == .nonceReplayed || error.code == .nonceExpired,
               let request = try? await store.lookup(id: id) else { return "unknown" }
         return request.format.rawValue

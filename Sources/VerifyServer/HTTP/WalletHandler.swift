@@ -77,8 +77,10 @@ extension ServerHandlers {
         let stored: StoredRequest
         switch outcome {
         case .unknown: return refuseAnswer(.unknownWalletRequest, requestId: logID, start: start)
-        case .replayed: return refuseAnswer(.walletReplayed, requestId: logID, start: start)
-        case .expired: return refuseAnswer(.walletExpired, requestId: logID, start: start)
+        case .replayed:
+            return refuseAnswer(.walletReplayed, requestId: logID, format: await storedFormat(id, after: .walletReplayed), start: start)
+        case .expired:
+            return refuseAnswer(.walletExpired, requestId: logID, format: await storedFormat(id, after: .walletExpired), start: start)
         case .consumed(let request): stored = request
         }
 
@@ -105,12 +107,14 @@ extension ServerHandlers {
             logger.error("request store could not keep the result", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
             return APIError.storeUnavailable.response
         }
+        webhooks?.transactionAnswered(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
         // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
         return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
     }
 
-    private func refuseAnswer(_ error: APIError, requestId: String?, start: ContinuousClock.Instant) -> Response {
-        metrics.verification(format: "unknown", outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
+    /// The refusal, counted under `format` (a replayed or expired transaction names its own; otherwise "unknown").
+    private func refuseAnswer(_ error: APIError, requestId: String?, format: String = "unknown", start: ContinuousClock.Instant) -> Response {
+        metrics.verification(format: format, outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
         logger.info("wallet answer refused", metadata: [
             "requestId": "\(requestId.map(Self.loggable) ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
         ])

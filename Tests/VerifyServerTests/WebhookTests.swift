@@ -1,0 +1,192 @@
+import CryptoCore
+import Foundation
+import Hummingbird
+import LoopbackClient
+import Logging
+import Mdoc
+import RevocationFetch
+import ServiceLifecycle
+import Synchronization
+import Testing
+@testable import VerifyServer
+
+/// A webhook receiver on 127.0.0.1: records each POST and answers with the next status of `statuses` (the last one
+/// repeats).
+final class WebhookReceiver: Sendable {
+    struct Received: Sendable {
+        let headers: [String: String]
+        let body: [UInt8]
+    }
+
+    let received: AsyncStream<Received>
+    private let continuation: AsyncStream<Received>.Continuation
+    private let statuses: Mutex<[Int]>
+
+    init(statuses: [Int]) {
+        (received, continuation) = AsyncStream.makeStream(of: Received.self)
+        self.statuses = Mutex(statuses)
+    }
+
+    /// Runs the receiver around `body`, which gets its port.
+    func run<T: Sendable>(_ body: @Sendable (Int) async throws -> T) async throws -> T {
+        let router = Router()
+        router.post("/hook") { [self] request, _ -> Response in
+            let bytes = Array(try await request.body.collect(upTo: 1 << 20).readableBytesView)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            continuation.yield(Received(headers: headers, body: bytes))
+            let status = statuses.withLock { statuses in statuses.count > 1 ? statuses.removeFirst() : statuses.first ?? 204 }
+            return Response(status: HTTPResponse.Status(code: status))
+        }
+        let port = Mutex<Int?>(nil)
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                                      onServerRunning: { channel in
+                                          let bound = channel.localAddress?.port ?? 0
+                                          port.withLock { $0 = bound }
+                                          startedContinuation.yield(bound)
+                                      }, logger: ServerFixture.quietLogger)
+        let group = ServiceGroup(configuration: .init(services: [application], logger: ServerFixture.quietLogger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = started.makeAsyncIterator()
+            let result: Result<T, any Error>
+            if let bound = await iterator.next() {
+                do { result = .success(try await body(bound)) } catch { result = .failure(error) }
+            } else {
+                result = .failure(WebhookTestError.notStarted)
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+}
+
+enum WebhookTestError: Error { case notStarted }
+
+@Suite("verify-server webhooks: Standard Webhooks signature, retry with backoff, thin body, destination policy")
+struct WebhookTests {
+    static let secretText = "whsec_" + Data(Array(0 ..< 32).map(UInt8.init)).base64EncodedString()
+
+    /// Verifies a delivery's Standard Webhooks signature with the secret, as a receiver does.
+    static func signatureValid(_ received: WebhookReceiver.Received) throws -> Bool {
+        let id = try #require(received.headers["webhook-id"])
+        let timestamp = try #require(received.headers["webhook-timestamp"])
+        let signature = try #require(received.headers["webhook-signature"])
+        let key = try #require(Data(base64Encoded: String(secretText.dropFirst("whsec_".count))))
+        let expected = HMAC.authenticate(.sha256, key: [UInt8](key), data: Array("\(id).\(timestamp).".utf8) + received.body)
+        return signature == "v1," + Data(expected).base64EncodedString()
+    }
+
+    /// A server whose webhook goes to the receiver's port, with an API key; the retry wait returns at once.
+    static func withServer(port: Int, includeReport: Bool = false, allow: [String] = ["127.0.0.1"],
+                           _ body: @Sendable (RunningServer, SimulatedWallet, TransactionAPITests.Key) async throws -> Void) async throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        let key = TransactionAPITests.key("shop")
+        var configuration = wallet.configuration(testMode: true)
+        configuration.apiKeys = [key.entry]
+        configuration.webhookURL = "http://127.0.0.1:\(port)/hook"
+        configuration.webhookSecret = try WebhookSecret(text: secretText)
+        configuration.webhookIncludeReport = includeReport
+        configuration.webhookAllow = allow
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore(),
+                                           hooks: ServerHooks(webhookWait: { _ in })) { server in
+            try await body(server, wallet, key)
+        }
+    }
+
+    /// Creates an annex-c transaction with `key` and answers it as the wallet; returns its ID.
+    static func answered(_ server: RunningServer, _ wallet: SimulatedWallet, _ key: TransactionAPITests.Key) async throws -> String {
+        let body = try jsonObject(try await TransactionAPITests.create(server, key))
+        let id = try #require(body["requestId"] as? String)
+        let data = try #require(body["data"] as? [String: Any])
+        let response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String))
+        let accepted = try await TransactionAPITests.answer(server, id, secret: try #require(body["clientSecret"] as? String),
+                                                            body: TransactionAPITests.credential(annexC: response))
+        #expect(try jsonObject(accepted)["status"] as? String == "accepted")
+        return id
+    }
+
+    @Test("an answered transaction is posted, signed (v1 HMAC-SHA256 over id.timestamp.body), retried after a 500 with the same webhook-id; the body carries the status only")
+    func deliveredAndRetried() async throws {
+        let receiver = WebhookReceiver(statuses: [500, 204])
+        try await receiver.run { port in
+            try await Self.withServer(port: port) { server, wallet, key in
+                let id = try await Self.answered(server, wallet, key)
+                var deliveries = receiver.received.makeAsyncIterator()
+                let first = try #require(await deliveries.next())
+                let second = try #require(await deliveries.next())
+                #expect(first.headers["webhook-id"] == "msg_\(id)")
+                #expect(second.headers["webhook-id"] == first.headers["webhook-id"])
+                #expect(try Self.signatureValid(first))
+                #expect(try Self.signatureValid(second))
+                #expect(first.headers["content-type"] == "application/json")
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(second.body)) as? [String: Any])
+                #expect(event["type"] as? String == "transaction.verified")
+                let data = try #require(event["data"] as? [String: Any])
+                #expect(data["requestId"] as? String == id && data["status"] as? String == "verified")
+                #expect(data["report"] == nil)
+                #expect(!String(decoding: second.body, as: UTF8.self).contains("family_name"))
+                // A tampered body fails the signature.
+                var tampered = second.body
+                tampered[tampered.count - 2] ^= 1
+                #expect(try !Self.signatureValid(.init(headers: second.headers, body: tampered)))
+            }
+        }
+    }
+
+    @Test("webhookIncludeReport: the body carries the report with the elements")
+    func includesReport() async throws {
+        let receiver = WebhookReceiver(statuses: [200])
+        try await receiver.run { port in
+            try await Self.withServer(port: port, includeReport: true) { server, wallet, key in
+                _ = try await Self.answered(server, wallet, key)
+                var deliveries = receiver.received.makeAsyncIterator()
+                let delivery = try #require(await deliveries.next())
+                let event = try #require(try JSONSerialization.jsonObject(with: Data(delivery.body)) as? [String: Any])
+                let report = try #require((event["data"] as? [String: Any])?["report"] as? [String: Any])
+                #expect(report["verified"] as? Bool == true)
+                #expect(String(decoding: delivery.body, as: UTF8.self).contains("family_name"))
+            }
+        }
+    }
+
+    @Test("a loopback URL not in webhookAllow is refused before connecting; a 410 is not retried; backoff is bounded")
+    func destinationPolicy() async throws {
+        let receiver = WebhookReceiver(statuses: [410])
+        try await receiver.run { port in
+            let secret = try WebhookSecret(text: Self.secretText)
+            let delivery = WebhookSender.Delivery(id: "msg_x", body: Array(#"{"type":"transaction.verified"}"#.utf8), requestId: "x")
+            let refused = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false, allow: [],
+                                        logger: ServerFixture.quietLogger)
+            guard case .refused = await refused.post(delivery) else {
+                Issue.record("a loopback destination without an allow entry was not refused")
+                return
+            }
+            let allowed = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false,
+                                        allow: [try #require(FetchDestination("127.0.0.0/8"))], logger: ServerFixture.quietLogger)
+            #expect(await allowed.post(delivery) == .gone)
+            #expect(WebhookSender.backoff.count == 5)
+        }
+    }
+
+    @Test("configuration: the secret's form, https only outside test mode, URL and secret together, allow entries")
+    func configuration() throws {
+        #expect(throws: ConfigurationProblems.self) { try WebhookSecret(text: "not-a-secret") }
+        #expect(throws: ConfigurationProblems.self) { try WebhookSecret(text: "whsec_" + Data(repeating: 1, count: 8).base64EncodedString()) }
+        #expect(String(describing: try WebhookSecret(text: Self.secretText)) == "WebhookSecret(redacted)")
+        var configuration = ServerConfiguration()
+        configuration.webhookURL = "http://hooks.example/verify"
+        configuration.webhookAllow = ["not a host/99"]
+        let problems = configuration.problems.joined(separator: "\n")
+        #expect(problems.contains("webhookURL must be an https URL"))
+        #expect(problems.contains("webhookURL needs webhookSecretFile"))
+        #expect(problems.contains("webhookAllow entry"))
+        configuration.webhookURL = "https://hooks.example/verify"
+        configuration.webhookSecret = try WebhookSecret(text: Self.secretText)
+        configuration.webhookAllow = []
+        #expect(!configuration.problems.joined().contains("webhook"))
+    }
+}

@@ -103,8 +103,12 @@ struct AllowedIssuersServerTests {
             #expect(try errorCodes(refused) == ["policy.issuer_not_allowed"])
 
             let (_, openID4VP) = try Self.created(try await server.client.post("/v1/requests", json: Setup.body("openid4vp", allowed: [setup.walletID])))
-            let query = try JSONSerialization.data(withJSONObject: try #require(openID4VP["data"]))
-            #expect(String(decoding: query, as: UTF8.self).contains(#""trusted_authorities":[{"type":"aki","values":["\#(setup.walletID)"]}]"#))
+            let dcql = try #require((openID4VP["data"] as? [String: Any])?["dcql_query"] as? [String: Any])
+            let query = try #require((dcql["credentials"] as? [[String: Any]])?.first)
+            let authorities = try #require(query["trusted_authorities"] as? [[String: Any]])
+            #expect(authorities.count == 1)
+            #expect(authorities.first?["type"] as? String == "aki")
+            #expect(authorities.first?["values"] as? [String] == [setup.walletID])
         }
     }
 

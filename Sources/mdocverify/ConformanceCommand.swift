@@ -111,7 +111,7 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("junit"), help: "Write the results as JUnit XML to this file.")
         var junitPath: String?
 
-        @Option(name: .customLong("api-key-file"), help: "verify-server: a file holding the API key (Authorization: Bearer).")
+        @Option(name: .customLong("api-key-file"), help: "verify-server: a file holding an API key: the run then uses the backend API (POST /v1/transactions, the wallet-facing endpoint, GET /v1/transactions/{requestId}).")
         var apiKeyFile: String?
 
         @Option(name: .customLong("merchant-key"), help: "verify-server: the server's Apple merchant key, PEM (public or private): Apple cases are sealed to it.")

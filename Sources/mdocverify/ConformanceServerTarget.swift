@@ -9,10 +9,13 @@ import Mdoc
 import MdocTesting
 import Verifier
 
-/// `--target verify-server URL`: for each case, creates a request (`POST /v1/requests`), answers it as the kit's
-/// wallet with the case's faults, posts the answer (`POST /v1/verify`) and reads the verdict: 200 accepted, 422 the
-/// report's codes, another 4xx the error's code. The server must trust the corpus IACA (`--write-trust FILE`) and,
-/// for Apple, hold the private half of `--merchant-key` with the same merchant and team IDs.
+/// `--target verify-server URL`: for each case, creates a request, answers it as the kit's wallet with the case's
+/// faults, posts the answer and reads the verdict. Without an API key through the request API (`POST /v1/requests`,
+/// `POST /v1/verify`: 200 accepted, 422 the report's codes, another 4xx the error's code); with `--api-key-file`
+/// through the backend API (`POST /v1/transactions` with the key, the wallet-facing
+/// `POST /v1/wallet/{requestId}/response` with the client secret, then `GET /v1/transactions/{requestId}` for the
+/// report's codes). The server must trust the corpus IACA (`--write-trust FILE`) and, for Apple, hold the private half
+/// of `--merchant-key` with the same merchant and team IDs.
 struct VerifyServerTarget: ConformanceTarget {
     let base: URL
     let corpus: ConformanceCorpus
@@ -57,19 +60,21 @@ struct VerifyServerTarget: ConformanceTarget {
         do {
             let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
             let target = try walletTarget(format, fields)
+            let secret = fields["clientSecret"] as? String
             let answer: SimulatedResponse
             do {
                 answer = try corpus.answer(libraryCase, to: target, material: material)
             } catch {
                 return .error("the kit could not answer the server's request: \(error)")
             }
+            let credential = Self.credential(format, answer.postedText)
             if libraryCase.postsTwice {
-                let first = try verify(requestID, answer.postedText)
+                let first = try verify(requestID, answer.postedText, secret: secret, credential: credential)
                 guard case .verdict(.accept, _, _) = first else {
                     return .error("the first answer to the request was not accepted, so its replay proves nothing")
                 }
             }
-            return try verify(requestID, answer.postedText)
+            return try verify(requestID, answer.postedText, secret: secret, credential: credential)
         } catch let failure as ServerFailure {
             return .error(failure.description)
         } catch {
@@ -86,15 +91,33 @@ struct VerifyServerTarget: ConformanceTarget {
         let description: String
     }
 
-    /// `POST /v1/requests`: the request ID and the public fields.
+    /// `POST /v1/requests`, or with an API key `POST /v1/transactions`: the request ID and the public fields (with the
+    /// transaction's `clientSecret`).
     func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, [String: Any]) {
         let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(origin)),
                                      ("documents", Self.documents(policy))])
-        let (status, object) = try post("v1/requests", body)
+        let path = apiKey == nil ? "v1/requests" : "v1/transactions"
+        let (status, object) = try call("POST", path, body)
         guard status == 201, let requestID = object["requestId"] as? String else {
-            throw ServerFailure(description: "POST /v1/requests answered \(status)\(Self.errorText(object)): check the server's configuration")
+            throw ServerFailure(description: "POST /\(path) answered \(status)\(Self.errorText(object)): check the server's configuration")
         }
         return (requestID, object)
+    }
+
+    /// What a page posts to the wallet-facing endpoint: the DC API credential `{protocol, data}` for the web formats,
+    /// `{"response": …}` for Apple.
+    static func credential(_ format: ResponseFormat, _ posted: String) -> JSONValue {
+        switch format {
+        case .annexC: return .object([("protocol", .string("org-iso-mdoc")), ("data", .object([("response", .string(posted))]))])
+        case .openID4VP:
+            if let object = try? JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any],
+               let protocolIdentifier = object["protocol"] as? String, let data = object["data"] as? [String: Any],
+               let response = data["response"] as? String {
+                return .object([("protocol", .string(protocolIdentifier)), ("data", .object([("response", .string(response))]))])
+            }
+            return .object([("response", .string(posted))])
+        default: return .object([("response", .string(posted))])
+        }
     }
 
     /// The kit's wallet for the server's request: Apple's nonce, Annex C's encryptionInfo, OpenID4VP's request.
@@ -125,9 +148,14 @@ struct VerifyServerTarget: ConformanceTarget {
         }
     }
 
-    /// `POST /v1/verify`: 200 accepted; 422 rejected with the report's codes; another 4xx rejected with the error's code.
-    func verify(_ requestID: String, _ response: String) throws -> Observation {
-        let (status, object) = try post("v1/verify", .object([("requestId", .string(requestID)), ("response", .string(response))]))
+    /// `POST /v1/verify` (or, for a transaction, the wallet-facing endpoint and the status): 200 accepted; 422
+    /// rejected with the report's codes; another 4xx rejected with the error's code.
+    func verify(_ requestID: String, _ response: String, secret: String?, credential: JSONValue) throws -> Observation {
+        if apiKey != nil {
+            guard let secret else { throw ServerFailure(description: "POST /v1/transactions answered no clientSecret") }
+            return try answerTransaction(requestID, secret: secret, credential: credential)
+        }
+        let (status, object) = try call("POST", "v1/verify", .object([("requestId", .string(requestID)), ("response", .string(response))]))
         switch status {
         case 200:
             return .verdict(.accept, codes: [], detail: "")
@@ -142,23 +170,54 @@ struct VerifyServerTarget: ConformanceTarget {
         }
     }
 
-    /// One JSON POST; the status and the JSON object answered (empty when the body is not one). A 429 is waited out
+    /// The wallet-facing `POST /v1/wallet/{requestId}/response` with the client secret: 200 `{"status"}`, then
+    /// `GET /v1/transactions/{requestId}` for the report's codes; a 4xx is rejected with the error's code.
+    func answerTransaction(_ requestID: String, secret: String, credential: JSONValue) throws -> Observation {
+        let path = "v1/wallet/\(requestID)/response"
+        let (status, object) = try call("POST", path, credential, headers: ["X-Client-Secret": secret], withKey: false)
+        switch status {
+        case 200:
+            let (statusCode, transaction) = try call("GET", "v1/transactions/\(requestID)", nil)
+            guard statusCode == 200, let state = transaction["status"] as? String else {
+                return .error("GET /v1/transactions/{requestId} answered \(statusCode)\(Self.errorText(transaction))")
+            }
+            let report = transaction["report"] as? [String: Any]
+            let codes = ((report?["errors"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+            switch state {
+            case "verified": return .verdict(.accept, codes: [], detail: "")
+            case "rejected": return .verdict(.reject, codes: Array(Set(codes)).sorted(), detail: "")
+            default: return .error("the transaction is \(state) after the wallet's answer")
+            }
+        case 400..<500:
+            let code = (object["error"] as? [String: Any])?["code"] as? String
+            return .verdict(.reject, codes: code.map { [$0] } ?? [], detail: " (HTTP \(status))")
+        default:
+            return .error("POST /\(path) answered \(status)\(Self.errorText(object))")
+        }
+    }
+
+    /// One JSON call; the status and the JSON object answered (empty when the body is not one). A 429 is waited out
     /// (its Retry-After, at most 5 s) and retried, up to 30 times: the server's rate limit is not the case's verdict.
-    func post(_ path: String, _ body: JSONValue) throws -> (Int, [String: Any]) {
+    func call(_ method: String, _ path: String, _ body: JSONValue?, headers: [String: String] = [:], withKey: Bool = true) throws
+        -> (Int, [String: Any]) {
         for _ in 0..<30 {
-            let (status, object, retryAfter) = try exchange(path, body)
+            let (status, object, retryAfter) = try exchange(method, path, body, headers: headers, withKey: withKey)
             guard status == 429 else { return (status, object) }
             Thread.sleep(forTimeInterval: min(5, max(0.2, retryAfter ?? 1)))
         }
-        throw ServerFailure(description: "POST /\(path) answered 429 (rate limited) 30 times: raise the server's rateLimit for the run")
+        throw ServerFailure(description: "\(method) /\(path) answered 429 (rate limited) 30 times: raise the server's rateLimit for the run")
     }
 
-    func exchange(_ path: String, _ body: JSONValue) throws -> (Int, [String: Any], Double?) {
+    func exchange(_ method: String, _ path: String, _ body: JSONValue?, headers: [String: String], withKey: Bool) throws
+        -> (Int, [String: Any], Double?) {
         var request = URLRequest(url: base.appendingPathComponent(path), timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = Data(body.serializedBytes())
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.serializedBytes())
+        }
+        if withKey, let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let box = ExchangeBox()
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { data, response, error in
@@ -169,7 +228,7 @@ struct VerifyServerTarget: ConformanceTarget {
         done.wait()
         let (data, status, retryAfter, error) = box.get()
         guard let status else {
-            throw ServerFailure(description: "POST \(request.url?.absoluteString ?? path) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer")")
+            throw ServerFailure(description: "\(method) \(request.url?.absoluteString ?? path) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer")")
         }
         let object = data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
         return (status, object, retryAfter)

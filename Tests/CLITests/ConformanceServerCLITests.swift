@@ -13,7 +13,7 @@ struct ConformanceServerCLITests {
         let process = Process()
         let url: URL
 
-        init(folder: URL, trust: URL, merchantKey: URL) throws {
+        init(folder: URL, trust: URL, merchantKey: URL, extra: [String: String] = [:]) throws {
             process.executableURL = MdocVerifyCLI.builtProduct("verify-server")
             process.currentDirectoryURL = folder
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VERIFY_SERVER_") }.merging([
@@ -24,7 +24,7 @@ struct ConformanceServerCLITests {
                 "VERIFY_SERVER_TRUST_STORE": trust.path,
                 "VERIFY_SERVER_STORE_URL": "sqlite:" + folder.appendingPathComponent("store.sqlite").path,
                 "VERIFY_SERVER_REVOCATION_FETCH": "false",
-            ]) { _, new in new }
+            ].merging(extra) { _, new in new }) { _, new in new }
             let errors = Pipe()
             process.standardError = errors
             process.standardOutput = errors
@@ -94,6 +94,48 @@ struct ConformanceServerCLITests {
         let replay = try #require(cases.first { $0["id"] as? String == "annex-c/attack/replay" })
         #expect(replay["outcome"] as? String == "passed")
         #expect(replay["gotCodes"] as? [String] == ["nonce.replayed"])
+    }
+
+    @Test("with --api-key-file the run goes through the backend API: transactions, the wallet-facing endpoint, the status")
+    func transactionsAPI() throws {
+        let folder = try Self.setUp(trustCorpus: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A key the server is configured with (its SHA-256 under apiKeys), as `verify-server --new-api-key` prints it.
+        let process = Process()
+        process.executableURL = MdocVerifyCLI.builtProduct("verify-server")
+        process.arguments = ["--new-api-key", "conformance"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let key = try #require(lines.first { $0.hasPrefix("vsk_") })
+        let sha256 = try #require(lines.first { $0.hasPrefix("sha256: ") }).dropFirst("sha256: ".count)
+        try key.write(to: folder.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)
+        let server = try Server(folder: folder, trust: folder.appendingPathComponent("iaca.pem"),
+                                merchantKey: folder.appendingPathComponent("merchant-private.pem"), extra: [
+                                    "VERIFY_SERVER_API_KEYS": #"[{"id":"conformance","sha256":"\#(sha256)","origins":["https://shop.example"]}]"#,
+                                ])
+        defer { server.stop() }
+        let results = folder.appendingPathComponent("results.json")
+        let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", server.url.absoluteString,
+                                         "--merchant-key", folder.appendingPathComponent("merchant-public.pem").path,
+                                         "--api-key-file", folder.appendingPathComponent("api-key").path,
+                                         "--case", "annex-c/", "--case", "openid4vp/attack/", "--case", "apple-app/fault/mso-expired",
+                                         "--expect-codes", "--strict", "--json", results.path])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any])
+        let cases = try #require(object["cases"] as? [[String: Any]])
+        let replay = try #require(cases.first { $0["id"] as? String == "openid4vp/attack/replay" })
+        #expect(replay["outcome"] as? String == "passed")
+        #expect(replay["gotCodes"] as? [String] == ["nonce.replayed"])
+
+        // A key the server does not know: every case is an error, none a verdict.
+        try "vsk_not-a-configured-key".write(to: folder.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)
+        let refused = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", server.url.absoluteString,
+                                             "--api-key-file", folder.appendingPathComponent("api-key").path, "--case", "annex-c/positive/mdl"])
+        #expect(refused.stdout.contains("POST /v1/transactions answered 401"), "\(refused.stdout)")
     }
 
     @Test("a server that trusts another IACA wrongly rejects the positive controls and is reported so")

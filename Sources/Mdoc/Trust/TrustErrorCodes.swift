@@ -14,7 +14,7 @@ extension ErrorCode {
     /// verification time.
     public static let vicalSignerExpired = ErrorCode("vical.signer_expired")
 
-    /// Every code raised when a VICAL is verified or imported.
+    /// Every code raised when a trust list (a VICAL, a LoTE) is verified or imported.
     public static let trustCodes: [ErrorCode] = [.vicalMalformed, .vicalSignatureInvalid, .vicalSignerUntrusted, .vicalStale, .vicalRollback,
-                                                   .vicalSignerExpired]
+                                                   .vicalSignerExpired] + loteCodes
 }

@@ -7,6 +7,10 @@ import PackageDescription
 // second TLS stack and no database driver.
 let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
+// The upcoming-feature settings the Swift server packages use, on the modules a relying party links: existentials
+// spelled `any`, and imports that make a module's members visible only where it is imported.
+let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "WalletVerifier",
     platforms: [.macOS(.v15)],
@@ -52,14 +56,14 @@ let package = Package(
         // glibc heap calls (malloc_trim, mallinfo2) for verify-server's allocator trim and the load tool's soak.
         .target(name: "CAllocator"),
         .target(name: "COpenSSLShims", dependencies: ["COpenSSL"], cSettings: opensslSettings),
-        .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"]),
-        .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"]),
-        .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"]),
-        // Locks: NIOConcurrencyHelpers' pthread-based NIOLockedValueBox, which ThreadSanitizer understands (Linux's
-        // Synchronization.Mutex hands a contended lock over in the kernel, where it cannot see it; Fuzz/README.md).
+        .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"], swiftSettings: strictSettings),
+        .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], swiftSettings: strictSettings),
+        // Locks: CryptoCore.Locked, a pthread mutex, which ThreadSanitizer understands (Linux's Synchronization.Mutex
+        // hands a contended lock over in the kernel, where it cannot see it; Fuzz/README.md).
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib",
                                              .product(name: "Tracing", package: "swift-distributed-tracing")]),
-        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"]),
+        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"], swiftSettings: strictSettings),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
@@ -67,9 +71,9 @@ let package = Package(
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        // Signed test responses from a test PKI, with named faults (compliance-test kit).
         // Certificate and CRL builders for test PKIs: the kit and the tests, never the verifier.
         .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),
+        // Signed test responses from a test PKI, with named faults (compliance-test kit).
         .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
         // The kit's lists on loopback over HTTP (RevocationListServer).
         .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "Mdoc", "CryptoCore",

@@ -162,14 +162,21 @@ struct VICALRefreshTests {
                 #expect(vical["vicalIssueID"] as? Int == 3)
                 #expect(vical["lastError"] as? String == "unreachable")
             }
-            try FileManager.default.removeItem(atPath: setup.cache)
-            do {
-                try await ServerFixture.withServer(setup.configuration()) { _ in }
-                Issue.record("the start should be refused without a copy")
-            } catch {
-                let text = String(describing: error)
-                #expect(text.contains("the download failed (unreachable"), "\(text)")
-                #expect(text.contains("does not start without it"), "\(text)")
+            // A copy changed on disk is verified like a download: a broken signature is no usable copy.
+            let copies = try FileManager.default.contentsOfDirectory(atPath: setup.cache).filter { $0.hasSuffix(".cbor") }
+            let copy = URL(fileURLWithPath: setup.cache).appendingPathComponent(try #require(copies.first))
+            try Data(VICALServer.badSignature([UInt8](try Data(contentsOf: copy)))).write(to: copy)
+            for removed in [false, true] {
+                if removed { try FileManager.default.removeItem(atPath: setup.cache) }
+                do {
+                    try await ServerFixture.withServer(setup.configuration()) { _ in }
+                    Issue.record("the start should be refused without a usable copy")
+                } catch {
+                    let text = String(describing: error)
+                    #expect(text.contains("the download failed (unreachable"), "\(text)")
+                    #expect(text.contains("does not start without it"), "\(text)")
+                    if !removed { #expect(text.contains("vical.signature_invalid"), "\(text)") }
+                }
             }
         } catch {
             await setup.finish()

@@ -259,6 +259,10 @@ struct TransactionAPITests {
             #expect(preflight.header("Vary") == "Origin")
             #expect(preflight.header("Access-Control-Allow-Credentials") == nil)
             #expect(preflight.header("Access-Control-Allow-Headers")?.lowercased().contains("x-client-secret") == true)
+            // An ID no request can have: 404, as the POST answers it.
+            let tooLong = try await server.client.send(method: .OPTIONS, path: "/v1/wallet/\(String(repeating: "0", count: 129))/response",
+                                                       body: nil, headers: [("Origin", SimulatedWallet.origin)])
+            #expect(tooLong.status == 404)
             for origin in ["https://evil.example", "null", "https://shop.example.evil.example", "*", "HTTPS://SHOP.EXAMPLE"] {
                 let refused = try await server.client.send(method: .OPTIONS, path: path, body: nil, headers: [("Origin", origin)])
                 #expect(refused.status == 204)

@@ -75,7 +75,12 @@ struct ServerHandlers: Sendable {
         case .createTransaction: return await createTransaction(request, client: context.client)
         case .transactionStatus: return await transactionStatus(request, id: context.parameters.get("requestId"), client: context.client)
         case .walletResponse: return await walletResponse(request, id: context.parameters.get("requestId"))
-        case .walletPreflight: return CrossOrigin(configuration: configuration).preflight(request)
+        case .walletPreflight:
+            // An ID no request can have is refused as the POST would refuse it.
+            guard let id = context.parameters.get("requestId"), !id.isEmpty, id.unicodeScalars.count <= 128 else {
+                return Response(status: .notFound)
+            }
+            return CrossOrigin(configuration: configuration).preflight(request)
         case .demoPage, .demoScript, .demoCreate, .demoStatus:
             return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         }

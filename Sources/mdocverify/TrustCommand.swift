@@ -8,8 +8,8 @@ import Verifier
 /// `mdocverify trust …`: VICALs and the trust store.
 struct Trust: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Verify and import VICALs; list trust anchors.",
-        subcommands: [VICALCommands.self, List.self]
+        abstract: "Verify and import VICALs and EU trusted lists (LoTE); list trust anchors.",
+        subcommands: [VICALCommands.self, LoTECommands.self, List.self]
     )
 
     struct VICALCommands: ParsableCommand {

@@ -155,7 +155,7 @@ enum VICALImport {
 
     /// Moves `staging` to `target`: the old folder is renamed aside first and removed after, so a reader sees either the
     /// old import or the new one.
-    private static func swap(_ staging: URL, into target: URL) throws {
+    static func swap(_ staging: URL, into target: URL) throws {
         let manager = FileManager.default
         let old = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(UUID().uuidString)")
         let exists = manager.fileExists(atPath: target.path)

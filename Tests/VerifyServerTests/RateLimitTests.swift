@@ -36,6 +36,10 @@ struct RateLimitTests {
             // Unknown paths and other methods under /v1/ too: no probing around the limit.
             try Self.expectLimited(try await server.client.get("/v1/nothing-here"), retryAfter: 2)
             try Self.expectLimited(try await server.client.get("/v1/requests"), retryAfter: 2)
+            // The router reads the path by segments: extra slashes reach the same route, and the same limit.
+            for path in ["//v1/requests", "/v1//requests", "///v1///requests/"] {
+                try Self.expectLimited(try await server.client.post(path, json: AppleSample.createBody), retryAfter: 2)
+            }
             clock.advance(by: 1)
             try Self.expectLimited(try await server.client.post("/v1/requests", json: AppleSample.createBody), retryAfter: 1)
             clock.advance(by: 1)
@@ -89,6 +93,22 @@ struct RateLimitTests {
             // The proxy's own requests are yet another client.
             #expect(try await server.client.post("/v1/requests", json: AppleSample.createBody).status == 201)
         }
+    }
+
+    @Test("a client's refusals are logged once when they start, naming the client, not once per request")
+    func loggedOnce() async throws {
+        let lines = JSONLines()
+        let clock = TestClock()
+        try await ServerFixture.withServer(Self.configuration(rate: 1, burst: 1), clock: clock, logger: lines.logger()) { server async throws in
+            #expect(try await server.client.post("/v1/requests", json: AppleSample.createBody).status == 201)
+            for _ in 0 ..< 3 { #expect(try await server.client.post("/v1/requests", json: AppleSample.createBody).status == 429) }
+            clock.advance(by: 1)
+            #expect(try await server.client.post("/v1/requests", json: AppleSample.createBody).status == 201)
+            #expect(try await server.client.post("/v1/requests", json: AppleSample.createBody).status == 429)
+        }
+        let limited = try lines.objects().filter { $0["message"] as? String == "client rate limited" }
+        #expect(limited.count == 2, "one per run of refusals: \(limited)")
+        #expect(limited.allSatisfy { ($0["metadata"] as? [String: Any])?["client"] as? String == "127.0.0.1" })
     }
 
     @Test("0 turns the limit off; bad values are configuration problems; the default is on")

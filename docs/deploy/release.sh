@@ -6,9 +6,9 @@
 #   docs/deploy/release.sh                  build (one release build of both products), then package
 #   RELEASE_BINARIES=DIR docs/deploy/release.sh   package the binaries already in DIR (e.g. to check the packaging)
 #
-# The binaries still load the system's OpenSSL (libssl3), libcbor, libcurl and zlib: on the target host install
-# Debian's libssl3 libcbor0.10 libcurl4 zlib1g (or your distribution's equivalents). The version in the tarball's name
-# is what `verify-server --version` prints: one number for the binaries, docs/openapi.yaml and the docs.
+# The binaries still load the system's OpenSSL, libcbor, libcurl, zlib and libstdc++: on the target host install
+# Debian 12's libssl3 libcbor0.8 libcurl4 zlib1g libstdc++6 (or your distribution's equivalents). The version in the
+# tarball's name is what `verify-server --version` prints: one number for the binaries, docs/openapi.yaml and the docs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -94,9 +94,11 @@ struct ClientAddressMiddleware: RouterMiddleware {
         self.logger = logger
     }
 
-    /// Whether the rate limit applies to `path`: the API under /v1/, not the operator's routes.
+    /// Whether the rate limit applies to `path`: the API under /v1/, not the operator's routes. Read by segments, as
+    /// the router reads it (`//v1//requests` is `/v1/requests` to it).
     static func isLimited(_ path: String) -> Bool {
-        path.hasPrefix("/v1/") && !path.hasPrefix("/v1/operator/")
+        var segments = path.split(separator: "/", omittingEmptySubsequences: true).makeIterator()
+        return segments.next() == "v1" && segments.next() != "operator"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -10,15 +10,23 @@ enum InputFiles {
     /// file's size before anything is read, so a huge file costs no memory.
     static let maxResponseFileBytes = 2 * CBORLimits.default.maxInputBytes + 64 * 1024
 
+    /// What any local file may hold at most when its reader names no smaller limit: a file that does not end
+    /// (/dev/zero, a device) is refused at this size instead of filling memory.
+    static let maxAnyFileBytes = 64 << 20
+
     static func read(_ path: String, what: String, maxBytes: Int? = nil) throws -> [UInt8] {
         if let maxBytes, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maxBytes {
             throw UsageFailure("\(what) at \(path) is \(size) bytes; the limit is \(maxBytes) (4 MiB of CBOR, as hex or base64 text)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read at most one byte past the limit: the size above is 0 for devices and pipes.
+        let limit = maxBytes ?? maxAnyFileBytes
+        guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.read(upToCount: limit + 1) ?? Data() else {
             throw UsageFailure("cannot read \(what) at \(path)")
         }
-        if let maxBytes, data.count > maxBytes {
-            throw UsageFailure("\(what) at \(path) is larger than \(maxBytes) bytes (4 MiB of CBOR, as hex or base64 text)")
+        try? handle.close()
+        if data.count > limit {
+            throw UsageFailure("\(what) at \(path) is larger than \(limit) bytes"
+                               + (maxBytes == nil ? "" : " (4 MiB of CBOR, as hex or base64 text)"))
         }
         return Array(data)
     }

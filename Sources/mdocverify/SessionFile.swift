@@ -93,11 +93,13 @@ struct SessionFile: Equatable {
 
     /// The file at `path` as `request <expected>` writes it (a folder: its session.json, or the former Annex C files).
     /// Every problem is a `UsageFailure` naming the fix; no value from the file is quoted.
-    static func read(_ path: String, expected: VerificationReport.Format) throws -> SessionFile {
+    static func read(_ path: String, expected: VerificationReport.Format, inFolder: Bool = false) throws -> SessionFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // One level only: a session.json that is itself a folder (or a link back to one) is not followed.
+            guard !inFolder else { throw UsageFailure("\(path) is a folder, not a session.json: pass the file `mdocverify request \(expected.rawValue)` wrote") }
             let inside = URL(fileURLWithPath: path).appendingPathComponent(name).path
-            if FileManager.default.fileExists(atPath: inside) { return try read(inside, expected: expected) }
+            if FileManager.default.fileExists(atPath: inside) { return try read(inside, expected: expected, inFolder: true) }
             if expected == .annexC, let legacy = try legacyAnnexC(folder: path) { return legacy }
             throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `mdocverify request \(expected.rawValue)` wrote")
         }
@@ -242,11 +244,12 @@ enum SessionValues {
 enum SessionFormat {
     /// The format `path` names; `openid4vp` for an unversioned file and `annex-c` for a folder of the former files.
     /// A file that is no session at all is refused by `SessionFile.read` afterwards, with the fix.
-    static func of(_ path: String) throws -> VerificationReport.Format {
+    static func of(_ path: String, inFolder: Bool = false) throws -> VerificationReport.Format {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            guard !inFolder else { return .annexC }  // refused by `SessionFile.read`
             let inside = URL(fileURLWithPath: path).appendingPathComponent(SessionFile.name).path
-            return FileManager.default.fileExists(atPath: inside) ? try of(inside) : .annexC
+            return FileManager.default.fileExists(atPath: inside) ? try of(inside, inFolder: true) : .annexC
         }
         let text = try InputFiles.readText(path, what: "session", maxBytes: SessionFile.maxBytes)
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],

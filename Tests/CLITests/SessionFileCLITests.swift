@@ -174,6 +174,22 @@ struct SessionFileCLITests {
         #expect(neither.status == 2 && neither.stderr.contains("pass --session with the session.json `request annex-c` wrote"), "\(neither.stderr)")
     }
 
+    @Test("a session that never ends (/dev/zero) or a folder whose session.json links back to it: exit 2, no hang, no crash")
+    func endlessAndLoopingSessions() throws {
+        let folder = Self.folder()
+        let out = try Self.request("annex-c", in: folder)
+        let wallet = try Self.annexCAnswer(out, in: folder)
+        let endless = try Self.verifyCase(wallet) { arguments in arguments.map { $0 == out + "/session.json" ? "/dev/zero" : $0 } }
+        #expect(endless.status == 2 && endless.stderr.contains("is larger than"), "\(endless.stderr)")
+        let loop = folder + "/loop"
+        try FileManager.default.createDirectory(atPath: loop, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: loop + "/session.json", withDestinationPath: ".")
+        let looping = try Self.verifyCase(wallet) { arguments in arguments.map { $0 == out + "/session.json" ? loop : $0 } }
+        #expect(looping.status == 2 && looping.stderr.contains("is a folder, not a session.json"), "\(looping.stderr)")
+        let inspected = try MdocVerifyCLI.run(["inspect", wallet + "/response.txt", "--session", loop])
+        #expect(inspected.status == 2, "\(inspected.stderr)")
+    }
+
     @Test("the Annex C files of an earlier mdocverify still verify through --session FOLDER, with a note to re-create them")
     func legacyAnnexCFolder() throws {
         let folder = Self.folder()

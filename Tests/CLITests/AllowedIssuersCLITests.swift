@@ -123,3 +123,37 @@ struct AllowedIssuersCLITests {
         }
     }
 }
+
+extension AllowedIssuersCLITests {
+    @Test("request annex-c and request openid4vp carry the allow-list narrowed to --trust (requestInfo, trusted_authorities)")
+    func webRequests() throws {
+        let kit = try Self.make()
+        defer { try? FileManager.default.removeItem(atPath: kit.folder) }
+        let other = try kit.keyID(kit.otherIACA)
+        let request = try kit.request([other])
+        let trust = ["--trust", kit.issuerIACA, "--trust", kit.otherIACA]
+        let annexC = try MdocVerifyCLI.run(["request", "annex-c", "--origin", "https://shop.example", "--request", request,
+                                            "--out", kit.folder + "/annex-c"] + trust)
+        #expect(annexC.status == 0, "\(annexC.stderr)")
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: kit.folder + "/annex-c/data.json"))) as? [String: Any])
+        let text = try #require(data["deviceRequest"] as? String)
+        let deviceRequest = try DeviceRequest(decoding: try #require(Base64URL.decode(text)))
+        #expect(deviceRequest.docRequests.map(\.itemsRequest.issuerIdentifiers) == [[try #require(Base64URL.decode(other))]])
+
+        let openID4VP = try MdocVerifyCLI.run(["request", "openid4vp", "--origin", "https://shop.example", "--request", request,
+                                               "--out", kit.folder + "/openid4vp"] + trust)
+        #expect(openID4VP.status == 0, "\(openID4VP.stderr)")
+        let dcRequest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: kit.folder + "/openid4vp/dc-request.json"))) as? [String: Any])
+        let dcql = try #require((dcRequest["data"] as? [String: Any])?["dcql_query"] as? [String: Any])
+        let authorities = try #require((dcql["credentials"] as? [[String: Any]])?.first?["trusted_authorities"] as? [[String: Any]])
+        #expect(authorities.first?["type"] as? String == "aki")
+        #expect(authorities.first?["values"] as? [String] == [other])
+
+        // Without --trust the embedded production bundle is the store: a kit issuer is none of its anchors.
+        let refused = try MdocVerifyCLI.run(["request", "openid4vp", "--origin", "https://shop.example", "--request", request,
+                                             "--out", kit.folder + "/refused"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("no trust anchor"), "\(refused.stderr)")
+    }
+}

@@ -70,6 +70,23 @@ struct IssuerAllowListTests {
         }
     }
 
+    @Test("a pinned document signer is named by its authorityKeyIdentifier (its IACA's key identifier), as requests offer it")
+    func pinnedDocumentSigner() throws {
+        let (issuer, other) = try Self.pkis()
+        for (list, verified) in [([try Self.keyID(issuer)], true), ([try Self.keyID(other)], false)] {
+            let configuration = VerifierConfiguration(
+                trustStore: TrustStore(anchors: [issuer.documentSigner, other.iaca], allowNonSelfSignedAnchors: true))
+            let request = try SimulatedRequest(.appleApp, seed: 1, pki: issuer, configuration: configuration)
+            var options = Fixtures.options()
+            options.elements = [Self.element]
+            options.statusList = nil   // its signer chains to the IACA, which this store does not hold
+            let response = try MdocSimulator(pki: issuer).simulate(request.target, options: options)
+            let report = try request.verify(response, policy: Self.policy(list), at: Fixtures.time)
+            #expect(report.verified == verified, "\(report.errors)")
+            #expect(report.errors.map(\.code) == (verified ? [] : [.policyIssuerNotAllowed]))
+        }
+    }
+
     @Test("without a request policy policy.issuer is skipped; without a trusted chain it is skipped naming the chain")
     func skipped() throws {
         let (issuer, other) = try Self.pkis()

@@ -64,13 +64,17 @@ struct Conformance: ParsableCommand {
                 folder (its case.json lists the files by role) and MDOC_CONFORMANCE_CASE_ID its id. Verdict: a JSON line \
                 {"verdict": "accept"|"reject", "code": "…"} on stdout, else the exit status (0 accept, 1 reject, other \
                 an error). --target verify-server URL: creates a request on the server, answers it as the kit's wallet \
-                and posts the answer (the server must trust the corpus IACA: --write-trust FILE).
+                and posts the answer (the server must trust the corpus IACA: --write-trust FILE). --target http \
+                --profile FILE: the same against another verifier's endpoints, described by a JSON profile.
                 """
         )
 
         @Option(name: .customLong("target"), parsing: .upToNextOption,
-                help: "command (then `-- CMD ARGS…`), or verify-server URL.")
+                help: "command (then `-- CMD ARGS…`), verify-server URL, or http (with --profile).")
         var target: [String]
+
+        @Option(help: "With --target http: a JSON profile of the verifier's endpoints (how to create a request, where its values are, where to post the answer, how to read the verdict).")
+        var profile: String?
 
         @Option(help: "A corpus folder with manifest.json (default: generate one, at --at and --seed, into --keep or a temporary folder).")
         var corpus: String?
@@ -154,6 +158,7 @@ struct ConformanceOptions {
     enum Target {
         case command([String])
         case verifyServer(URL)
+        case http(profile: String)
     }
 
     let target: Target
@@ -196,7 +201,12 @@ struct ConformanceOptions {
             // The server's revocation material is its configuration, not each case's lists.
             unsupported.insert(.revocation)
         case "http":
-            throw UsageFailure("--target http (a profile for another verifier's endpoints) is not implemented yet: use --target command with a shim")
+            guard run.target.count == 1, let profile = run.profile else {
+                throw UsageFailure("--target http needs --profile FILE (a JSON profile of the verifier's endpoints; see the DocC article \"Test any verifier\")")
+            }
+            guard run.command.isEmpty, run.corpus == nil else { throw UsageFailure("--target http takes neither a command nor --corpus") }
+            target = .http(profile: profile)
+            unsupported.insert(.revocation)
         default:
             throw UsageFailure("--target must be command or verify-server, not \(InputQuote.short(kind))")
         }
@@ -209,10 +219,11 @@ struct ConformanceOptions {
         guard run.timeout > 0 else { throw UsageFailure("--timeout must be positive") }
         guard (1...64).contains(run.jobs) else { throw UsageFailure("--jobs must be 1 to 64") }
         jobs = run.jobs
-        if case .verifyServer = target {
-            time = try run.at.map { try InputFiles.time($0) } ?? Date()
-        } else {
+        if case .command = target {
             time = try run.at.map { try InputFiles.time($0) } ?? ConformanceCorpus.defaultTime
+        } else {
+            // A server verifies at its own clock.
+            time = try run.at.map { try InputFiles.time($0) } ?? Date()
         }
         corpusFolder = run.corpus
         keep = run.keep

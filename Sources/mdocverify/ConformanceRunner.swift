@@ -200,6 +200,10 @@ struct ConformanceRunner {
             let corpus = ConformanceCorpus(time: options.time, seed: options.seed)
             cases = corpus.cases.map(RunCase.init)
             target = try VerifyServerTarget(base: url, corpus: corpus, options: options)
+        case .http(let profile):
+            let corpus = ConformanceCorpus(time: options.time, seed: options.seed)
+            cases = corpus.cases.map(RunCase.init)
+            target = try HTTPProfileTarget(profilePath: profile, corpus: corpus, options: options)
         }
         if let formats = options.formats { cases = cases.filter { case_ in formats.contains { $0.rawValue == case_.format } } }
         if !options.casePrefixes.isEmpty { cases = cases.filter { case_ in options.casePrefixes.contains { case_.id.hasPrefix($0) } } }
@@ -231,7 +235,10 @@ struct ConformanceRunner {
             }
         }
         let summary = ConformanceSummary(target: target.name, results: collected.results, seconds: Date().timeIntervalSince(start))
-        print(summary.text(kept: options.keep ?? options.corpusFolder))
+        // Only the command target runs from files; the others build each answer for the live request.
+        var fileBased = false
+        if case .command = options.target { fileBased = true }
+        print(summary.text(filesRemoved: fileBased && options.keep == nil && options.corpusFolder == nil))
         if let path = options.jsonPath { try write(summary.json(), to: path) }
         if let path = options.junitPath { try write(summary.junit(), to: path) }
         return summary
@@ -314,7 +321,7 @@ struct ConformanceSummary {
         return seen
     }
 
-    func text(kept: String?) -> String {
+    func text(filesRemoved: Bool) -> String {
         var lines = ["Conformance run against \(target): \(results.count) cases in \(String(format: "%.1f", seconds)) s", ""]
         let columns = formats + ["total"]
         let labelWidth = 29
@@ -341,7 +348,7 @@ struct ConformanceSummary {
                 if let reproduce = result.reproduce { lines.append("      reproduce: \(reproduce)") }
             }
         }
-        if kept == nil, results.contains(where: { $0.reproduce != nil }) {
+        if filesRemoved, results.contains(where: { $0.reproduce != nil }) {
             lines.append("")
             lines.append("The case files were removed: run again with --keep DIR to keep them.")
         }

@@ -1,10 +1,5 @@
 import CryptoCore
 import Foundation
-#if canImport(FoundationNetworking)
-// On Linux, FoundationNetworking is URLSession over the system's libcurl, the same libcurl (and OpenSSL) the CLI's
-// revocation fetch already loads: no second TLS stack.
-import FoundationNetworking
-#endif
 import Mdoc
 import MdocTesting
 import Verifier
@@ -196,42 +191,14 @@ struct VerifyServerTarget: ConformanceTarget {
         }
     }
 
-    /// One JSON call; the status and the JSON object answered (empty when the body is not one). A 429 is waited out
-    /// (its Retry-After, at most 5 s) and retried, up to 30 times: the server's rate limit is not the case's verdict.
+    /// One JSON call through `HTTPExchange` (429 waited out); the status and the JSON object answered (empty when the
+    /// body is not one).
     func call(_ method: String, _ path: String, _ body: JSONValue?, headers: [String: String] = [:], withKey: Bool = true) throws
         -> (Int, [String: Any]) {
-        for _ in 0..<30 {
-            let (status, object, retryAfter) = try exchange(method, path, body, headers: headers, withKey: withKey)
-            guard status == 429 else { return (status, object) }
-            Thread.sleep(forTimeInterval: min(5, max(0.2, retryAfter ?? 1)))
-        }
-        throw ServerFailure(description: "\(method) /\(path) answered 429 (rate limited) 30 times: raise the server's rateLimit for the run")
-    }
-
-    func exchange(_ method: String, _ path: String, _ body: JSONValue?, headers: [String: String], withKey: Bool) throws
-        -> (Int, [String: Any], Double?) {
-        var request = URLRequest(url: base.appendingPathComponent(path), timeoutInterval: timeout)
-        request.httpMethod = method
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.serializedBytes())
-        }
-        if withKey, let apiKey { request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let box = ExchangeBox()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            let http = response as? HTTPURLResponse
-            box.set(data: data, status: http?.statusCode, retryAfter: (http?.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init), error: error)
-            done.signal()
-        }.resume()
-        done.wait()
-        let (data, status, retryAfter, error) = box.get()
-        guard let status else {
-            throw ServerFailure(description: "\(method) \(request.url?.absoluteString ?? path) failed: \(error.map { "\($0.localizedDescription)" } ?? "no answer")")
-        }
-        let object = data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
-        return (status, object, retryAfter)
+        var headers = headers
+        if withKey, let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
+        let (status, data) = try HTTPExchange.send(method, base.appendingPathComponent(path), headers: headers, body: body, timeout: timeout)
+        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
     }
 
     static func errorText(_ object: [String: Any]) -> String {
@@ -250,24 +217,4 @@ struct VerifyServerTarget: ConformanceTarget {
             ])
         })
     }
-}
-
-/// One exchange's answer, written by URLSession's delegate queue and read after the semaphore.
-private final class ExchangeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    private var status: Int?
-    private var retryAfter: Double?
-    private var error: (any Error)?
-
-    func set(data: Data?, status: Int?, retryAfter: Double?, error: (any Error)?) {
-        lock.withLock {
-            self.data = data
-            self.status = status
-            self.retryAfter = retryAfter
-            self.error = error
-        }
-    }
-
-    func get() -> (Data?, Int?, Double?, (any Error)?) { lock.withLock { (data, status, retryAfter, error) } }
 }

@@ -138,6 +138,40 @@ struct ConformanceServerCLITests {
         #expect(refused.stdout.contains("POST /v1/transactions answered 401"), "\(refused.stdout)")
     }
 
+    @Test("--target http with a profile of verify-server's request API passes like --target verify-server; a profile that reads 422 as accepted is caught")
+    func httpProfile() throws {
+        let folder = try Self.setUp(trustCorpus: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try Server(folder: folder, trust: folder.appendingPathComponent("iaca.pem"),
+                                merchantKey: folder.appendingPathComponent("merchant-private.pem"))
+        defer { server.stop() }
+        let base = server.url.absoluteString.hasSuffix("/") ? String(server.url.absoluteString.dropLast()) : server.url.absoluteString
+        let template = try String(contentsOf: VectorFiles.url("Tests/ConformanceFixtures/verify-server-profile.json"), encoding: .utf8)
+            .replacingOccurrences(of: "${env:VERIFY_SERVER_URL}", with: base)
+        let profile = folder.appendingPathComponent("profile.json")
+        try template.write(to: profile, atomically: true, encoding: .utf8)
+        let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", profile.path,
+                                         "--merchant-key", folder.appendingPathComponent("merchant-public.pem").path,
+                                         "--case", "apple-app/", "--case", "openid4vp/attack/", "--expect-codes", "--strict"])
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("not applicable"))
+
+        // The same endpoints read by a careless integration: a 422 report counted as success, no verified flag.
+        let careless = folder.appendingPathComponent("careless.json")
+        try template.replacingOccurrences(of: #""accept": [200], "reject": [400, 404, 409, 410, 422], "verified": "/verified""#,
+                                          with: #""accept": [200, 422], "reject": [400, 404, 409, 410]"#)
+            .write(to: careless, atomically: true, encoding: .utf8)
+        let caught = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", careless.path,
+                                            "--case", "annex-c/fault/mso-expired", "--case", "annex-c/positive/mdl", "--case", "annex-c/attack/replay"])
+        #expect(caught.status == 1)
+        #expect(caught.stdout.contains("WRONGLY ACCEPTED (critical):\n  annex-c/fault/mso-expired ["), "\(caught.stdout)")
+        #expect(!caught.stdout.contains("  annex-c/attack/replay ["), "a 409 replay is still a rejection")
+
+        let missing = try MdocVerifyCLI.run(["conformance", "run", "--target", "http"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("--target http needs --profile FILE"))
+    }
+
     @Test("a server that trusts another IACA wrongly rejects the positive controls and is reported so")
     func untrustingServerIsReported() throws {
         let folder = try Self.setUp(trustCorpus: false)

@@ -1,0 +1,335 @@
+import CBOR
+import CryptoCore
+import Foundation
+#if canImport(FoundationNetworking)
+// On Linux, FoundationNetworking is URLSession over the system's libcurl, the same libcurl (and OpenSSL) the CLI's
+// revocation fetch already loads: no second TLS stack.
+import FoundationNetworking
+#endif
+import Mdoc
+import MdocTesting
+import Verifier
+
+/// `--target http --profile FILE`: someone else's verifier endpoints, described by a JSON profile.
+///
+///     {"origin": "https://shop.example",
+///      "formats": ["annex-c", "openid4vp", "apple-app"],
+///      "headers": {"Authorization": "Bearer ${env:RP_API_KEY}"},
+///      "create": {"method": "POST", "url": "http://127.0.0.1:8080/v1/requests",
+///                 "body": {"format": "${format}", "origin": "${origin}", "documents": "${documents}"}},
+///      "request": {"id": "/requestId", "nonce": "/nonce", "encryptionInfo": "/data/encryptionInfo",
+///                  "openid4vpProtocol": "/protocol", "openid4vpData": "/data"},
+///      "answer": {"method": "POST", "url": "http://127.0.0.1:8080/v1/verify",
+///                 "body": {"requestId": "${id}", "response": "${response}"}},
+///      "verdict": {"accept": [200], "reject": [400, 409, 410, 422], "verified": "/verified",
+///                  "codes": ["/errors", "/error/code"]}}
+///
+/// Templates: a string that is exactly `${documents}` or `${credential}` becomes that JSON value (the request's
+/// documents; the DC API credential `{protocol, data}`, or `{"response"}` for Apple); `${format}`, `${origin}`,
+/// `${id}`, `${response}` (the answer as a client posts it: base64 for Apple, the Annex C string, the OpenID4VP
+/// result JSON) and `${env:NAME}` are replaced inside strings, URLs and headers. `request` holds RFC 6901 JSON
+/// pointers into the create answer. The verdict: the status lists, then `verified` (a pointer to a boolean) when
+/// given; `codes` (a pointer, or a list tried in turn) points to an array of codes or of objects with a `code`, or to
+/// one code.
+struct HTTPProfileTarget: ConformanceTarget {
+    struct Profile: Sendable {
+        let origin: String
+        let formats: Set<ResponseFormat>
+        let headers: [String: String]
+        let create: Call
+        let pointers: [String: String]
+        let answer: Call
+        let accept: Set<Int>
+        let reject: Set<Int>
+        let verifiedPointer: String?
+        let codesPointers: [String]
+    }
+
+    struct Call: Sendable {
+        let method: String
+        let url: String
+        let body: JSONValue?
+    }
+
+    let profile: Profile
+    let profilePath: String
+    let corpus: ConformanceCorpus
+    let material: ConformanceCorpus.Material
+    let merchantKey: PublicKey?
+    let merchantID: String
+    let teamID: String
+    let timeout: Double
+
+    init(profilePath: String, corpus: ConformanceCorpus, options: ConformanceOptions) throws {
+        self.profilePath = profilePath
+        profile = try Self.read(profilePath)
+        self.corpus = corpus
+        do {
+            material = try corpus.material()
+        } catch let error as SimulationError {
+            throw UsageFailure(error.description)
+        }
+        merchantKey = try options.merchantKeyPath.map { try Simulate.AppleApp.publicKey($0).0 }
+        merchantID = options.merchantID
+        teamID = options.teamID
+        timeout = options.timeout
+    }
+
+    var name: String { "http profile \(profilePath)" }
+
+    func notApplicable(_ testCase: RunCase) -> String? {
+        guard let format = ResponseFormat(rawValue: testCase.format), profile.formats.contains(format) else {
+            return "the profile does not list \(testCase.format)"
+        }
+        if format == .appleApp && merchantKey == nil { return "Apple cases need --merchant-key (the verifier's merchant key)" }
+        return nil
+    }
+
+    func reproduce(_ testCase: RunCase) -> String? {
+        "mdocverify conformance run --case \(testCase.id) --target http --profile \(profilePath)"
+            + (merchantKey == nil ? "" : " --merchant-key MERCHANT_KEY.pem")
+    }
+
+    func observe(_ testCase: RunCase) -> Observation {
+        guard let libraryCase = testCase.libraryCase, let format = ResponseFormat(rawValue: testCase.format) else {
+            return .error("the case is not in this mdocverify's catalogue")
+        }
+        do {
+            var values = ["format": format.rawValue, "origin": profile.origin]
+            let documents = VerifyServerTarget.documents(corpus.requestPolicy(for: libraryCase))
+            let (createStatus, created) = try send(profile.create, values: values, json: ["documents": documents])
+            guard (200..<300).contains(createStatus), let object = created as? [String: Any] else {
+                return .error("the create call answered \(createStatus)")
+            }
+            let target = try walletTarget(format, object)
+            if let idPointer = profile.pointers["id"] {
+                guard let id = Self.pointer(idPointer, in: object) as? String else {
+                    return .error("the create answer has no string at \(idPointer) (request.id)")
+                }
+                values["id"] = id
+            }
+            let answer = try corpus.answer(libraryCase, to: target, material: material)
+            values["response"] = answer.postedText
+            let json: [String: JSONValue] = ["documents": documents, "credential": VerifyServerTarget.credential(format, answer.postedText)]
+            if libraryCase.postsTwice {
+                guard case .verdict(.accept, _, _) = try verdict(profile.answer, values: values, json: json) else {
+                    return .error("the first answer to the request was not accepted, so its replay proves nothing")
+                }
+            }
+            return try verdict(profile.answer, values: values, json: json)
+        } catch let failure as VerifyServerTarget.ServerFailure {
+            return .error(failure.description)
+        } catch {
+            return .error("\(error)")
+        }
+    }
+
+    /// The answer call's verdict: its status, then the `verified` pointer; the codes at the `codes` pointer.
+    func verdict(_ call: Call, values: [String: String], json: [String: JSONValue]) throws -> Observation {
+        let (status, answer) = try send(call, values: values, json: json)
+        var verdict: ConformanceCase.Verdict
+        if profile.accept.contains(status) {
+            verdict = .accept
+        } else if profile.reject.contains(status) {
+            verdict = .reject
+        } else {
+            return .error("the answer call returned \(status), in neither verdict.accept nor verdict.reject")
+        }
+        if let pointer = profile.verifiedPointer, let verified = Self.pointer(pointer, in: answer) as? Bool {
+            verdict = verified ? .accept : .reject
+        }
+        var codes: [String] = []
+        for pointer in profile.codesPointers where codes.isEmpty {
+            switch Self.pointer(pointer, in: answer) {
+            case let code as String: codes = [code]
+            case let list as [Any]: codes = list.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["code"] as? String) }
+            default: break
+            }
+        }
+        return .verdict(verdict, codes: Array(Set(codes)).sorted(), detail: " (HTTP \(status))")
+    }
+
+    /// The kit's wallet for the verifier's request, from the values the profile's pointers find in the create answer.
+    func walletTarget(_ format: ResponseFormat, _ object: [String: Any]) throws -> ResponseTarget {
+        func value(_ key: String) throws -> Any {
+            guard let pointer = profile.pointers[key], let found = Self.pointer(pointer, in: object) else {
+                throw VerifyServerTarget.ServerFailure(description: "the create answer has nothing at the profile's request.\(key)")
+            }
+            return found
+        }
+        switch format {
+        case .appleApp:
+            guard let merchantKey, let text = try value("nonce") as? String,
+                  let nonce = Base64URL.decode(text) ?? (text.count % 2 == 0 ? Hex.decode(text) : nil)
+            else { throw VerifyServerTarget.ServerFailure(description: "request.nonce is not base64url or hex") }
+            return .appleApp(AppleAppRequest(merchantKey: merchantKey, nonce: nonce, merchantID: merchantID, teamID: teamID))
+        case .annexC:
+            guard let info = try value("encryptionInfo") as? String else {
+                throw VerifyServerTarget.ServerFailure(description: "request.encryptionInfo is not a string")
+            }
+            return .annexCEncryptionInfo(info, origin: profile.origin)
+        case .openID4VP:
+            guard let protocolIdentifier = try value("openid4vpProtocol") as? String,
+                  let data = try? JSONSerialization.data(withJSONObject: try value("openid4vpData"))
+            else { throw VerifyServerTarget.ServerFailure(description: "request.openid4vpProtocol or request.openid4vpData is missing") }
+            do {
+                return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: data, as: UTF8.self),
+                                                       origin: profile.origin))
+            } catch {
+                throw VerifyServerTarget.ServerFailure(description: "the kit cannot read the OpenID4VP request: \(error)")
+            }
+        default:
+            throw VerifyServerTarget.ServerFailure(description: "no request flow for \(format.rawValue)")
+        }
+    }
+
+    /// One call of the profile, templates filled; the status and the parsed JSON answer (nil when it is not JSON).
+    func send(_ call: Call, values: [String: String], json: [String: JSONValue]) throws -> (Int, Any?) {
+        guard let url = URL(string: Self.fill(call.url, values)), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
+            throw VerifyServerTarget.ServerFailure(description: "the profile's url \(InputQuote.short(call.url)) is not an http(s) URL once filled")
+        }
+        let headers = profile.headers.mapValues { Self.fill($0, values) }
+        let body = call.body.map { Self.fill($0, values, json) }
+        let (status, data) = try HTTPExchange.send(call.method, url, headers: headers, body: body, timeout: timeout)
+        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+    }
+
+    /// `${name}` and `${env:NAME}` replaced in `text`.
+    static func fill(_ text: String, _ values: [String: String]) -> String {
+        var out = text
+        for (name, value) in values { out = out.replacingOccurrences(of: "${\(name)}", with: value) }
+        let environment = ProcessInfo.processInfo.environment
+        while let start = out.range(of: "${env:"), let end = out[start.upperBound...].firstIndex(of: "}") {
+            let name = String(out[start.upperBound..<end])
+            out.replaceSubrange(start.lowerBound...end, with: environment[name] ?? "")
+        }
+        return out
+    }
+
+    /// The template with its strings filled; a string that is exactly `${name}` of a JSON value becomes that value.
+    static func fill(_ template: JSONValue, _ values: [String: String], _ json: [String: JSONValue]) -> JSONValue {
+        switch template {
+        case .string(let text):
+            if text.hasPrefix("${"), text.hasSuffix("}"), let value = json[String(text.dropFirst(2).dropLast())] { return value }
+            return .string(fill(text, values))
+        case .array(let items): return .array(items.map { fill($0, values, json) })
+        case .object(let members): return .object(members.map { ($0.0, fill($0.1, values, json)) })
+        default: return template
+        }
+    }
+
+    /// RFC 6901: the value at `pointer` in `root`, or nil.
+    static func pointer(_ pointer: String, in root: Any?) -> Any? {
+        guard pointer.hasPrefix("/") || pointer.isEmpty else { return nil }
+        var current = root
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if let object = current as? [String: Any] {
+                current = object[key]
+            } else if let array = current as? [Any], let index = Int(key), array.indices.contains(index) {
+                current = array[index]
+            } else {
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// Reads and checks the profile; every problem is a usage failure naming the member.
+    static func read(_ path: String) throws -> Profile {
+        let text = try InputFiles.readText(path, what: "profile", maxBytes: 1 << 20)
+        func bad(_ why: String) -> UsageFailure {
+            UsageFailure("profile \(path): \(why) (see `mdocverify conformance run --help` and the DocC article \"Test any verifier\")")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { throw bad("not a JSON object") }
+        func call(_ key: String) throws -> Call {
+            guard let member = object[key] as? [String: Any], let url = member["url"] as? String else { throw bad("\(key).url is missing") }
+            let method = (member["method"] as? String ?? "POST").uppercased()
+            guard ["GET", "POST", "PUT"].contains(method) else { throw bad("\(key).method must be GET, POST or PUT") }
+            return Call(method: method, url: url, body: member["body"].map(jsonValue))
+        }
+        guard let origin = object["origin"] as? String else { throw bad("origin is missing") }
+        let names = (object["formats"] as? [String]) ?? ["apple-app", "annex-c", "openid4vp"]
+        let formats = try Set(names.map { name in
+            guard let format = ResponseFormat(rawValue: name), format.hasRequestFlow else {
+                throw bad("formats: \(InputQuote.short(name)) is not apple-app, annex-c or openid4vp")
+            }
+            return format
+        })
+        let verdict = (object["verdict"] as? [String: Any]) ?? [:]
+        let accept = Set((verdict["accept"] as? [Int]) ?? [200])
+        let reject = Set((verdict["reject"] as? [Int]) ?? [400, 409, 410, 422])
+        guard accept.isDisjoint(with: reject) else { throw bad("verdict.accept and verdict.reject share a status") }
+        return Profile(origin: origin, formats: formats, headers: (object["headers"] as? [String: String]) ?? [:], create: try call("create"),
+                       pointers: (object["request"] as? [String: String]) ?? [:], answer: try call("answer"), accept: accept,
+                       reject: reject, verifiedPointer: verdict["verified"] as? String,
+                       codesPointers: (verdict["codes"] as? [String]) ?? (verdict["codes"] as? String).map { [$0] } ?? [])
+    }
+
+    /// A Foundation JSON value as a `JSONValue` (members sorted, so the body is the same on every run).
+    static func jsonValue(_ value: Any) -> JSONValue {
+        switch value {
+        case let text as String: return .string(text)
+        case let number as NSNumber:
+            // JSON true and false parse to NSNumbers of type char ("c"); JSON numbers never do.
+            if String(cString: number.objCType) == "c" { return .bool(number.boolValue) }
+            return .number(number.stringValue)
+        case let list as [Any]: return .array(list.map(jsonValue))
+        case let object as [String: Any]: return .object(object.keys.sorted().map { ($0, jsonValue(object[$0] ?? NSNull())) })
+        default: return .null
+        }
+    }
+}
+
+/// One HTTP exchange through URLSession (FoundationNetworking on Linux: the system libcurl and OpenSSL), blocking;
+/// a 429 is waited out (its Retry-After, at most 5 s) and retried, up to 30 times.
+enum HTTPExchange {
+    static func send(_ method: String, _ url: URL, headers: [String: String], body: JSONValue?, timeout: Double) throws -> (Int, Data?) {
+        for _ in 0..<30 {
+            var request = URLRequest(url: url, timeoutInterval: timeout)
+            request.httpMethod = method
+            if let body {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(body.serializedBytes())
+            }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let box = HTTPAnswerBox()
+            let done = DispatchSemaphore(value: 0)
+            URLSession.shared.dataTask(with: request) { data, response, error in
+                let http = response as? HTTPURLResponse
+                box.set(data: data, status: http?.statusCode, retryAfter: (http?.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init),
+                        error: error)
+                done.signal()
+            }.resume()
+            done.wait()
+            let (data, status, retryAfter, error) = box.get()
+            guard let status else {
+                throw VerifyServerTarget.ServerFailure(description: "\(method) \(url.absoluteString) failed: "
+                                                       + (error.map { $0.localizedDescription } ?? "no answer"))
+            }
+            guard status == 429 else { return (status, data) }
+            Thread.sleep(forTimeInterval: min(5, max(0.2, retryAfter ?? 1)))
+        }
+        throw VerifyServerTarget.ServerFailure(description: "\(method) \(url.absoluteString) answered 429 (rate limited) 30 times")
+    }
+}
+
+/// One exchange's answer, written by URLSession's delegate queue and read after the semaphore.
+private final class HTTPAnswerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    private var status: Int?
+    private var retryAfter: Double?
+    private var error: (any Error)?
+
+    func set(data: Data?, status: Int?, retryAfter: Double?, error: (any Error)?) {
+        lock.withLock {
+            self.data = data
+            self.status = status
+            self.retryAfter = retryAfter
+            self.error = error
+        }
+    }
+
+    func get() -> (Data?, Int?, Double?, (any Error)?) { lock.withLock { (data, status, retryAfter, error) } }
+}

@@ -98,6 +98,22 @@ struct TrustedProxyTests {
         }
     }
 
+    @Test("an IPv6 peer (a server on ::1): untrusted, its header is ignored; trusted, the client it names is logged")
+    func ipv6Peer() async throws {
+        for trusted in [[String](), ["::1"]] {
+            var configuration = Self.configuration(trusted: trusted, perClient: 5)
+            configuration.host = "::1"
+            let lines = JSONLines()
+            try await ServerFixture.withServer(configuration, logger: lines.logger()) { server async throws in
+                let client = try LoopbackHTTPClient(host: "::1", port: try await server.app.port())
+                let created = try await client.send(method: .POST, path: "/v1/requests", body: Array(AppleSample.createBody.utf8),
+                                                    headers: [("X-Forwarded-For", "2001:db8::7")])
+                #expect(created.status == 201, "\(created.text)")
+            }
+            #expect(try Self.loggedClients(lines) == [trusted.isEmpty ? "::1" : "2001:db8::7"])
+        }
+    }
+
     @Test("a malformed chain falls back to the peer")
     func malformed() async throws {
         let headerSets: [[(String, String)]] = [

@@ -32,7 +32,7 @@ package final class MdocVerifier: Sendable {
     /// outcome's `docTypeCounts`), so that the request's one document per docType holds across them.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
-                        earlierDocTypes: [String: Int] = [:],
+                        earlierDocTypes: [String: Int] = [:], revocationLookups: RevocationLookups? = nil,
                         log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled) -> Outcome {
         var outcome = Outcome(log: log, timings: StageTimings(traced: traced), docTypeCounts: earlierDocTypes)
         let response: DeviceResponse
@@ -52,7 +52,8 @@ package final class MdocVerifier: Sendable {
         outcome.docTypeCounts = responseChecks.docTypeCounts
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
-                                              trustStore: trustStore, cache: cache, request: request, traced: traced)
+                                              trustStore: trustStore, cache: cache, request: request, traced: traced,
+                                              revocationLookups: revocationLookups)
         var verified: [DocumentVerification] = []
         outcome.documentCount = documents.count
         for (offset, result) in documents.enumerated() {

@@ -1,5 +1,4 @@
-import CryptoCore
-
+import Mdoc
 
 /// One list the fetcher keeps: a status list or identifier list token, or a CRL, by the URI it is fetched from.
 public struct ListKey: Hashable, Sendable, CustomStringConvertible {
@@ -26,23 +25,25 @@ public struct ListKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(kind.rawValue) \(uri)" }
 }
 
-/// The lists a verification looked up and found missing or due, with the fetch generation it saw; filled through a
-/// task-local while the synchronous checks run, then fetched before the verification runs again.
-final class RevocationWants: Sendable {
-    @TaskLocal static var current: RevocationWants?
-
-    private let wanted = Locked<[ListKey: Int]>([:])
-
-    var seen: [ListKey: Int] { wanted.withLockedValue { $0 } }
-
-    func want(_ key: ListKey, generation: Int) {
-        wanted.withLockedValue { $0[key] = min($0[key] ?? generation, generation) }
-    }
+extension ListKey {
+    /// The key as a verification's `RevocationLookups` notes it.
+    var wanted: RevocationLookups.Wanted { RevocationLookups.Wanted(kind: kind.rawValue, uri: uri) }
 }
 
-/// The lists one verification needs fetched (`RevocationFetcher.noting(_:)`).
+/// The lists one verification needs fetched (`RevocationFetcher.noting(_:)`), with the fetch generation it saw.
 public struct PendingFetches: Sendable {
     let seen: [ListKey: Int]
+
+    /// The lists `lookups` noted, as this fetcher's keys (a kind it does not know is not its to fetch).
+    init(_ lookups: RevocationLookups) {
+        var seen: [ListKey: Int] = [:]
+        for (wanted, generation) in lookups.wants {
+            guard let kind = ListKey.Kind(rawValue: wanted.kind) else { continue }
+            seen[ListKey(kind, wanted.uri)] = generation
+        }
+        self.seen = seen
+    }
+
     /// Whether the verification needs nothing fetched.
     public var isEmpty: Bool { seen.isEmpty }
 }

@@ -42,21 +42,22 @@ public final class RevocationFetcher: Sendable {
         FetchingRevocationSource(files: files, fetcher: self)
     }
 
-    /// Runs `body` (a verification), fetches the lists it found missing or due, and, if there were any, runs it
-    /// again. The second run's result is returned; lists that still cannot be fetched are reported as unknown by it.
-    public func resolving<R>(_ body: () -> R) async -> R {
+    /// Runs `body` (a verification that notes its revocation lookups in the record it is given), fetches the lists it
+    /// found missing or due, and, if there were any, runs it again. The second run's result is returned; lists that
+    /// still cannot be fetched are reported as unknown by it.
+    public func resolving<R>(_ body: (RevocationLookups) -> R) async -> R {
         let (first, pending) = noting(body)
         guard !pending.isEmpty else { return first }
         await fetch(pending)
-        return body()
+        return body(RevocationLookups())
     }
 
-    /// Runs `body` (a verification) and returns what it looked up and found missing or due, for `fetch(_:)`: the
-    /// two halves of `resolving(_:)` for a synchronous caller (the CLI).
-    public func noting<R>(_ body: () -> R) -> (R, PendingFetches) {
-        let wants = RevocationWants()
-        let result = RevocationWants.$current.withValue(wants) { body() }
-        return (result, PendingFetches(seen: wants.seen))
+    /// Runs `body` (a verification) with a fresh record and returns what it looked up and found missing or due, for
+    /// `fetch(_:)`: the two halves of `resolving(_:)` for a synchronous caller (the CLI).
+    public func noting<R>(_ body: (RevocationLookups) -> R) -> (R, PendingFetches) {
+        let lookups = RevocationLookups()
+        let result = body(lookups)
+        return (result, PendingFetches(lookups))
     }
 
     /// Fetches what a verification noted, each list once however many verifications wait for it.
@@ -203,15 +204,15 @@ public final class RevocationFetcher: Sendable {
     // MARK: Lookups (synchronous, from the checks)
 
     /// The cached list for `key`, or why there is none. Notes `key` for fetching when it is missing, or past its
-    /// lifetime and not tried within the failure backoff.
-    func lookup(_ key: ListKey) -> Result<(CachedList.Value, String), RevocationUnavailable> {
+    /// lifetime and not tried within the failure backoff, in `lookups` (the verification's own record).
+    func lookup(_ key: ListKey, noting lookups: RevocationLookups?) -> Result<(CachedList.Value, String), RevocationUnavailable> {
         let time = now()
         let (entry, generation): (CachedList?, Int) = cache.withLockedValue { cache in
             cache[key]?.lastUsed = time
             return (cache[key], cache[key]?.generation ?? 0)
         }
         guard let entry else {
-            RevocationWants.current?.want(key, generation: generation)
+            lookups?.want(key.wanted, generation: generation)
             metrics.lookup(key.kind, "miss")
             return .failure(RevocationUnavailable("\(key.uri) has not been fetched"))
         }
@@ -220,7 +221,7 @@ public final class RevocationFetcher: Sendable {
             return .success((value, origin(key, entry, at: time)))
         }
         let backedOff = entry.lastError != nil && entry.lastAttempt.map { time.timeIntervalSince($0) < settings.failureBackoff.seconds } == true
-        if !backedOff { RevocationWants.current?.want(key, generation: generation) }
+        if !backedOff { lookups?.want(key.wanted, generation: generation) }
         if entry.lastError == nil, let value = entry.value {
             // Fetched by the latest attempt, yet past its lifetime already (an expired token, a stale CRL): the
             // check judges it and says why.

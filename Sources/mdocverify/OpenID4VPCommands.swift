@@ -88,7 +88,7 @@ extension Verify {
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = OpenID4VPVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)
-                let report = revocation.verify { verifier.verify(response: text, session: loaded, at: time) }
+                let report = revocation.verify { lookups in verifier.verify(response: text, session: loaded, at: time, noting: lookups) }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }

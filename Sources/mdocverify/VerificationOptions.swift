@@ -79,13 +79,14 @@ struct RevocationRun {
     let source: (any RevocationSource)?
     let fetcher: RevocationFetcher?
 
-    func verify(_ body: () -> VerificationReport) -> VerificationReport {
-        guard let fetcher else { return body() }
-        let (first, pending) = fetcher.noting(body)
+    /// `body` notes in the record it is given the lists its revocation checks would have to fetch.
+    func verify(_ body: (RevocationLookups?) -> VerificationReport) -> VerificationReport {
+        guard let fetcher else { return body(nil) }
+        let (first, pending) = fetcher.noting { lookups in body(lookups) }
         var report = first
         if !pending.isEmpty {
             Self.block { await fetcher.fetch(pending) }
-            report = body()
+            report = body(nil)
         }
         Self.block { await fetcher.shutdown() }
         return report

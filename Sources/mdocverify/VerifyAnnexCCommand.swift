@@ -35,7 +35,7 @@ extension Verify {
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = AnnexCVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)
-                let report = revocation.verify { verifier.verify(response: text, session: session, at: time) }
+                let report = revocation.verify { lookups in verifier.verify(response: text, session: session, at: time, noting: lookups) }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }

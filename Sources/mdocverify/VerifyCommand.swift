@@ -54,7 +54,7 @@ struct Verify: ParsableCommand {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)\(hint)")
                 }
                 let time = try InputFiles.time(options.at)
-                let report = revocation.verify { verifier.verify(encryptedData: response, session: session, at: time) }
+                let report = revocation.verify { lookups in verifier.verify(encryptedData: response, session: session, at: time, noting: lookups) }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }
         }
@@ -109,8 +109,9 @@ struct Verify: ParsableCommand {
                 let verifier = DeviceResponseVerifier(configuration: configuration)
                 let request = try InputFiles.request(options.request)
                 let time = try InputFiles.time(options.at)
-                let report = revocation.verify {
-                    verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey, request: request, at: time)
+                let report = revocation.verify { lookups in
+                    verifier.verify(deviceResponse: response, transcript: transcript, readerKey: readerKey, request: request, at: time,
+                                    noting: lookups)
                 }
                 return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
             }

@@ -62,9 +62,10 @@ struct FetchDestinationTests {
         defer { Task { await fetcher.shutdown() } }
         let files = try StaticRevocationSource(crls: [RevocationMaterial(response.revocation.crl, origin: "file iaca.crl")])
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: .hard, revocationSource: fetcher.source(files: files))
-        return await fetcher.resolving {
+        return await fetcher.resolving { lookups in
             DeviceResponseVerifier(configuration: configuration)
-                .verify(deviceResponse: response.bytes, transcript: RevocationFetchTests.transcript, at: RevocationFetchTests.time)
+                .verify(deviceResponse: response.bytes, transcript: RevocationFetchTests.transcript, at: RevocationFetchTests.time,
+                        noting: lookups)
         }
     }
 

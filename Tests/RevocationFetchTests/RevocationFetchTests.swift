@@ -54,8 +54,8 @@ struct RevocationFetchTests {
             : try? StaticRevocationSource(crls: [RevocationMaterial(response.revocation.crl, origin: "file iaca.crl")])
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: policy, revocationSource: fetcher.source(files: files))
         let verifier = DeviceResponseVerifier(configuration: configuration)
-        return await fetcher.resolving {
-            verifier.verify(deviceResponse: response.bytes, transcript: transcript, at: time)
+        return await fetcher.resolving { lookups in
+            verifier.verify(deviceResponse: response.bytes, transcript: transcript, at: time, noting: lookups)
         }
     }
 
@@ -305,8 +305,9 @@ struct RevocationFetchTests {
                                                tokens: response.revocation.tokens.values.map { RevocationMaterial($0, origin: "file list.cwt") })
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, revocation: .hard,
                                                   revocationSource: fetcher.source(files: files))
-        let report = await fetcher.resolving {
-            DeviceResponseVerifier(configuration: configuration).verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Self.time)
+        let report = await fetcher.resolving { lookups in
+            DeviceResponseVerifier(configuration: configuration).verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Self.time,
+                                                                        noting: lookups)
         }
         #expect(Self.line(report, .revocationStatus)?.detail.contains("file list.cwt") == true)
         #expect(server.requests("/lists/file") == 0)

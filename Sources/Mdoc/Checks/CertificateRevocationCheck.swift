@@ -60,7 +60,7 @@ extension DocumentVerification {
     /// time, without critical extensions that narrow its scope; the newest such CRL decides.
     private func crlAnswer(for certificate: Certificate, issuer: Certificate, source: any RevocationSource) -> CRLAnswer {
         let time = context.time
-        let named = source.crls(for: certificate).filter { $0.value.issuer == issuer.subject }
+        let named = source.crls(for: certificate, noting: context.revocationLookups).filter { $0.value.issuer == issuer.subject }
         guard !named.isEmpty else { return .unknown("no CRL from \(issuer.subject) was found for \(certificate.subject)") }
         let signed = named.filter { crl in
             context.cache.signatureVerifies(key: crl.value.sha256Fingerprint + issuer.sha256Fingerprint) { crl.value.isIssued(by: issuer) }

@@ -14,9 +14,12 @@ package struct MdocVerificationContext: Sendable {
     package let request: RequestPolicy?
     /// Whether stage timings record spans (`StageTimings.tracerInstalled`, looked up once per verification).
     package let traced: Bool
+    /// Where the revocation checks note the lists their source would have to fetch (nil: nobody fetches).
+    package let revocationLookups: RevocationLookups?
 
     package init(time: Date, transcript: SessionTranscript, readerKey: PrivateKey?, options: MdocVerificationOptions,
-                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?, traced: Bool = StageTimings.tracerInstalled) {
+                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?, traced: Bool = StageTimings.tracerInstalled,
+                 revocationLookups: RevocationLookups? = nil) {
         self.time = time
         self.transcript = transcript
         self.readerKey = readerKey
@@ -25,6 +28,7 @@ package struct MdocVerificationContext: Sendable {
         self.cache = cache
         self.request = request
         self.traced = traced
+        self.revocationLookups = revocationLookups
     }
 }
 

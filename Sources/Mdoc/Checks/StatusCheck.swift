@@ -146,7 +146,7 @@ extension DocumentVerification {
             }
             pinned = certificate
         }
-        switch source.statusToken(uri: reference.uri) {
+        switch source.statusToken(uri: reference.uri, noting: context.revocationLookups) {
         case .failure(let unavailable):
             revocationUnknown(id, unavailable.reason)
             return nil

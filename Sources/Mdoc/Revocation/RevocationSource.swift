@@ -23,6 +23,22 @@ public protocol RevocationSource: Sendable {
     func crls(for certificate: Certificate) -> [RevocationMaterial<CertificateRevocationList>]
     /// The status list or identifier list token published at `uri` (parsed once, not yet trusted), or why there is none.
     func statusToken(uri: String) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable>
+    /// `crls(for:)`, noting in `lookups` the lists the source would have to fetch first.
+    func crls(for certificate: Certificate, noting lookups: RevocationLookups?) -> [RevocationMaterial<CertificateRevocationList>]
+    /// `statusToken(uri:)`, noting in `lookups` the token the source would have to fetch first.
+    func statusToken(uri: String, noting lookups: RevocationLookups?) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable>
+}
+
+extension RevocationSource {
+    /// A source that fetches nothing notes nothing.
+    public func crls(for certificate: Certificate, noting lookups: RevocationLookups?) -> [RevocationMaterial<CertificateRevocationList>] {
+        crls(for: certificate)
+    }
+
+    /// A source that fetches nothing notes nothing.
+    public func statusToken(uri: String, noting lookups: RevocationLookups?) -> Result<RevocationMaterial<StatusToken>, RevocationUnavailable> {
+        statusToken(uri: uri)
+    }
 }
 
 /// Why a source has no answer, in words for the report.

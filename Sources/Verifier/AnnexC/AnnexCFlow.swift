@@ -59,13 +59,14 @@ public struct AnnexCFlow: RequestFlow {
     /// Verifies the DigitalCredential `data` the page posted against the kept `state`, as of `time`.
     ///
     /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
         guard let pem = state[StateKey.privateKey], let encryptionInfo = state[StateKey.encryptionInfo],
               let origin = state[StateKey.origin], let key = try? PrivateKey(pemEncoded: pem)
         else {
             return verifier.rejected(format, VerificationError(.inputMalformed, "stored annex-c request is incomplete"))
         }
         let session = AnnexCSession(privateKey: key, encryptionInfo: encryptionInfo, origin: origin, request: policy)
-        return verifier.verify(response: response, session: session, at: time)
+        return verifier.verify(response: response, session: session, at: time, noting: lookups)
     }
 }

@@ -61,7 +61,8 @@ public struct AppleAppFlow: RequestFlow {
     ///
     /// A kept state without a nonce or an undecodable response gives a rejected report; a nil `policy` skips the
     /// request-policy check.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
         guard let nonceText = state[Self.nonceKey], let nonce = Base64URL.decode(nonceText) else {
             return verifier.rejected(format, VerificationError(.inputMalformed, "stored request has no nonce"))
         }
@@ -69,6 +70,6 @@ public struct AppleAppFlow: RequestFlow {
             return verifier.rejected(format, VerificationError(.inputMalformed, "response is not base64 of PKIdentityDocument.encryptedData"))
         }
         let session = AppleAppSession(nonce: nonce, merchantID: merchantID, teamID: teamID, request: policy)
-        return verifier.verify(encryptedData: encryptedData, session: session, at: time)
+        return verifier.verify(encryptedData: encryptedData, session: session, at: time, noting: lookups)
     }
 }

@@ -30,8 +30,11 @@ public typealias AppleAppVerifier = ResponseVerifier
 
 extension ResponseVerifier {
     /// Verifies `encryptedData` (`PKIdentityDocument.encryptedData`) against `session`, as of `time`, through
-    /// `AppleAppAdapter` with this verifier's `keys` (docs/formats.md §1).
-    public func verify(encryptedData: [UInt8], session: AppleAppSession, at time: Date = Date()) -> VerificationReport {
-        verify(AppleAppAdapter(keys: keys), .init(encryptedData: encryptedData, session: session), request: session.request, at: time)
+    /// `AppleAppAdapter` with this verifier's `keys` (docs/formats.md §1). The revocation lists the configured source
+    /// would have to fetch are noted in `lookups`.
+    public func verify(encryptedData: [UInt8], session: AppleAppSession, at time: Date = Date(),
+                       noting lookups: RevocationLookups? = nil) -> VerificationReport {
+        verify(AppleAppAdapter(keys: keys), .init(encryptedData: encryptedData, session: session), request: session.request, at: time,
+               noting: lookups)
     }
 }

@@ -11,10 +11,10 @@ extension ResponseVerifier {
     /// report; failures are in the report.
     ///
     /// `readerKey` is the reader's ephemeral private key, needed only for deviceMac. A nil `request` skips the
-    /// request-policy check.
+    /// request-policy check. The revocation lists the configured source would have to fetch are noted in `lookups`.
     public func verify(deviceResponse: [UInt8], transcript: SessionTranscript, readerKey: PrivateKey? = nil,
-                       request: RequestPolicy? = nil, at time: Date = Date()) -> VerificationReport {
+                       request: RequestPolicy? = nil, at time: Date = Date(), noting lookups: RevocationLookups? = nil) -> VerificationReport {
         verify(DeviceResponseAdapter(), .init(deviceResponse: deviceResponse, transcript: transcript, readerKey: readerKey),
-               request: request, at: time)
+               request: request, at: time, noting: lookups)
     }
 }

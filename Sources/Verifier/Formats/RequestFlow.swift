@@ -18,7 +18,18 @@ public protocol RequestFlow: Sendable {
     ///
     /// Every failure, an unusable kept state included, is in the returned report. A nil `policy` skips the
     /// request-policy check.
-    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport
+    ///
+    /// The revocation checks note in `lookups` the lists the configured source would have to fetch first (see
+    /// `RevocationFetcher.resolving(_:)`); nil when nobody fetches.
+    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                noting lookups: RevocationLookups?) -> VerificationReport
+}
+
+extension RequestFlow {
+    /// Verifies the wallet's answer against the kept state, as of `time`, noting no revocation lookups.
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+        verify(response: response, state: state, policy: policy, at: time, noting: nil)
+    }
 }
 
 /// A new request: what the relying party keeps and what the client receives.

@@ -49,8 +49,8 @@ public final class ResponseVerifier: Sendable {
 
     /// Runs `input` through `adapter` and the pipeline.
     func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
-                                        at time: Date) -> VerificationReport {
-        pipeline.verify(adapter, input, request: request, at: time)
+                                        at time: Date, noting lookups: RevocationLookups?) -> VerificationReport {
+        pipeline.verify(adapter, input, request: request, at: time, revocationLookups: lookups)
     }
 
     /// A rejected report for `format` before the pipeline ran (e.g. kept state that cannot be read).

@@ -105,10 +105,11 @@ public struct OpenID4VPFlow: RequestFlow {
     /// Verifies the DC API result the page posted against the kept `state`, as of `time`.
     ///
     /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
         guard let session = Self.session(state, request: policy) else {
             return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp request is incomplete"))
         }
-        return verifier.verify(response: response, session: session, at: time)
+        return verifier.verify(response: response, session: session, at: time, noting: lookups)
     }
 }

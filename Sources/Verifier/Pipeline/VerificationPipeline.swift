@@ -27,8 +27,10 @@ package struct VerificationPipeline: Sendable {
         macOrSignature = verifier(deviceMac: true)
     }
 
+    /// Verifies `input` with `adapter`; the revocation checks note in `revocationLookups` the lists their source would
+    /// have to fetch.
     package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
-                                                at time: Date) -> VerificationReport {
+                                                at time: Date, revocationLookups: RevocationLookups? = nil) -> VerificationReport {
         var run = PipelineRun(limits: configuration.cborLimits, testMode: configuration.testMode)
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         func report(_ documents: [VerifiedDocument] = []) -> VerificationReport {
@@ -57,7 +59,7 @@ package struct VerificationPipeline: Sendable {
             swap(&log, &run.log)
             var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
                                       readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount,
-                                      earlierDocTypes: docTypeCounts, log: consume log,
+                                      earlierDocTypes: docTypeCounts, revocationLookups: revocationLookups, log: consume log,
                                       traced: run.timings.isTraced)
             swap(&run.log, &outcome.log)
             run.timings += outcome.timings

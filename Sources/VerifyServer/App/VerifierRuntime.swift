@@ -157,8 +157,9 @@ public struct VerifierRuntime: Sendable {
     }
 
     /// Runs one verification, fetching the revocation lists it needs first when a fetcher is attached.
-    func verifying(_ body: () -> VerificationReport) async -> VerificationReport {
-        guard let fetcher else { return body() }
-        return await fetcher.resolving(body)
+    /// `body` notes in the record it is given the lists its revocation checks would have to fetch.
+    func verifying(_ body: (RevocationLookups?) -> VerificationReport) async -> VerificationReport {
+        guard let fetcher else { return body(nil) }
+        return await fetcher.resolving { lookups in body(lookups) }
     }
 }

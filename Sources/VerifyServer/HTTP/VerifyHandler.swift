@@ -87,8 +87,8 @@ extension ServerHandlers {
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         let runtime = runtimes.current
         @Sendable func verifyResponse() async -> VerificationReport {
-            await runtime.verifying {
-                runtime.flows[stored.format]?.verify(response: response, state: stored.state, policy: stored.policy, at: time)
+            await runtime.verifying { lookups in
+                runtime.flows[stored.format]?.verify(response: response, state: stored.state, policy: stored.policy, at: time, noting: lookups)
                     ?? .rejected(format: stored.format, assurance: assurance,
                                  error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
             }

@@ -1,0 +1,34 @@
+import CryptoCore
+
+/// The revocation lists one verification looked up and found missing or due, handed explicitly from its caller
+/// through the checks to the revocation source, so the caller can fetch them and verify again
+/// (`RevocationFetcher.resolving(_:)`). A source without a network side (files) records nothing.
+public final class RevocationLookups: Sendable {
+    /// A list a source could not answer from what it holds: its kind (the source's own name for it) and URI.
+    public struct Wanted: Hashable, Sendable {
+        /// The source's name for the list's kind, e.g. `crl` or `statusToken`.
+        public let kind: String
+        /// Where the list is published.
+        public let uri: String
+
+        /// Creates a wanted list of `kind` at `uri`.
+        public init(kind: String, uri: String) {
+            self.kind = kind
+            self.uri = uri
+        }
+    }
+
+    private let wanted = Locked<[Wanted: Int]>([:])
+
+    /// Creates an empty record.
+    public init() {}
+
+    /// Notes `list` as wanted; `generation` is the source's version of its cache entry when it looked (the lowest
+    /// noted wins, so a fetch that completed since is not repeated).
+    public func want(_ list: Wanted, generation: Int) {
+        wanted.withLockedValue { $0[list] = min($0[list] ?? generation, generation) }
+    }
+
+    /// Every list noted, with the generation seen.
+    public var wants: [Wanted: Int] { wanted.withLockedValue { $0 } }
+}

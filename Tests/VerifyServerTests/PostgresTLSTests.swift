@@ -76,6 +76,8 @@ struct PostgresTLSTests {
         #expect(problems.isEmpty, "\(problems)")
         configuration.store = read.store
         configuration.storePassword = read.storePassword
+        // Other suites hold locks on the shared database on purpose (HungStoreTests): the schema's preparation may wait.
+        configuration.storeTimeout = 30
         #expect(configuration.problems.isEmpty, "\(configuration.problems)")
         #expect(await configuration.checkStoreConnection(logger: ServerFixture.quietLogger) == [])
         try await ServerFixture.withServer(configuration) { server in

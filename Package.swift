@@ -147,7 +147,7 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates", "Verifier"]),
         .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(

@@ -55,7 +55,7 @@ struct RequestEncodingTests {
             + [0x6a] + Array("nameSpaces".utf8) + [0xa2, 0x71] + Array("org.iso.18013.5.1".utf8) + [0xa3, 0x6b]
             + Array("age_over_21".utf8) + [0xf5]
         #expect(Array(items.encoded.prefix(expectedStart.count)) == expectedStart)
-        #expect(items.taggedBytes == [0xd8, 0x18] + TranscriptBuilderTests.bstrHead(items.encoded.count) + items.encoded)
+        #expect(items.taggedBytes == [0xd8, 0x18] + CBORHeads.bstr(items.encoded.count) + items.encoded)
     }
 
     @Test("Malformed DeviceRequests are input.malformed")

@@ -5,6 +5,7 @@ import Mdoc
 import MdocTesting
 import Testing
 import TestSupport
+import Verifier
 
 /// mdoc reader authentication: ISO/IEC 18013-5 Annex D (D.4.1.1) and ReaderAuth we sign ourselves.
 @Suite("ReaderAuth signing and verification")

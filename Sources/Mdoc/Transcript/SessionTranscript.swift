@@ -48,13 +48,13 @@ public struct SessionTranscript: Sendable, Equatable {
     }
 
     /// SHA-256 of the preferred CBOR encoding of `value`: the "…InfoHash" every online handover carries.
-    static func hash(_ value: CBORValue) -> [UInt8] {
+    package static func hash(_ value: CBORValue) -> [UInt8] {
         Digest.hash(.sha256, CBOREncoder.encode(value))
     }
 
     /// `#6.24(bstr .cbor X)` around caller-supplied CBOR bytes, kept exactly as given. The bytes must be one
     /// well-formed CBOR map (DeviceEngagement, COSE_Key); anything else is `input.malformed`.
-    static func embeddedMap(_ bytes: [UInt8], what: String) throws(VerificationError) -> CBORValue {
+    package static func embeddedMap(_ bytes: [UInt8], what: String) throws(VerificationError) -> CBORValue {
         guard let item = try? CBORDecoder.decode(bytes), item.isMap else {
             throw VerificationError(.inputMalformed, "\(what) is not one well-formed CBOR map")
         }

@@ -1,4 +1,5 @@
 import CBOR
+import Mdoc
 
 extension SessionTranscript {
     /// The session transcript for ISO/IEC 18013-5 device engagement by NFC (negotiated or static handover).

@@ -1,4 +1,5 @@
 import CBOR
+import Mdoc
 
 extension SessionTranscript {
     /// The session transcript for Apple "Verify with Wallet" in-app (iOS 16+).

@@ -1,4 +1,5 @@
 import CBOR
+import Mdoc
 
 extension SessionTranscript {
     /// The session transcript for OpenID4VP 1.0 over the Digital Credentials API (Appendix B.2.6.2,

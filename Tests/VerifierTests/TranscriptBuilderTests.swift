@@ -4,6 +4,7 @@ import Foundation
 import Mdoc
 import Testing
 import TestSupport
+import Verifier
 
 /// Every handover builder against a published transcript or against CBOR written out byte by byte here.
 @Suite("Session transcript builders")
@@ -34,13 +35,7 @@ struct TranscriptBuilderTests {
     }
 
     /// bstr head (major type 2) for lengths below 65536.
-    static func bstrHead(_ count: Int) -> [UInt8] {
-        switch count {
-        case ..<24: return [0x40 | UInt8(count)]
-        case ..<256: return [0x58, UInt8(count)]
-        default: return [0x59, UInt8(count >> 8), UInt8(count & 0xff)]
-        }
-    }
+    static func bstrHead(_ count: Int) -> [UInt8] { CBORHeads.bstr(count) }
 
     static func tstr(_ s: String) -> [UInt8] {
         let utf8 = Array(s.utf8)

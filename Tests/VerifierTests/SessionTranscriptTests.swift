@@ -3,6 +3,7 @@ import CryptoCore
 import Mdoc
 import Testing
 import TestSupport
+import Verifier
 
 @Suite("Session transcripts and DeviceAuthenticationBytes")
 struct SessionTranscriptTests {

@@ -123,6 +123,19 @@ enum InputFiles {
         }
     }
 
+    /// The encryptionInfo in the file at `path`: the `encryptionInfo` member of the data.json `request annex-c`
+    /// wrote, or the file's text, surrounding whitespace dropped.
+    static func encryptionInfo(fromFile path: String) throws -> String {
+        let text = try readText(path, what: "encryptionInfo", maxBytes: 1 << 20)
+        if text.first(where: { !$0.isWhitespace }) == "{" {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let info = object["encryptionInfo"] as? String
+            else { throw UsageFailure("\(path) is JSON without an \"encryptionInfo\" string: pass the data.json `request annex-c` wrote") }
+            return info
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static func request(_ path: String?) throws -> RequestPolicy? {
         guard let path else { return nil }
         let bytes = try read(path, what: "request")

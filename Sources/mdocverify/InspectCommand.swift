@@ -128,7 +128,7 @@ struct Inspect: ParsableCommand {
             guard let privateKey, let origin else { throw UsageFailure("Annex C needs --private-key, --encryption-info and --origin") }
             var info = encryptionInfo
             if FileManager.default.fileExists(atPath: info) {
-                info = try InputFiles.readText(info, what: "encryptionInfo").trimmingCharacters(in: .whitespacesAndNewlines)
+                info = try InputFiles.encryptionInfo(fromFile: info)
             }
             let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
             let annexSession = AnnexCSession(privateKey: try InputFiles.privateKey(privateKey), encryptionInfo: info, origin: origin, request: nil)

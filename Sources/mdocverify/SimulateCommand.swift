@@ -165,7 +165,7 @@ struct Simulate: ParsableCommand {
                     } else if FileManager.default.fileExists(atPath: sibling) {
                         privateKey = sibling
                     }
-                    info = try Self.encryptionInfo(fromFile: info)
+                    info = try InputFiles.encryptionInfo(fromFile: info)
                 }
                 let built = try document.simulate(.annexCEncryptionInfo(info, origin: origin))
                 let files = try document.write(built, responseName: "response.txt")
@@ -175,18 +175,6 @@ struct Simulate: ParsableCommand {
                 try document.writeCase(built, files: files, verify: verify, extra: ["encryptionInfo": info, "origin": origin])
                 return .verified
             }
-        }
-
-        /// The encryptionInfo in `path`: data.json's `encryptionInfo` member, or the file's text.
-        static func encryptionInfo(fromFile path: String) throws -> String {
-            let text = try InputFiles.readText(path, what: "encryptionInfo", maxBytes: SessionFile.maxBytes)
-            if text.first(where: { !$0.isWhitespace }) == "{" {
-                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                      let info = object["encryptionInfo"] as? String
-                else { throw UsageFailure("\(path) is JSON without an \"encryptionInfo\" string: pass the data.json `request annex-c` wrote") }
-                return info
-            }
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 }

@@ -16,7 +16,7 @@ extension Verify {
         @Option(help: "session.json written by `request annex-c` (the recipient key, encryptionInfo, origin and request); instead of the three options below.")
         var session: String?
 
-        @Option(name: .customLong("encryption-info"), help: "Without --session: the exact encryptionInfo string sent in the request (base64url), or a file holding it. A value that is not an encryptionInfo but names an existing file is read as the file; surrounding whitespace is dropped.")
+        @Option(name: .customLong("encryption-info"), help: "Without --session: the exact encryptionInfo string sent in the request (base64url), or a file holding it (or data.json). A value that is not an encryptionInfo but names an existing file is read as the file; surrounding whitespace is dropped.")
         var encryptionInfo: String?
 
         @Option(help: "Without --session: the origin of the page that made the request, e.g. https://shop.example (no trailing slash).")
@@ -65,8 +65,7 @@ extension Verify {
             if (try? AnnexCEncryptionInfo(base64URL: value)) != nil { return value }
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), !isDirectory.boolValue {
-                return try InputFiles.readText(value, what: "encryptionInfo", maxBytes: 64 * 1024)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                return try InputFiles.encryptionInfo(fromFile: value)
             }
             if value.contains("/") || value.contains(".") {
                 throw UsageFailure("--encryption-info \(InputQuote.short(value)) is neither a base64url encryptionInfo nor an existing file; "

@@ -190,6 +190,25 @@ struct SessionFileCLITests {
         #expect(inspected.status == 2, "\(inspected.stderr)")
     }
 
+    @Test("verify annex-c and inspect take data.json for --encryption-info, as simulate annex-c does")
+    func dataJSONAsEncryptionInfo() throws {
+        let folder = Self.folder()
+        let out = try Self.request("annex-c", in: folder)
+        let wallet = try Self.annexCAnswer(out, in: folder)
+        let state = try #require(try Self.json(out + "/session.json")["state"] as? [String: String])
+        let key = try Self.write(try #require(state["privateKey"]), folder + "/key.pem")
+        let values = ["--encryption-info", out + "/data.json", "--origin", Self.origin, "--private-key", key]
+        let verified = try MdocVerifyCLI.run(["verify", "annex-c", "--response", wallet + "/response.txt", "--trust", wallet + "/iaca.pem",
+                                              "--request", out + "/request.json"] + values)
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+        let inspected = try MdocVerifyCLI.run(["inspect", wallet + "/response.txt"] + values)
+        #expect(inspected.status == 0 && inspected.stdout.hasPrefix("decrypted: DeviceResponse"), "\(inspected.stderr)")
+        let other = try Self.write(#"{"deviceRequest": "x"}"#, folder + "/other.json")
+        let refused = try MdocVerifyCLI.run(["verify", "annex-c", "--response", wallet + "/response.txt", "--encryption-info", other,
+                                             "--origin", Self.origin, "--private-key", key])
+        #expect(refused.status == 2 && refused.stderr.contains("JSON without an \"encryptionInfo\" string"), "\(refused.stderr)")
+    }
+
     @Test("the Annex C files of an earlier mdocverify still verify through --session FOLDER, with a note to re-create them")
     func legacyAnnexCFolder() throws {
         let folder = Self.folder()

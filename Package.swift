@@ -7,8 +7,8 @@ import PackageDescription
 // second TLS stack and no database driver.
 let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
-// The upcoming-feature settings the Swift server packages use, on the modules a relying party links: existentials
-// spelled `any`, and imports that make a module's members visible only where it is imported.
+// The upcoming-feature settings the Swift server packages use, on the library modules (CBOR up to Verifier and
+// RevocationFetch): existentials spelled `any`, and a module's members visible only where it is imported.
 let strictSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
 
 let package = Package(
@@ -62,14 +62,15 @@ let package = Package(
         // Locks: CryptoCore.Locked, a pthread mutex, which ThreadSanitizer understands (Linux's Synchronization.Mutex
         // hands a contended lock over in the kernel, where it cannot see it; Fuzz/README.md).
         .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib",
-                                             .product(name: "Tracing", package: "swift-distributed-tracing")]),
+                                             .product(name: "Tracing", package: "swift-distributed-tracing")], swiftSettings: strictSettings),
         .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"], swiftSettings: strictSettings),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
             dependencies: ["Mdoc", "CBOR", "CryptoCore", "CListFetch",
                            .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
         ),
         // Certificate and CRL builders for test PKIs: the kit and the tests, never the verifier.
         .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),

@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 
 /// How a COSE_Sign1 signature check ended (RFC 9052 §4.4). Callers word the outcome for their own message.

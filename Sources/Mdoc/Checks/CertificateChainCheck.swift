@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 
 extension DocumentCheck {

@@ -1,3 +1,6 @@
+import CBOR
+import CryptoCore
+
 extension DocumentCheck {
     /// Disclosed `issuing_country` must equal the document signer's subject countryName, and
     /// `issuing_jurisdiction` its stateOrProvinceName, each when both sides exist.

@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 
 /// The checks of a DeviceResponse as a whole (ISO/IEC 18013-5 §8.3.2.1.2.2), before its documents are checked one

@@ -1,3 +1,5 @@
+import CryptoCore
+
 extension DocumentVerification {
     /// The caller-facing document. Only called once every check of the response passed. Elements the
     /// request did not ask for but that answered an age question (`AgeDisclosure`) are withheld; the

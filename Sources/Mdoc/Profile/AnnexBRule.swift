@@ -1,4 +1,5 @@
 import CryptoCore
+import Foundation
 
 /// One rule of the ISO/IEC 18013-5 Annex B certificate profile. `enforced` rules fail under every preset because
 /// security rests on them; the others warn under `.default` and fail under `.strict`.

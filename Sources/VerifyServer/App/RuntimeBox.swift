@@ -41,7 +41,7 @@ final class RuntimeBox: Sendable {
     func adoptRemembered(_ remembered: [String: UInt64]) -> [String] {
         let problems = state.withLockedValue { state in
             for (provider, id) in remembered { state.highestIssueIDs[provider] = max(state.highestIssueIDs[provider] ?? 0, id) }
-            return Self.rollbacks(state.runtime, against: state.highestIssueIDs)
+            return Self.rollbacks(state.runtime, against: state.highestIssueIDs) + Self.loteRollbacks(state.runtime, against: state.highestIssueIDs)
         }
         if problems.isEmpty { accept(current) }
         return problems
@@ -70,6 +70,7 @@ final class RuntimeBox: Sendable {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
             // A downloaded VICAL whose copy is gone or no longer verifies: the current trust stays.
             let problems = runtime.pendingVICALs.map(\.reason) + Self.rollbacks(runtime, against: highestIssueIDs)
+                + Self.loteRollbacks(runtime, against: highestIssueIDs)
             guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }
             accept(runtime)
@@ -94,6 +95,11 @@ final class RuntimeBox: Sendable {
                 else { continue }
                 state.highestIssueIDs[vical.provider] = id
                 raised[vical.provider] = id
+            }
+            // LoTE sequence numbers share the mark, under keys no VICAL provider has (`lote:<operator>|<type>`).
+            for lote in runtime.lotes where state.highestIssueIDs[lote.rollbackKey].map({ lote.sequenceNumber > $0 }) ?? true {
+                state.highestIssueIDs[lote.rollbackKey] = lote.sequenceNumber
+                raised[lote.rollbackKey] = lote.sequenceNumber
             }
             return raised
         }

@@ -52,6 +52,7 @@ final class TrustFileWatcher: Service, Sendable {
         let manager = FileManager.default
         var files: [String] = []
         let paths = configuration.trustStorePaths + configuration.vicals.flatMap({ ($0.url == nil ? [$0.file] : []) + [$0.root] })
+            + configuration.lotes.flatMap { [$0.file, $0.root] }
             + configuration.crlPaths + configuration.statusListPaths
         for path in paths {
             var isDirectory: ObjCBool = false

@@ -38,7 +38,7 @@ struct TrustLoader {
 
     /// The trust store, or nil with the reasons in `problems`; `pending` lists the `url` sources without a usable copy.
     static func load(_ configuration: ServerConfiguration, at time: Date, problems: inout [String])
-        -> (store: TrustStore, vicals: [LoadedVICAL], pending: [Pending])? {
+        -> (store: TrustStore, vicals: [LoadedVICAL], pending: [Pending], lotes: [LoadedLoTE])? {
         let paths = configuration.trustStorePaths
         let base: TrustStore
         do {
@@ -77,13 +77,14 @@ struct TrustLoader {
                                       date: verified.vical.date, nextUpdate: verified.vical.nextUpdate, stale: stale,
                                       entries: verified.vical.entries.count, anchoring: anchoring))
         }
+        let lotes = loadLoTEs(configuration, at: time, anchors: &anchors, provenance: &provenance, scoped: &scoped, problems: &problems)
         if let conflict = TrustFolder.scopeConflict(scoped) { problems.append("trust store: \(conflict)") }
         // Without anchors yet, a pending download may still bring some: the start decides after it.
         if anchors.isEmpty && pending.isEmpty {
             problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate"
                             + (loaded.contains { !$0.anchoring } ? " in use (a stale VICAL is refused: vicalStalePolicy refuse)" : ""))
         }
-        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance), loaded, pending)
+        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance), loaded, pending, lotes)
     }
 
     struct Failure: Error {

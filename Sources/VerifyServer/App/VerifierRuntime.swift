@@ -24,6 +24,8 @@ public struct VerifierRuntime: Sendable {
     let vicals: [TrustLoader.LoadedVICAL]
     /// The VICALs with a `url` that have no usable downloaded copy (the start downloads them or refuses).
     let pendingVICALs: [TrustLoader.Pending]
+    /// The LoTEs (EU trusted lists) whose anchors are in `trustStore`, as verified at load.
+    let lotes: [TrustLoader.LoadedLoTE]
     /// The time VICALs are judged at (fresh or stale), kept across reloads.
     let trustTime: @Sendable () -> Date
     /// What the flows were built on, so a fetcher can be attached without reading the files again.
@@ -72,7 +74,7 @@ public struct VerifierRuntime: Sendable {
                                           openID4VPResponseMode: configuration.openID4VPResponseMode)
         do {
             return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
-                                       vicals: trust?.vicals ?? [], pendingVICALs: trust?.pending ?? [], trustTime: trustTime,
+                                       vicals: trust?.vicals ?? [], pendingVICALs: trust?.pending ?? [], lotes: trust?.lotes ?? [], trustTime: trustTime,
                                        environment: environment, revocationFiles: revocationSource, fetcher: fetcher)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
@@ -124,7 +126,8 @@ public struct VerifierRuntime: Sendable {
     }
 
     private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
-                 vicals: [TrustLoader.LoadedVICAL], pendingVICALs: [TrustLoader.Pending], trustTime: @escaping @Sendable () -> Date,
+                 vicals: [TrustLoader.LoadedVICAL], pendingVICALs: [TrustLoader.Pending], lotes: [TrustLoader.LoadedLoTE],
+                 trustTime: @escaping @Sendable () -> Date,
                  environment: FlowEnvironment, revocationFiles: StaticRevocationSource?, fetcher: RevocationFetcher?) throws(VerificationError) {
         var environment = environment
         if let fetcher { environment.configuration.revocationSource = fetcher.source(files: revocationFiles) }
@@ -135,6 +138,7 @@ public struct VerifierRuntime: Sendable {
         self.keyCount = keyCount
         self.vicals = vicals
         self.pendingVICALs = pendingVICALs
+        self.lotes = lotes
         self.trustTime = trustTime
         self.environment = environment
         self.revocationFiles = revocationFiles
@@ -145,14 +149,14 @@ public struct VerifierRuntime: Sendable {
     func attaching(_ fetcher: RevocationFetcher) -> VerifierRuntime {
         // The flows were built from this environment once already, so they build again.
         (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
-                              vicals: vicals, pendingVICALs: pendingVICALs, trustTime: trustTime, environment: environment,
+                              vicals: vicals, pendingVICALs: pendingVICALs, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 
     /// The same runtime judging VICALs at `trustTime()` from its next reload on.
     func judgingVICALs(at trustTime: @escaping @Sendable () -> Date) -> VerifierRuntime {
         (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
-                              vicals: vicals, pendingVICALs: pendingVICALs, trustTime: trustTime, environment: environment,
+                              vicals: vicals, pendingVICALs: pendingVICALs, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 

@@ -60,7 +60,7 @@ public struct VerifyServerApp: Service {
         if configuration.revocationFetch, runtime.fetcher == nil {
             runtime = runtime.attaching(RevocationRefresh.fetcher(configuration, clock: clock, metrics: metrics, logger: logger))
         }
-        if !configuration.vicals.isEmpty {
+        if !configuration.vicals.isEmpty || !configuration.lotes.isEmpty {
             // VICALs are judged fresh or stale on the server's clock from the next reload on (start-up downloads reload).
             let fixed = configuration.verificationTime
             runtime = runtime.judgingVICALs(at: { fixed ?? clock.now() })
@@ -160,7 +160,7 @@ public struct VerifyServerApp: Service {
         do {
             try await store.prepare()
             // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
-            if !runtimes.current.configuration.vicals.isEmpty {
+            if !runtimes.current.configuration.vicals.isEmpty || !runtimes.current.configuration.lotes.isEmpty {
                 let remembered = try await store.vicalIssueIDs()
                 runtimes.remember(remembered)
                 try await vicals.prepare()

@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     /// Where the last good copy of each downloaded VICAL is kept (relative paths from the working directory), so a
     /// restart serves it when the download fails.
     public var vicalCacheDirectory = "verify-server-vicals"
+    /// EU trusted lists (ETSI TS 119 602 LoTEs) whose active services' certificates are added to the trust store, each
+    /// with its pinned signer root and the docTypes its mapped service types may anchor (`LoTESource`).
+    public var lotes: [LoTESource] = []
     /// How often, in seconds, the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check
     /// off.
     public var trustWatchInterval: TimeInterval = 60
@@ -238,7 +241,7 @@ public struct ServerConfiguration: Sendable {
             if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
             if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
         }
-        problems += vicalProblems
+        problems += vicalProblems + loteProblems
         if inspector && !testMode {
             problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")
         }

@@ -108,6 +108,7 @@ struct ServerHandlers: Sendable {
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("revocation", revocationReadiness(runtime)),
             ("vicals", runtimes.vicalReadiness(runtime)),
+            ("lotes", runtimes.loteReadiness(runtime)),
             ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))
     }

@@ -1,0 +1,196 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import Verifier
+
+/// An ETSI TS 119 602 List of Trusted Entities (a file), the signer root pinned to verify it, and the docTypes the
+/// services of its mapped service types (or list types) may anchor.
+public struct LoTESource: Sendable, Equatable {
+    /// The path of the LoTE file (a compact JWS, or its JSON serialization).
+    public var file: String
+    /// The path of the PEM (or DER) file holding the pinned signer root: the scheme operator's signer certificate or the
+    /// CA that issued it.
+    public var root: String
+    /// The service type URIs (`http://uri.etsi.org/19602/SvcType/PID/Issuance`) or list type URIs (their issuance
+    /// services) whose services anchor `docTypes`.
+    public var serviceTypes: [String]
+    /// The docTypes those services may anchor.
+    public var docTypes: [String]
+    /// Accept a list with a lower `LoTESequenceNumber` than the highest this server accepted for its operator and list
+    /// type: the operator rolls back on purpose. Off by default (`lote.rollback`).
+    public var allowRollback = false
+
+    /// Creates a source from the list's path, its pinned root's path and its mapping.
+    public init(file: String, root: String, serviceTypes: [String], docTypes: [String], allowRollback: Bool = false) {
+        self.file = file
+        self.root = root
+        self.serviceTypes = serviceTypes
+        self.docTypes = docTypes
+        self.allowRollback = allowRollback
+    }
+
+    /// The mapping as `LoTEVerification` reads it.
+    public var scope: LoTEScope { LoTEScope(Dictionary(serviceTypes.map { ($0, docTypes) }, uniquingKeysWith: { first, _ in first })) }
+
+    /// The entries of `lotes`: from a file, objects `{file, root, serviceTypes, docTypes, allowRollback}` (the two lists
+    /// as YAML lists or comma-separated text); from the environment, `FILE=ROOT=TYPE=DOCTYPE` entries separated by commas.
+    static func list(from value: ConfigurationValue) throws(ConfigurationValueError) -> [LoTESource] {
+        guard let objects = value.objectList else {
+            return try value.list().map { entry throws(ConfigurationValueError) in
+                let parts = entry.split(separator: "=", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty }) else {
+                    throw ConfigurationValueError("every entry is `FILE=ROOT=SERVICE_TYPE=DOCTYPE` or an object with `file`, `root`, "
+                                                  + "`serviceTypes` and `docTypes`")
+                }
+                return LoTESource(file: parts[0], root: parts[1], serviceTypes: [parts[2]], docTypes: [parts[3]])
+            }
+        }
+        let known: Set<String> = ["file", "root", "serviceTypes", "docTypes", "allowRollback"]
+        return try objects.map { object throws(ConfigurationValueError) in
+            if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+                throw ConfigurationValueError("entries know `file`, `root`, `serviceTypes`, `docTypes` and `allowRollback`, not "
+                                              + "\(InputQuote.short(unknown)) (a LoTE is read from a file; download it with your own job)")
+            }
+            guard let file = object["file"], !file.isEmpty else { throw ConfigurationValueError("every entry needs `file`") }
+            guard let root = object["root"], !root.isEmpty else { throw ConfigurationValueError("every entry needs `root` (the pinned signer PEM)") }
+            func items(_ key: String) -> [String] {
+                (object[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            }
+            let serviceTypes = items("serviceTypes"), docTypes = items("docTypes")
+            guard !serviceTypes.isEmpty, !docTypes.isEmpty else {
+                throw ConfigurationValueError("every entry needs `serviceTypes` (service or list type URIs) and `docTypes` (what their "
+                                              + "services may anchor); a list mapped to nothing would trust nothing")
+            }
+            var source = LoTESource(file: file, root: root, serviceTypes: serviceTypes, docTypes: docTypes)
+            if let flag = object["allowRollback"] {
+                guard let allow = Bool(flag) else { throw ConfigurationValueError("allowRollback must be true or false") }
+                source.allowRollback = allow
+            }
+            return source
+        }
+    }
+}
+
+extension ServerConfiguration {
+    /// The LoTE entries' problems that need no file access.
+    var loteProblems: [String] {
+        var files = Set<String>()
+        return lotes.compactMap { source in files.insert(source.file).inserted ? nil : "lotes: \(source.file) is listed twice" }
+    }
+}
+
+extension TrustLoader {
+    /// What `/readyz` says about one loaded LoTE.
+    struct LoadedLoTE: Sendable {
+        let source: LoTESource
+        let operatorName: String
+        let type: String?
+        let sequenceNumber: UInt64
+        /// The rollback mark's key in the store (`lote:<operator>|<type>`), beside the VICAL providers'.
+        let rollbackKey: String
+        let issued: RFC3339.Timestamp
+        let nextUpdate: RFC3339.Timestamp
+        /// How many services the list names, and how many of them became anchors.
+        let services: Int
+        let anchoredServices: Int
+        let anchors: Int
+        /// Its anchors are in the trust store: false when it was stale and `vicalStalePolicy` is `refuse`.
+        let anchoring: Bool
+
+        func isStale(at time: Date) -> Bool { nextUpdate.date <= time }
+    }
+
+    /// Verifies every configured LoTE and adds its anchors (scoped to the mapped docTypes) to `anchors`; a list that
+    /// does not verify is a problem (it refuses the start or the reload). The stale policy is the VICALs' one.
+    static func loadLoTEs(_ configuration: ServerConfiguration, at time: Date, anchors: inout [Certificate],
+                          provenance: inout [[UInt8]: AnchorProvenance], scoped: inout [TrustFolder.ScopedAnchor],
+                          problems: inout [String]) -> [LoadedLoTE] {
+        var loaded: [LoadedLoTE] = []
+        for source in configuration.lotes {
+            guard let data = FileManager.default.contents(atPath: source.file) else {
+                problems.append("lote \(source.file): cannot read the file")
+                continue
+            }
+            guard data.count <= LoTEVerification.maxBytes else {
+                problems.append("lote \(source.file): lote.too_large: the file is \(data.count) bytes; at most \(LoTEVerification.maxBytes) are read")
+                continue
+            }
+            let roots: [Certificate]
+            do {
+                roots = try TrustStore.load(paths: [source.root]).anchors
+            } catch {
+                problems.append("lote \(source.file): root \(source.root): \(error)")
+                continue
+            }
+            let verified: LoTEVerification
+            do {
+                verified = try LoTEVerification([UInt8](data), roots: roots, at: time, profile: configuration.profile)
+            } catch {
+                problems.append("lote \(source.file): \(error.code.rawValue): \(error.message)")
+                continue
+            }
+            let stale = verified.freshness != .fresh
+            let anchoring = !(stale && configuration.vicalStalePolicy == .refuse)
+            let listAnchors = verified.anchors(scope: source.scope)
+            if anchoring {
+                for anchor in listAnchors {
+                    anchors.append(anchor.certificate)
+                    provenance[anchor.certificate.sha256Fingerprint] = verified.provenance(of: anchor)
+                    scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.file)"))
+                }
+            }
+            let anchored = verified.decisions(scope: source.scope).filter { if case .anchored = $0.outcome { true } else { false } }.count
+            loaded.append(LoadedLoTE(source: source, operatorName: verified.lote.operatorName, type: verified.lote.type,
+                                     sequenceNumber: verified.lote.sequenceNumber, rollbackKey: verified.lote.rollbackKey,
+                                     issued: verified.lote.issueDate, nextUpdate: verified.lote.nextUpdate, services: verified.lote.services.count,
+                                     anchoredServices: anchored, anchors: listAnchors.count, anchoring: anchoring))
+        }
+        return loaded
+    }
+}
+
+extension RuntimeBox {
+    /// `/readyz`'s `lotes`: per loaded list its operator, type, sequence, dates, staleness now, how many services and
+    /// anchors it yields, whether they are trusted, its file; `warning` says what is wrong in words.
+    func loteReadiness(_ runtime: VerifierRuntime) -> JSONValue {
+        let time = runtime.trustTime()
+        return .array(runtime.lotes.map { lote in
+            let stale = lote.isStale(at: time)
+            var warnings: [String] = []
+            if stale {
+                warnings.append(lote.anchoring && runtime.configuration.vicalStalePolicy == .warn
+                    ? "stale since its NextUpdate \(lote.nextUpdate); its anchors are still trusted (vicalStalePolicy warn)"
+                    : "stale since its NextUpdate \(lote.nextUpdate); its anchors are not trusted (vicalStalePolicy refuse) until a current list is loaded")
+            }
+            if lote.anchors == 0 {
+                warnings.append("no active service of the mapped serviceTypes lists a certificate: the list anchors nothing")
+            }
+            return .object([
+                ("operator", .string(lote.operatorName)),
+                ("loteType", lote.type.map(JSONValue.string) ?? .null),
+                ("sequenceNumber", .int(lote.sequenceNumber)),
+                ("issued", .string(lote.issued.description)),
+                ("nextUpdate", .string(lote.nextUpdate.description)),
+                ("stale", .bool(stale)),
+                ("services", .int(UInt64(lote.services))),
+                ("anchoredServices", .int(UInt64(lote.anchoredServices))),
+                ("anchors", .int(UInt64(lote.anchors))),
+                ("docTypes", .array(lote.source.docTypes.map(JSONValue.string))),
+                ("trusted", .bool(lote.anchoring && lote.anchors > 0)),
+                ("source", .string(lote.source.file)),
+                ("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))),
+            ])
+        })
+    }
+
+    /// One `lote.rollback` problem per LoTE of `runtime` with a lower sequence than was accepted for its operator and list
+    /// type, unless its source allows it.
+    static func loteRollbacks(_ runtime: VerifierRuntime, against highest: [String: UInt64]) -> [String] {
+        runtime.lotes.compactMap { lote in
+            guard !lote.source.allowRollback, let previous = highest[lote.rollbackKey], lote.sequenceNumber < previous else { return nil }
+            return "lote \(lote.source.file): lote.rollback: sequence \(lote.sequenceNumber) of \(lote.operatorName)'s \(lote.type ?? "list") is "
+                + "older than sequence \(previous) this server accepted before; set allowRollback: true on this LoTE to accept it on purpose"
+        }
+    }
+}

@@ -287,6 +287,27 @@ struct TransactionAPITests {
         }
     }
 
+    @Test("hostile wallet bodies: deep nesting, over the body limit, wrong types — 400 or 413, nothing consumed, the server still answers")
+    func hostileBodies() async throws {
+        let key = Self.key("shop")
+        try await Self.withServer([key]) { server, _ in
+            let body = try jsonObject(try await Self.create(server, key))
+            let id = try #require(body["requestId"] as? String)
+            let secret = try #require(body["clientSecret"] as? String)
+            let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            let deep = try await Self.answer(server, id, secret: secret, body: #"{"protocol":"org-iso-mdoc","data":"# + nested + "}")
+            #expect(deep.status == 400)
+            let huge = try await Self.answer(server, id, secret: secret, body: #"{"response":""# + String(repeating: "A", count: 2 << 20) + #""}"#)
+            #expect(huge.status == 413)
+            for wrong in [#"{"protocol":1,"data":{}}"#, #"{"response":5}"#, "[]", #"{"protocol":"org-iso-mdoc","response":"x"}"#] {
+                #expect(try await Self.answer(server, id, secret: secret, body: wrong).status == 400, "\(wrong)")
+            }
+            // None of these consumed the transaction.
+            #expect(try jsonObject(try await Self.poll(server, key, id))["status"] as? String == "pending")
+            #expect(try await Self.answer(server, id, secret: secret, body: Self.credential(annexC: "AAAA")).status == 200)
+        }
+    }
+
     @Test("with requestStateKeyFile the stored report is encrypted; the backend still reads it")
     func sealedResult() async throws {
         let key = Self.key("shop")

@@ -71,15 +71,19 @@ public enum RSASignature {
         case .sha512: mgf1 = Names.sha512
         }
         return [
-            OSSL_PARAM_construct_utf8_string("pad-mode", Names.pss, 0),
-            OSSL_PARAM_construct_utf8_string("saltlen", Names.digest, 0),
-            OSSL_PARAM_construct_utf8_string("mgf1-digest", mgf1, 0),
+            // The keys too: OSSL_PARAM keeps the pointer, and a Swift string literal's lives only for the call.
+            OSSL_PARAM_construct_utf8_string(Names.padMode, Names.pss, 0),
+            OSSL_PARAM_construct_utf8_string(Names.saltLength, Names.digest, 0),
+            OSSL_PARAM_construct_utf8_string(Names.mgf1Digest, mgf1, 0),
             OSSL_PARAM_construct_end(),
         ]
     }
 
-    /// NUL-terminated parameter values, allocated once and never freed.
+    /// NUL-terminated parameter names and values, allocated once and never freed.
     private enum Names {
+        nonisolated(unsafe) static let padMode = make("pad-mode")
+        nonisolated(unsafe) static let saltLength = make("saltlen")
+        nonisolated(unsafe) static let mgf1Digest = make("mgf1-digest")
         nonisolated(unsafe) static let pss = make("pss")
         nonisolated(unsafe) static let digest = make("digest")
         nonisolated(unsafe) static let sha256 = make("SHA256")

@@ -52,11 +52,33 @@ public struct OpenID4VPRequest: Sendable {
     public let queries: [CredentialQuery]
     /// The encryption key's private half, when the kit made the request.
     public let encryptionKey: PrivateKey?
+    /// The profile `session` checks the answer under (a seeded request; `default` for one read from `data`).
+    public let profile: OpenID4VPProfile
 
-    /// A request whose key and nonce come from `seed`, with `queries` (nil: one query `queryID` for the mDL).
+    /// How the wallet writes its JWE header, for tests of the verifier's checks on it: `alg` and `enc` as written
+    /// (sealed with A256GCM for `A256GCM`, else with A128GCM), and whether `kid` is echoed.
+    public struct JWEOptions: Sendable {
+        /// The `alg` written in the header; the key agreement is ECDH-ES whatever it says.
+        public var algorithm: String
+        /// The `enc` written in the header.
+        public var encryption: String
+        /// Whether the header carries the request key's `kid`.
+        public var includesKeyID: Bool
+
+        /// `ECDH-ES`, `A128GCM` and the `kid` echoed, unless told otherwise.
+        public init(algorithm: String = "ECDH-ES", encryption: String = "A128GCM", includesKeyID: Bool = true) {
+            self.algorithm = algorithm
+            self.encryption = encryption
+            self.includesKeyID = includesKeyID
+        }
+    }
+
+    /// A request whose key and nonce come from `seed`, with `queries` (nil: one query `queryID` for the mDL), checked
+    /// under `profile`.
     public init(seed: UInt64, origin: String = "https://verifier.example", responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
-                queryID: String = "org_iso_18013_5_1_mDL", queries: [CredentialQuery]? = nil) throws {
+                queryID: String = "org_iso_18013_5_1_mDL", queries: [CredentialQuery]? = nil, profile: OpenID4VPProfile = .default) throws {
         let material = SeedMaterial(seed)
+        self.profile = profile
         self.origin = origin
         nonce = Base64URL.encode(material.bytes("openid4vp/nonce", count: 32))
         self.responseMode = responseMode
@@ -102,6 +124,7 @@ public struct OpenID4VPRequest: Sendable {
         guard let first = queries.first else { throw invalid("dcql_query has no credential query") }
         self.origin = origin
         self.nonce = nonce
+        profile = .default
         responseMode = mode
         self.protocolIdentifier = protocolIdentifier
         self.queries = queries
@@ -132,7 +155,7 @@ public struct OpenID4VPRequest: Sendable {
         OpenID4VPSession(origin: origin, nonce: nonce, responseMode: responseMode, encryptionKey: encryptionKey, jwk: jwk,
                          queryIDs: queries.map(\.id),
                          queryDocTypes: Dictionary(queries.map { ($0.id, $0.docType) }, uniquingKeysWith: { first, _ in first }),
-                         request: request)
+                         request: request, profile: profile)
     }
 
     /// The wallet's DC API result `{protocol, data}` with `presentations` as the `vp_token`'s members, in order (a
@@ -141,13 +164,20 @@ public struct OpenID4VPRequest: Sendable {
     /// a response simulated for `.openID4VP(self)`).
     ///
     /// Throws `SimulationError.invalidOption` for `dc_api.jwt` without the verifier's key; rethrows sealing errors.
-    public func answer(_ presentations: [Presentation]) throws -> String {
-        try OpenID4VPResponseBuilder.answer(presentations, request: self, recipient: try jwk?.publicKey(), corruptCiphertext: false)
+    public func answer(_ presentations: [Presentation], jwe: JWEOptions = JWEOptions()) throws -> String {
+        try OpenID4VPResponseBuilder.answer(presentations, request: self, recipient: try jwk?.publicKey(), corruptCiphertext: false, jwe: jwe)
+    }
+
+    /// The wallet's DC API result with `vpToken` as the `vp_token` as given (e.g. a bare string per query, the
+    /// pre-1.0 shape), sealed to the request's key for `dc_api.jwt`.
+    public func answer(vpToken: JSONValue, jwe: JWEOptions = JWEOptions()) throws -> String {
+        try OpenID4VPResponseBuilder.answer(vpToken: vpToken, request: self, recipient: try jwk?.publicKey(), corruptCiphertext: false, jwe: jwe)
     }
 }
 
 /// The wallet's answer: `{"protocol", "data"}` with `data.vp_token` (`dc_api`) or `data.response`, a compact JWE
-/// (ECDH-ES with a fresh ephemeral key, Concat KDF, A128GCM, `kid` echoed) (`dc_api.jwt`).
+/// (ECDH-ES with a fresh ephemeral key, Concat KDF, A128GCM, `kid` echoed, unless `JWEOptions` say otherwise)
+/// (`dc_api.jwt`).
 enum OpenID4VPResponseBuilder {
     static func answer(deviceResponse: [UInt8], request: OpenID4VPRequest, recipient: PublicKey?, corruptCiphertext: Bool) throws -> String {
         try answer([OpenID4VPRequest.Presentation(queryID: request.queryID, deviceResponses: [deviceResponse])], request: request,
@@ -155,10 +185,15 @@ enum OpenID4VPResponseBuilder {
     }
 
     static func answer(_ presentations: [OpenID4VPRequest.Presentation], request: OpenID4VPRequest, recipient: PublicKey?,
-                       corruptCiphertext: Bool) throws -> String {
-        let payload = JSONValue.object([("vp_token", .object(presentations.map { presentation in
+                       corruptCiphertext: Bool, jwe: OpenID4VPRequest.JWEOptions = OpenID4VPRequest.JWEOptions()) throws -> String {
+        try answer(vpToken: .object(presentations.map { presentation in
             (presentation.queryID, .array(presentation.deviceResponses.map { .string(Base64URL.encode($0)) }))
-        }))])
+        }), request: request, recipient: recipient, corruptCiphertext: corruptCiphertext, jwe: jwe)
+    }
+
+    static func answer(vpToken: JSONValue, request: OpenID4VPRequest, recipient: PublicKey?, corruptCiphertext: Bool,
+                       jwe: OpenID4VPRequest.JWEOptions) throws -> String {
+        let payload = JSONValue.object([("vp_token", vpToken)])
         let data: JSONValue
         switch request.responseMode {
         case .dcAPI:
@@ -166,23 +201,25 @@ enum OpenID4VPResponseBuilder {
         case .dcAPIJWT:
             guard let jwk = request.jwk, let recipient else { throw SimulationError.invalidOption("openid4vp: no encryption key to answer to") }
             data = .object([("response", .string(try seal(Array(payload.serialized().utf8), to: recipient, kid: jwk.kid,
-                                                          corruptCiphertext: corruptCiphertext)))])
+                                                          corruptCiphertext: corruptCiphertext, options: jwe)))])
         }
         return JSONValue.object([("protocol", .string(request.protocolIdentifier)), ("data", data)]).serialized()
     }
 
-    static func seal(_ plaintext: [UInt8], to recipient: PublicKey, kid: String, corruptCiphertext: Bool) throws -> String {
+    static func seal(_ plaintext: [UInt8], to recipient: PublicKey, kid: String, corruptCiphertext: Bool,
+                     options: OpenID4VPRequest.JWEOptions = OpenID4VPRequest.JWEOptions()) throws -> String {
         let ephemeral = try PrivateKey.generate(.p256)
         let epk = try EncryptionJWK(publicKey: ephemeral.publicKey, kid: "")
-        let header = JSONValue.object([
-            ("alg", .string("ECDH-ES")), ("enc", .string("A128GCM")), ("kid", .string(kid)),
-            ("epk", .object([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(epk.x)), ("y", .string(epk.y))])),
-        ])
-        let protectedSegment = Base64URL.encode(Array(header.serialized().utf8))
+        var members: [(String, JSONValue)] = [("alg", .string(options.algorithm)), ("enc", .string(options.encryption))]
+        if options.includesKeyID { members.append(("kid", .string(kid))) }
+        members.append(("epk", .object([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(epk.x)), ("y", .string(epk.y))])))
+        let protectedSegment = Base64URL.encode(Array(JSONValue.object(members).serialized().utf8))
         let shared = try ephemeral.sharedSecret(with: recipient)
-        let key = ConcatKDF.derive(sharedSecret: shared, keyByteCount: 16, algorithmID: "A128GCM", partyUInfo: [], partyVInfo: [])
+        let aead: AEADAlgorithm = options.encryption == "A256GCM" ? .aes256GCM : .aes128GCM
+        let key = ConcatKDF.derive(sharedSecret: shared, keyByteCount: aead.keyByteCount, algorithmID: options.encryption,
+                                   partyUInfo: [], partyVInfo: [])
         let iv = SecureRandom.bytes(12)
-        var sealed = try AEADAlgorithm.aes128GCM.seal(key: key, nonce: iv, plaintext: plaintext, aad: Array(protectedSegment.utf8))
+        var sealed = try aead.seal(key: key, nonce: iv, plaintext: plaintext, aad: Array(protectedSegment.utf8))
         if corruptCiphertext { sealed[0] ^= 0x01 }
         let ciphertext = sealed.dropLast(16)
         let tag = sealed.suffix(16)

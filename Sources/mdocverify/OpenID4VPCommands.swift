@@ -5,6 +5,7 @@ import Verifier
 
 extension OpenID4VPSession.ResponseMode: ExpressibleByArgument {}
 extension OpenID4VPWebRequest.ClientIDPrefix: ExpressibleByArgument {}
+extension OpenID4VPProfile: ExpressibleByArgument {}
 
 extension Request {
     struct OpenID4VP: ParsableCommand {
@@ -14,8 +15,10 @@ extension Request {
             discussion: """
                 Writes to --out: dc-request.json ({"protocol", "data"}: one entry of the page's digital.requests), and what the \
                 server keeps until the response arrives: session.json (mode 0600: the encryption key, origin, nonce, response \
-                mode, credential query ids and the request) and request.json. `verify openid4vp --session session.json` checks the answer. \
-                Existing files are not overwritten.
+                mode, credential query ids, the profile and the request) and request.json. `verify openid4vp --session session.json` \
+                checks the answer, under the profile the request was made with. --profile haip (HAIP 1.0) signs the request with an \
+                x509_hash client identifier (it needs --reader-cert and --reader-key), asks for dc_api.jwt and has `verify openid4vp` \
+                refuse an answer that does not follow HAIP (haip.* codes). Existing files are not overwritten.
                 """
         )
 
@@ -29,6 +32,9 @@ extension Request {
         var responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
 
         @OptionGroup var reader: ReaderOptions
+
+        @Option(help: "default, or haip: HAIP 1.0 (a signed x509_hash request, dc_api.jwt, and HAIP's answer rules at verification).")
+        var profile: OpenID4VPProfile = .default
 
         @Option(name: .customLong("client-id-prefix"), help: "Signed requests: x509_hash (the default) or x509_san_dns.")
         var clientIDPrefix: OpenID4VPWebRequest.ClientIDPrefix = .x509Hash
@@ -46,7 +52,8 @@ extension Request {
                 do {
                     created = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode,
                                                              reader: try reader.identity(), clientIDPrefix: clientIDPrefix,
-                                                             trustedAuthorities: try RequestAllowList.narrowed(policy, trust: trust) ?? [:])
+                                                             trustedAuthorities: try RequestAllowList.narrowed(policy, trust: trust) ?? [:],
+                                                             profile: profile)
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }

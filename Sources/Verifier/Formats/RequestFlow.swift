@@ -63,12 +63,14 @@ public struct FlowEnvironment: Sendable {
     public var issuerIdentifiersInRequests: Bool
     /// OpenID4VP requests ask for an encrypted (`dc_api.jwt`, the default) or a plain (`dc_api`) response.
     public var openID4VPResponseMode: OpenID4VPSession.ResponseMode
+    /// The profile OpenID4VP requests are made and checked under (`haip`: docs/formats.md §7.7).
+    public var openID4VPProfile: OpenID4VPProfile
 
     /// Creates an environment; every setting but `configuration` defaults to empty or off, and OpenID4VP
     /// requests ask for encrypted (`dc_api.jwt`) responses.
     public init(configuration: VerifierConfiguration, recipientKeys: [PrivateKey] = [], merchantID: String = "", teamID: String = "",
                 readerIdentity: ReaderIdentity? = nil, issuerIdentifiersInRequests: Bool = false,
-                openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) {
+                openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT, openID4VPProfile: OpenID4VPProfile = .default) {
         self.configuration = configuration
         self.recipientKeys = recipientKeys
         self.merchantID = merchantID
@@ -76,5 +78,6 @@ public struct FlowEnvironment: Sendable {
         self.readerIdentity = readerIdentity
         self.issuerIdentifiersInRequests = issuerIdentifiersInRequests
         self.openID4VPResponseMode = openID4VPResponseMode
+        self.openID4VPProfile = openID4VPProfile
     }
 }

@@ -3,14 +3,16 @@ import Foundation
 import Mdoc
 
 /// A compact JWS (RFC 7515 §7.1) signed with the reader identity: ES256/384/512 by the key's curve, `x5c` with
-/// the reader's chain (standard base64 DER, RFC 7515 §4.1.6). Used for OpenID4VP signed request objects.
+/// the reader's chain or the part of it given as `chain` (standard base64 DER, RFC 7515 §4.1.6). Used for OpenID4VP
+/// signed request objects.
 enum JWS {
-    static func sign(header extra: [(String, JSONValue)], payload: JSONValue, with reader: ReaderIdentity) throws(VerificationError) -> String {
+    static func sign(header extra: [(String, JSONValue)], payload: JSONValue, with reader: ReaderIdentity,
+                     chain: [Certificate]? = nil) throws(VerificationError) -> String {
         guard let (name, digest) = algorithm(reader.key.curve) else {
             throw VerificationError(.inputMalformed, "a \(reader.key.curve.rawValue) reader key cannot sign a JWS (ES256/384/512)")
         }
         let header = JSONValue.object([("alg", .string(name))] + extra
-                                      + [("x5c", .array(reader.certificates.map { .string(Data($0.derEncoded).base64EncodedString()) }))])
+                                      + [("x5c", .array((chain ?? reader.certificates).map { .string(Data($0.derEncoded).base64EncodedString()) }))])
         let signingInput = Base64URL.encode(Array(header.serialized().utf8)) + "." + Base64URL.encode(Array(payload.serialized().utf8))
         do {
             // OpenSSL gives r || s, the JWS form (RFC 7518 §3.4).

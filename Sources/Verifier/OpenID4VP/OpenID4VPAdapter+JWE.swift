@@ -7,7 +7,10 @@ import Mdoc
 extension OpenID4VPAdapter {
     /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object.
     func decrypt(_ text: String, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
-        guard let jwe = parseJWE(text, in: &run), checkAlgorithms(jwe, session: session, in: &run) else { return nil }
+        guard let jwe = parseJWE(text, in: &run),
+              session.profile != .haip || checkHAIPEncryption(jwe, in: &run),
+              checkAlgorithms(jwe, session: session, in: &run)
+        else { return nil }
         guard let key = session.encryptionKey, let jwk = session.jwk else {
             run.log.fail(.jweRecipient, .jweKeyIDMismatch, "the stored request has no encryption key")
             return nil

@@ -24,6 +24,7 @@ struct OpenID4VPAdapter: FormatAdapter {
               let payload = payload(of: parsed, session: session, in: &run),
               let presentations = presentations(in: payload, session: session, in: &run),
               let items = deviceResponses(presentations, in: &run),
+              session.profile != .haip || checkHAIPDocuments(zip(presentations.map(\.queryID), items), in: &run),
               checkDocTypes(zip(presentations.map(\.queryID), items), session: session, in: &run)
         else { return nil }
         return OpenedResponse(deviceResponses: items, transcript: session.transcript)
@@ -47,6 +48,9 @@ struct OpenID4VPAdapter: FormatAdapter {
     /// The JSON object holding `vp_token`: the plain one, or the decrypted JWE's, in the response mode asked for.
     private func payload(of parsed: OpenID4VPResponse, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
         switch (parsed, session.responseMode) {
+        case (.plain, _) where session.profile == .haip:
+            refuseHAIPPlainAnswer(in: &run)
+            return nil
         case (.walletError(let code, let description), _):
             run.log.fail(.openID4VPResponse, .openID4VPWalletError,
                          "the wallet answered with error \(InputQuote.short(code))" + (description.map { ": \(InputQuote.short($0))" } ?? ""))
@@ -74,6 +78,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     /// The `vp_token`'s presentations, one per credential query of the request.
     private func presentations(in payload: [String: Any], session: OpenID4VPSession,
                                in run: inout PipelineRun) -> [OpenID4VPResponse.Presentation]? {
+        if session.profile == .haip, !checkHAIPPresentations(payload, in: &run) { return nil }
         do {
             let (found, legacy) = try OpenID4VPResponse.presentations(payload, queryIDs: session.queryIDs)
             let ids = found.map(\.queryID).joined(separator: ", ")

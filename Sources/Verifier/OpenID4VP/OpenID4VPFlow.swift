@@ -5,7 +5,8 @@ import Mdoc
 /// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §7): a fresh nonce and, for
 /// `dc_api.jwt`, a fresh encryption key per request; signed with the reader identity when one is configured. The
 /// kept state is the encryption key, its JWK coordinates and kid, the origin, the nonce, the response mode, the
-/// credential query ids and each query's `doctype_value`; the answer is the DC API result the page posts.
+/// credential query ids, each query's `doctype_value` and the profile (`haip`); the answer is the DC API result the
+/// page posts.
 public struct OpenID4VPFlow: RequestFlow {
     enum StateKey {
         static let privateKey = "privateKey"
@@ -18,12 +19,15 @@ public struct OpenID4VPFlow: RequestFlow {
         static let queryIDs = "queryIDs"
         /// A JSON object, query id → `doctype_value`; absent in state kept before it was.
         static let queryDocTypes = "queryDocTypes"
+        /// `haip`, for a request made under the HAIP profile; absent: the default profile.
+        static let profile = "profile"
     }
 
     /// The verifier that checks the answers.
     public let verifier: OpenID4VPVerifier
     let reader: ReaderIdentity?
     let responseMode: OpenID4VPSession.ResponseMode
+    let profile: OpenID4VPProfile
 
     /// The OpenID4VP format, `openid4vp`.
     public var format: VerificationReport.Format { .openID4VP }
@@ -38,6 +42,7 @@ public struct OpenID4VPFlow: RequestFlow {
         self.verifier = verifier
         reader = environment.readerIdentity
         responseMode = environment.openID4VPResponseMode
+        profile = environment.openID4VPProfile
     }
 
     /// Creates an OpenID4VP request for `policy` from the page at `origin`: the kept state and the `protocol` and
@@ -53,7 +58,7 @@ public struct OpenID4VPFlow: RequestFlow {
         let origin = try WebOrigin.required(origin, format: format)
         let authorities = try IssuerIdentifiers.narrowed(policy, in: verifier.configuration.trustStore) ?? [:]
         let request = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode, reader: reader,
-                                                     trustedAuthorities: authorities)
+                                                     trustedAuthorities: authorities, profile: profile)
         return PreparedRequest(state: Self.state(request.session),
                                publicFields: [("protocol", .string(request.protocolIdentifier)), ("data", request.data)])
     }
@@ -64,6 +69,7 @@ public struct OpenID4VPFlow: RequestFlow {
             StateKey.origin: session.origin, StateKey.nonce: session.nonce, StateKey.responseMode: session.responseMode.rawValue,
             StateKey.queryIDs: session.queryIDs.joined(separator: ","),
         ]
+        if session.profile != .default { state[StateKey.profile] = session.profile.rawValue }
         if !session.queryDocTypes.isEmpty {
             state[StateKey.queryDocTypes] = JSONValue.object(session.queryDocTypes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
                 .serialized()
@@ -77,11 +83,12 @@ public struct OpenID4VPFlow: RequestFlow {
         return state
     }
 
-    /// The session back from kept state; nil when it is incomplete. State kept without the queries' `doctype_value`s
-    /// takes them from `request` (see `OpenID4VPSession.init`).
+    /// The session back from kept state; nil when it is incomplete or names an unknown profile. State kept without the
+    /// queries' `doctype_value`s takes them from `request` (see `OpenID4VPSession.init`).
     public static func session(_ state: [String: String], request: RequestPolicy?) -> OpenID4VPSession? {
         guard let origin = state[StateKey.origin], let nonce = state[StateKey.nonce],
-              let mode = state[StateKey.responseMode].flatMap(OpenID4VPSession.ResponseMode.init(rawValue:))
+              let mode = state[StateKey.responseMode].flatMap(OpenID4VPSession.ResponseMode.init(rawValue:)),
+              let profile = state[StateKey.profile].map(OpenID4VPProfile.init(rawValue:)) ?? Optional(OpenID4VPProfile.default)
         else { return nil }
         var key: PrivateKey?
         var jwk: EncryptionJWK?
@@ -99,7 +106,7 @@ public struct OpenID4VPFlow: RequestFlow {
             docTypes = object
         }
         return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids,
-                                queryDocTypes: docTypes, request: request)
+                                queryDocTypes: docTypes, request: request, profile: profile)
     }
 
     /// Verifies the DC API result the page posted against the kept `state`, as of `time`.

@@ -9,10 +9,11 @@ extension FormatDescriptor {
     /// OpenID4VP 1.0 over the Digital Credentials API: DCQL, an encrypted (`dc_api.jwt`) or plain (`dc_api`) answer.
     public static let openID4VP = FormatDescriptor(
         format: .openID4VP, title: "OpenID4VP 1.0 over the Digital Credentials API", documentation: "docs/formats.md §7",
-        checks: [.openID4VPResponse, .jweStructure, .jweAlgorithm, .jweRecipient, .jweDecrypt, .vpTokenStructure, .vpTokenDocType],
+        checks: [.openID4VPResponse, .jweStructure, .jweAlgorithm, .jweRecipient, .jweDecrypt, .vpTokenStructure, .vpTokenDocType,
+                 .haipEncryption, .haipPresentation],
         codes: [.openID4VPWalletError, .openID4VPEncryptionRequired, .jweMalformed, .jweAlgorithmUnsupported, .jweEncryptionNotAllowed,
                 .jweCompressionUnsupported, .jweKeyIDMismatch, .jweEphemeralKeyInvalid, .jweDecryptionFailed, .vpTokenMalformed,
-                .vpTokenQueryUnanswered, .vpTokenDocTypeMismatch],
+                .vpTokenQueryUnanswered, .vpTokenDocTypeMismatch] + ErrorCode.haipCodes,
         flow: { environment, verifier in OpenID4VPFlow(environment, verifier: verifier) })
 }
 
@@ -45,6 +46,16 @@ extension CheckID {
     /// `vp_token.doctype`: every document presented for a credential query has that query's `doctype_value`.
     public static let vpTokenDocType = CheckID(
         "vp_token.doctype", clause: "OpenID4VP 1.0 §6.1, Appendix B.2.3 (meta.doctype_value)", codes: [.vpTokenDocTypeMismatch])
+    /// `haip.encryption` (HAIP profile only): the answer is a `dc_api.jwt` JWE with `alg` `ECDH-ES`, `enc` `A128GCM` or
+    /// `A256GCM`, and the `kid` of the request's key.
+    public static let haipEncryption = CheckID(
+        "haip.encryption", clause: "HAIP 1.0 §5 (OpenID4VP 1.0 §8.3), §5.2 (dc_api.jwt)",
+        codes: [.haipEncryptionRequired, .haipAlgorithmNotAllowed, .haipEncryptionNotAllowed, .haipKeyIDRequired])
+    /// `haip.presentation` (HAIP profile only): each `vp_token` member is an array holding one DeviceResponse, and each
+    /// DeviceResponse holds one mdoc.
+    public static let haipPresentation = CheckID(
+        "haip.presentation", clause: "HAIP 1.0 §5.3.1; §5 (DCQL response, OpenID4VP 1.0 §8.1)",
+        codes: [.haipPresentationNotArray, .haipDeviceResponsesPerQuery, .haipDocumentsPerDeviceResponse])
 }
 
 extension ErrorCode {
@@ -79,4 +90,29 @@ extension ErrorCode {
     /// `vp_token.doctype_mismatch`: a document presented for a credential query is not of that query's
     /// `doctype_value`.
     public static let vpTokenDocTypeMismatch = ErrorCode("vp_token.doctype_mismatch")
+
+    /// `haip.encryption_required`: a plain `vp_token` (`dc_api`) answered a request made under the HAIP profile, which
+    /// uses `dc_api.jwt` only (HAIP 1.0 §5.2).
+    public static let haipEncryptionRequired = ErrorCode("haip.encryption_required")
+    /// `haip.alg_not_allowed`: the JWE `alg` is not `ECDH-ES` (HAIP 1.0 §5).
+    public static let haipAlgorithmNotAllowed = ErrorCode("haip.alg_not_allowed")
+    /// `haip.enc_not_allowed`: the JWE `enc` is neither `A128GCM` nor `A256GCM` (HAIP 1.0 §5).
+    public static let haipEncryptionNotAllowed = ErrorCode("haip.enc_not_allowed")
+    /// `haip.kid_required`: the JWE has no `kid`, which OpenID4VP 1.0 §8.3 requires when the request's key has one
+    /// (HAIP 1.0 §5 makes that section mandatory; the default profile only warns).
+    public static let haipKeyIDRequired = ErrorCode("haip.kid_required")
+    /// `haip.vp_token_not_array`: a `vp_token` member is a bare string (the pre-1.0 shape), not the DCQL response's
+    /// array (HAIP 1.0 §5, OpenID4VP 1.0 §8.1).
+    public static let haipPresentationNotArray = ErrorCode("haip.vp_token_not_array")
+    /// `haip.device_responses_per_query`: a credential query is answered with more than one DeviceResponse (HAIP 1.0
+    /// §5.3.1: one DeviceResponse per mdoc, each matching its own query).
+    public static let haipDeviceResponsesPerQuery = ErrorCode("haip.device_responses_per_query")
+    /// `haip.documents_per_device_response`: a DeviceResponse holds more than one mdoc (HAIP 1.0 §5.3.1).
+    public static let haipDocumentsPerDeviceResponse = ErrorCode("haip.documents_per_device_response")
+
+    /// The codes of the HAIP profile's checks.
+    public static let haipCodes: [ErrorCode] = [
+        .haipEncryptionRequired, .haipAlgorithmNotAllowed, .haipEncryptionNotAllowed, .haipKeyIDRequired, .haipPresentationNotArray,
+        .haipDeviceResponsesPerQuery, .haipDocumentsPerDeviceResponse,
+    ]
 }

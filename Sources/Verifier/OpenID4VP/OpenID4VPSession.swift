@@ -47,6 +47,8 @@ public struct OpenID4VPSession: Sendable {
     public let clientID: String?
     /// What was asked for; nil skips the request-policy check.
     public let request: RequestPolicy?
+    /// The profile the request was made under; `haip` adds the checks `haip.encryption` and `haip.presentation`.
+    public let profile: OpenID4VPProfile
 
     /// The `enc` values offered by default: A128GCM and A256GCM.
     public static let defaultEncryptionValues = ["A128GCM", "A256GCM"]
@@ -57,7 +59,7 @@ public struct OpenID4VPSession: Sendable {
     /// whose documents make the DCQL credential queries in order; a query id `request` does not make gets none.
     public init(origin: String, nonce: String, responseMode: ResponseMode = .dcAPIJWT, encryptionKey: PrivateKey?, jwk: EncryptionJWK?,
                 encryptionValues: [String] = defaultEncryptionValues, queryIDs: [String] = [], queryDocTypes: [String: String]? = nil,
-                handover: Handover = .v1, clientID: String? = nil, request: RequestPolicy?) {
+                handover: Handover = .v1, clientID: String? = nil, request: RequestPolicy?, profile: OpenID4VPProfile = .default) {
         self.origin = origin
         self.nonce = nonce
         self.responseMode = responseMode
@@ -69,6 +71,7 @@ public struct OpenID4VPSession: Sendable {
         self.handover = handover
         self.clientID = clientID
         self.request = request
+        self.profile = profile
     }
 
     /// The `doctype_value` of each of `queryIDs` as `DCQLQuery` makes the queries from `request`; empty without

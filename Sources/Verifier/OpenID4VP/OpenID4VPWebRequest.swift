@@ -35,12 +35,18 @@ public struct OpenID4VPWebRequest: Sendable {
     /// `trustedAuthorities` (docType → key identifiers, see `IssuerIdentifiers.narrowed(_:in:)`) become each credential
     /// query's `trusted_authorities: [{"type": "aki", "values": [base64url…]}]` (§6.1.1).
     ///
-    /// Throws `input.malformed` for an origin that is not a serialized web origin, an empty request, or a reader
-    /// certificate without the dNSName `x509_san_dns` needs.
+    /// Under `profile` `.haip` (docs/formats.md §7.7) the request is always signed, with an `x509_hash` client
+    /// identifier and an `x5c` without the trust anchor, and asks for `dc_api.jwt`.
+    ///
+    /// Throws `input.malformed` for an origin that is not a serialized web origin, an empty request, a reader
+    /// certificate without the dNSName `x509_san_dns` needs, or settings the profile refuses
+    /// (`OpenID4VPProfile.requestProblems`).
     public static func create(origin: String, request: RequestPolicy, responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
                               reader: ReaderIdentity? = nil, clientIDPrefix: ClientIDPrefix = .x509Hash,
-                              trustedAuthorities: [String: [[UInt8]]] = [:]) throws(VerificationError)
+                              trustedAuthorities: [String: [[UInt8]]] = [:], profile: OpenID4VPProfile = .default) throws(VerificationError)
         -> OpenID4VPWebRequest {
+        let problems = profile.requestProblems(reader: reader, responseMode: responseMode, clientIDPrefix: clientIDPrefix)
+        guard problems.isEmpty else { throw VerificationError(.inputMalformed, problems.joined(separator: "; ")) }
         try WebOrigin.validate(origin)
         let queries = try DCQLQuery(request, trustedAuthorities: trustedAuthorities)
         let nonce = Base64URL.encode(SecureRandom.bytes(32))
@@ -65,13 +71,14 @@ public struct OpenID4VPWebRequest: Sendable {
             ("client_metadata", clientMetadata(jwk)),
         ]
         let session = OpenID4VPSession(origin: origin, nonce: nonce, responseMode: responseMode, encryptionKey: encryptionKey, jwk: jwk,
-                                       queryIDs: queries.ids, request: request)
+                                       queryIDs: queries.ids, request: request, profile: profile)
         guard let reader else {
             return OpenID4VPWebRequest(protocolIdentifier: "openid4vp-v1-unsigned", data: .object(parameters), session: session)
         }
         let clientID = try clientIdentifier(reader, prefix: clientIDPrefix)
         parameters = [("client_id", .string(clientID)), ("expected_origins", .array([.string(origin)]))] + parameters
-        let jws = try JWS.sign(header: [("typ", .string("oauth-authz-req+jwt"))], payload: .object(parameters), with: reader)
+        let chain = profile == .haip ? OpenID4VPProfile.haipChain(reader) : reader.certificates
+        let jws = try JWS.sign(header: [("typ", .string("oauth-authz-req+jwt"))], payload: .object(parameters), with: reader, chain: chain)
         return OpenID4VPWebRequest(protocolIdentifier: "openid4vp-v1-signed", data: .object([("request", .string(jws))]), session: session)
     }
 

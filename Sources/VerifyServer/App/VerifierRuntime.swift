@@ -62,6 +62,10 @@ public struct VerifierRuntime: Sendable {
         let reader = ReaderIdentityLoader.load(
             keyPath: configuration.readerKeyPath, certificatePaths: configuration.readerCertificatePaths, problems: &problems)
 
+        if configuration.readerKeyPath == nil || reader != nil {
+            problems += configuration.openID4VPProfile.requestProblems(reader: reader, responseMode: configuration.openID4VPResponseMode)
+                .map { "openid4vpProfile \(configuration.openID4VPProfile.rawValue): \($0)" }
+        }
         let revocationSource = loadRevocationFiles(configuration, problems: &problems)
 
         guard problems.isEmpty, let trustStore else { throw ConfigurationProblems(problems) }
@@ -71,7 +75,8 @@ public struct VerifierRuntime: Sendable {
         let environment = FlowEnvironment(configuration: verifierConfiguration, recipientKeys: keys,
                                           merchantID: configuration.merchantID, teamID: configuration.teamID, readerIdentity: reader,
                                           issuerIdentifiersInRequests: configuration.requestIssuerIdentifiers,
-                                          openID4VPResponseMode: configuration.openID4VPResponseMode)
+                                          openID4VPResponseMode: configuration.openID4VPResponseMode,
+                                          openID4VPProfile: configuration.openID4VPProfile)
         do {
             return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
                                        vicals: trust?.vicals ?? [], pendingVICALs: trust?.pending ?? [], lotes: trust?.lotes ?? [], trustTime: trustTime,

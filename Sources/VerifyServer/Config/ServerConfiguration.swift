@@ -112,6 +112,9 @@ public struct ServerConfiguration: Sendable {
     public var requestIssuerIdentifiers = false
     /// The response mode OpenID4VP requests ask for: encrypted (`dc_api.jwt`, the default) or plain (`dc_api`).
     public var openID4VPResponseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
+    /// The profile OpenID4VP requests are made and checked under: `default`, or `haip` (signed `x509_hash` requests,
+    /// `dc_api.jwt`, and HAIP 1.0's answer rules; it needs `readerKey` and `readerCertificates`).
+    public var openID4VPProfile: OpenID4VPProfile = .default
     /// What an undetermined revocation status does: off, soft (a warning check; the default) or hard.
     ///
     /// Hard rejects with `revocation.unknown`. A known revoked or suspended status always rejects.

@@ -76,8 +76,10 @@ public struct VerificationReport: Sendable {
     /// Whether the response verified: no errors and at least one disclosed document.
     public var verified: Bool { errors.isEmpty && !documents.isEmpty }
 
-    /// The first failure, for one-line summaries.
-    public var primaryError: VerificationError? { errors.first }
+    /// The failure that explains the rejection, for one-line summaries, the server's log line and its metrics: the
+    /// first one whose cause is known. A status the verifier could not learn (`revocation.unknown`) stands first only
+    /// when nothing else failed, so a tampered document is not summarised as an unreachable list.
+    public var primaryError: VerificationError? { errors.first { $0.code != .revocationUnknown } ?? errors.first }
 
     init(format: Format, assurance: Assurance, log: CheckLog, documents: [VerifiedDocument], timings: StageTimings) {
         self.format = format

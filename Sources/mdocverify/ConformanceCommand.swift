@@ -181,35 +181,9 @@ struct ConformanceOptions {
     let origin: String
 
     init(_ run: Conformance.Run) throws {
-        guard let kind = run.target.first else { throw UsageFailure("--target needs command or verify-server URL") }
-        var unsupported = Set<ConformanceCase.Requirement>()
-        switch kind {
-        case "command":
-            guard run.target.count == 1 else { throw UsageFailure("--target command takes no value: put the command after --") }
-            guard !run.command.isEmpty || run.writeTrust != nil else {
-                throw UsageFailure("--target command needs the command after --, e.g. -- python3 my_shim.py")
-            }
-            target = .command(run.command)
-            unsupported.insert(.state)
-        case "verify-server":
-            guard run.target.count == 2, let url = URL(string: run.target[1]), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
-                throw UsageFailure("--target verify-server needs the server's base URL, e.g. --target verify-server http://127.0.0.1:8080")
-            }
-            guard run.command.isEmpty else { throw UsageFailure("--target verify-server takes no command after --") }
-            guard run.corpus == nil else { throw UsageFailure("--target verify-server builds each answer for the server's request; leave out --corpus") }
-            target = .verifyServer(url)
-            // The server's revocation material is its configuration, not each case's lists.
-            unsupported.insert(.revocation)
-        case "http":
-            guard run.target.count == 1, let profile = run.profile else {
-                throw UsageFailure("--target http needs --profile FILE (a JSON profile of the verifier's endpoints; see the DocC article \"Test any verifier\")")
-            }
-            guard run.command.isEmpty, run.corpus == nil else { throw UsageFailure("--target http takes neither a command nor --corpus") }
-            target = .http(profile: profile)
-            unsupported.insert(.revocation)
-        default:
-            throw UsageFailure("--target must be command or verify-server, not \(InputQuote.short(kind))")
-        }
+        let (target, targetUnsupported) = try Self.target(run)
+        self.target = target
+        var unsupported = targetUnsupported
         for name in run.without {
             guard let requirement = ConformanceCase.Requirement(rawValue: name), requirement != .state else {
                 throw UsageFailure("--without takes request-policy or revocation, not \(InputQuote.short(name))")
@@ -235,15 +209,48 @@ struct ConformanceOptions {
         timeout = run.timeout
         jsonPath = run.jsonPath
         junitPath = run.junitPath
-        apiKey = try run.apiKeyFile.map { path in
-            let key = try InputFiles.readText(path, what: "API key", maxBytes: 4096).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !key.isEmpty else { throw UsageFailure("--api-key-file \(path) is empty") }
-            return key
-        }
+        apiKey = try run.apiKeyFile.map(Self.apiKey(fromFile:))
         merchantKeyPath = run.merchantKey
         merchantID = run.merchantID
         teamID = run.teamID
         origin = run.origin
+    }
+
+    /// The target `--target` names (checked against the command, `--corpus` and `--profile`), and the requirements
+    /// it cannot meet.
+    static func target(_ run: Conformance.Run) throws -> (Target, Set<ConformanceCase.Requirement>) {
+        guard let kind = run.target.first else { throw UsageFailure("--target needs command or verify-server URL") }
+        switch kind {
+        case "command":
+            guard run.target.count == 1 else { throw UsageFailure("--target command takes no value: put the command after --") }
+            guard !run.command.isEmpty || run.writeTrust != nil else {
+                throw UsageFailure("--target command needs the command after --, e.g. -- python3 my_shim.py")
+            }
+            return (.command(run.command), [.state])
+        case "verify-server":
+            guard run.target.count == 2, let url = URL(string: run.target[1]), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
+                throw UsageFailure("--target verify-server needs the server's base URL, e.g. --target verify-server http://127.0.0.1:8080")
+            }
+            guard run.command.isEmpty else { throw UsageFailure("--target verify-server takes no command after --") }
+            guard run.corpus == nil else { throw UsageFailure("--target verify-server builds each answer for the server's request; leave out --corpus") }
+            // The server's revocation material is its configuration, not each case's lists.
+            return (.verifyServer(url), [.revocation])
+        case "http":
+            guard run.target.count == 1, let profile = run.profile else {
+                throw UsageFailure("--target http needs --profile FILE (a JSON profile of the verifier's endpoints; see the DocC article \"Test any verifier\")")
+            }
+            guard run.command.isEmpty, run.corpus == nil else { throw UsageFailure("--target http takes neither a command nor --corpus") }
+            return (.http(profile: profile), [.revocation])
+        default:
+            throw UsageFailure("--target must be command or verify-server, not \(InputQuote.short(kind))")
+        }
+    }
+
+    /// The API key in `--api-key-file`, trimmed; an empty file is a usage error.
+    static func apiKey(fromFile path: String) throws -> String {
+        let key = try InputFiles.readText(path, what: "API key", maxBytes: 4096).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { throw UsageFailure("--api-key-file \(path) is empty") }
+        return key
     }
 
     /// The formats named by `--format`; nil for none (every format).

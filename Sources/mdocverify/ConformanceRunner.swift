@@ -178,8 +178,27 @@ struct ConformanceRunner {
         let start = Date()
         var temporary: URL?
         defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        let (target, corpusCases) = try targetAndCases(temporary: &temporary)
+        var cases = corpusCases
+        if let formats = options.formats { cases = cases.filter { case_ in formats.contains { $0.rawValue == case_.format } } }
+        if !options.casePrefixes.isEmpty { cases = cases.filter { case_ in options.casePrefixes.contains { case_.id.hasPrefix($0) } } }
+        guard !cases.isEmpty else { throw UsageFailure("no case matches --format and --case") }
+
+        let summary = ConformanceSummary(target: target.name, results: results(of: cases, on: target), seconds: Date().timeIntervalSince(start))
+        // Only the command target runs from files; the others build each answer for the live request.
+        var fileBased = false
+        if case .command = options.target { fileBased = true }
+        print(summary.text(filesRemoved: fileBased && options.keep == nil && options.corpusFolder == nil))
+        if let path = options.jsonPath { try write(summary.json(), to: path) }
+        if let path = options.junitPath { try write(summary.junit(), to: path) }
+        return summary
+    }
+
+    /// The target and every case of the corpus, before `--format` and `--case`. The command target runs from files:
+    /// `--corpus`, else a corpus generated into `--keep` or into a temporary folder (set in `temporary`).
+    func targetAndCases(temporary: inout URL?) throws -> (any ConformanceTarget, [RunCase]) {
         let target: any ConformanceTarget
-        var cases: [RunCase]
+        let cases: [RunCase]
         switch options.target {
         case .command(let command):
             let root: URL
@@ -205,10 +224,11 @@ struct ConformanceRunner {
             cases = corpus.cases.map(RunCase.init)
             target = try HTTPProfileTarget(profilePath: profile, corpus: corpus, options: options)
         }
-        if let formats = options.formats { cases = cases.filter { case_ in formats.contains { $0.rawValue == case_.format } } }
-        if !options.casePrefixes.isEmpty { cases = cases.filter { case_ in options.casePrefixes.contains { case_.id.hasPrefix($0) } } }
-        guard !cases.isEmpty else { throw UsageFailure("no case matches --format and --case") }
+        return (target, cases)
+    }
 
+    /// Runs `cases` on `target` in `--jobs` workers, printing progress; the results in the cases' order.
+    func results(of cases: [RunCase], on target: any ConformanceTarget) -> [CaseResult] {
         let unsupported = Set(options.unsupported.map(\.rawValue))
         let collected = ResultList(count: cases.count)
         let expectCodes = options.expectCodes
@@ -234,14 +254,7 @@ struct ConformanceRunner {
                 Self.progress("[\(done)/\(selected.count)] \(testCase.id): \(result.outcome.rawValue)")
             }
         }
-        let summary = ConformanceSummary(target: target.name, results: collected.results, seconds: Date().timeIntervalSince(start))
-        // Only the command target runs from files; the others build each answer for the live request.
-        var fileBased = false
-        if case .command = options.target { fileBased = true }
-        print(summary.text(filesRemoved: fileBased && options.keep == nil && options.corpusFolder == nil))
-        if let path = options.jsonPath { try write(summary.json(), to: path) }
-        if let path = options.junitPath { try write(summary.junit(), to: path) }
-        return summary
+        return collected.results
     }
 
     func generate(into root: URL) throws {

@@ -7,33 +7,48 @@ import Verifier
 /// classes the kit can build.
 enum ConformanceCatalog {
     static func cases(for kit: KitFormat) -> [ConformanceCase] {
-        let format = kit.format
+        var list = CaseList(format: kit.format)
+        addPositiveControls(to: &list)
+        addFaults(to: &list)
+        addAttacks(to: &list)
+        return list.cases
+    }
+
+    /// The cases of one format as they are added, each with its id from the format, kind and name.
+    struct CaseList {
+        let format: ResponseFormat
         var cases: [ConformanceCase] = []
-        func add(_ kind: ConformanceCase.Kind, _ name: String, clause: String, summary: String, expected: ExpectedOutcome,
-                 requires: Set<ConformanceCase.Requirement> = [], fault: Fault? = nil, recipe: Recipe) {
+
+        mutating func add(_ kind: ConformanceCase.Kind, _ name: String, clause: String, summary: String, expected: ExpectedOutcome,
+                          requires: Set<ConformanceCase.Requirement> = [], fault: Fault? = nil, recipe: Recipe) {
             cases.append(ConformanceCase(id: "\(format.rawValue)/\(kind.rawValue)/\(name)", format: format, kind: kind, clause: clause,
                                          summary: summary, expected: expected, requires: requires, fault: fault, recipe: recipe))
         }
-        let mdl = NameSpace.mDL
+    }
 
-        // Positive controls.
-        add(.positive, "mdl", clause: "ISO/IEC 18013-5 §9.3 (mdoc verification)",
-            summary: "a correct mDL response with six elements: it must verify", expected: .verified, recipe: Recipe())
+    /// Positive controls.
+    static func addPositiveControls(to list: inout CaseList) {
+        let format = list.format
+        list.add(.positive, "mdl", clause: "ISO/IEC 18013-5 §9.3 (mdoc verification)",
+                 summary: "a correct mDL response with six elements: it must verify", expected: .verified, recipe: Recipe())
         if format != .openID4VP {  // the kit's OpenID4VP request queries the mDL
-            add(.positive, "photoid", clause: "ISO/IEC 23220-2; ISO/IEC 18013-5 §9.3",
-                summary: "a correct ISO/IEC 23220 photo ID response: it must verify", expected: .verified,
-                recipe: Recipe(docType: DocType.photoID,
-                               elements: ["family_name_unicode", "given_name_unicode", "birth_date", "age_over_18"]
-                                   .map { ElementID(NameSpace.iso23220, $0) }))
+            list.add(.positive, "photoid", clause: "ISO/IEC 23220-2; ISO/IEC 18013-5 §9.3",
+                     summary: "a correct ISO/IEC 23220 photo ID response: it must verify", expected: .verified,
+                     recipe: Recipe(docType: DocType.photoID,
+                                    elements: ["family_name_unicode", "given_name_unicode", "birth_date", "age_over_18"]
+                                        .map { ElementID(NameSpace.iso23220, $0) }))
         }
-        add(.positive, "request-answered", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest)",
-            summary: "the wallet returns exactly the three elements the request asks for: it must verify", expected: .verified,
-            requires: [.requestPolicy], recipe: Recipe(elements: askedElements, request: askedRequest))
-        add(.positive, "status-valid", clause: "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list",
-            summary: "the MSO names a status list that says valid, and the CRL lists nothing: it must verify", expected: .verified,
-            requires: [.revocation], recipe: Recipe(statusList: true))
+        list.add(.positive, "request-answered", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest)",
+                 summary: "the wallet returns exactly the three elements the request asks for: it must verify", expected: .verified,
+                 requires: [.requestPolicy], recipe: Recipe(elements: askedElements, request: askedRequest))
+        list.add(.positive, "status-valid", clause: "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list",
+                 summary: "the MSO names a status list that says valid, and the CRL lists nothing: it must verify", expected: .verified,
+                 requires: [.revocation], recipe: Recipe(statusList: true))
+    }
 
-        // Every kit fault of the format.
+    /// Every kit fault of the format.
+    static func addFaults(to list: inout CaseList) {
+        let format = list.format
         for fault in Fault.allCases where fault.formats.contains(format) {
             var recipe = Recipe(faults: [fault])
             var requires: Set<ConformanceCase.Requirement> = []
@@ -44,49 +59,52 @@ enum ConformanceCatalog {
             // The kit adds a request asking for one mDL.
             if fault == .duplicateDocType { requires.insert(.requestPolicy) }
             let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
-            add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
-                expected: ExpectedOutcome.forFaults([fault], format: format, deviceAuthentication: mode),
-                requires: requires, fault: fault, recipe: recipe)
+            list.add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
+                     expected: ExpectedOutcome.forFaults([fault], format: format, deviceAuthentication: mode),
+                     requires: requires, fault: fault, recipe: recipe)
         }
+    }
 
-        // Attack classes.
-        add(.attack, "age-over-disclosure", clause: "ISO/IEC 18013-5 §7.2.5 (age_over_NN), §8.3.2.1.2.1; data minimisation",
-            summary: "asked only age_over_21, the wallet also returns age_in_years and birth_date (the exact age)",
-            expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
-            recipe: Recipe(elements: ["age_over_21", "age_in_years", "birth_date"].map { ElementID(mdl, $0) },
-                           request: RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [mdl: ["age_over_21": false]])])))
-        add(.attack, "element-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); data minimisation",
-            summary: "the wallet returns document_number beside the three requested elements",
-            expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
-            recipe: Recipe(elements: askedElements + [ElementID(mdl, "document_number")], request: askedRequest))
-        add(.attack, "doctype-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest)",
-            summary: "the request asks for an mDL; the wallet returns a photo ID instead",
-            expected: format == .openID4VP ? .rejected(.vpTokenDocTypeMismatch) : .rejected(.policyDocTypeNotRequested),
-            requires: format == .openID4VP ? [] : [.requestPolicy],
-            recipe: Recipe(docType: DocType.photoID, elements: [ElementID(NameSpace.iso23220, "family_name_unicode")],
-                           request: askedRequest))
-        add(.attack, "element-type-bool-as-text", clause: "ISO/IEC 18013-5 §7.2.1, §7.2.5 (age_over_NN is a bool)",
-            summary: "the issuer signed age_over_21 as the text \"true\", not a boolean",
-            expected: .rejected(.elementTypeInvalid),
-            recipe: Recipe(contentOverrides: [ElementID(mdl, "age_over_21"): .text("true")]))
-        add(.attack, "element-type-text-as-number", clause: "ISO/IEC 18013-5 §7.2.1 (document_number is a tstr)",
-            summary: "the issuer signed document_number as the number 1234567, not text",
-            expected: .rejected(.elementTypeInvalid),
-            recipe: Recipe(contentOverrides: [ElementID(mdl, "document_number"): .unsigned(1_234_567)]))
-        add(.attack, "transcript-other-format", clause: "ISO/IEC 18013-5 §9.1.3.4 (DeviceAuthentication), §9.1.5.1 (SessionTranscript)",
-            summary: "the device signs over another format's session transcript (\(otherFormatName(format))) for this request",
-            expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .otherFormat))
+    /// Attack classes.
+    static func addAttacks(to list: inout CaseList) {
+        let format = list.format
+        let mdl = NameSpace.mDL
+        list.add(.attack, "age-over-disclosure", clause: "ISO/IEC 18013-5 §7.2.5 (age_over_NN), §8.3.2.1.2.1; data minimisation",
+                 summary: "asked only age_over_21, the wallet also returns age_in_years and birth_date (the exact age)",
+                 expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
+                 recipe: Recipe(elements: ["age_over_21", "age_in_years", "birth_date"].map { ElementID(mdl, $0) },
+                                request: RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [mdl: ["age_over_21": false]])])))
+        list.add(.attack, "element-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest); data minimisation",
+                 summary: "the wallet returns document_number beside the three requested elements",
+                 expected: .rejected(.policyElementNotRequested), requires: [.requestPolicy],
+                 recipe: Recipe(elements: askedElements + [ElementID(mdl, "document_number")], request: askedRequest))
+        list.add(.attack, "doctype-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest)",
+                 summary: "the request asks for an mDL; the wallet returns a photo ID instead",
+                 expected: format == .openID4VP ? .rejected(.vpTokenDocTypeMismatch) : .rejected(.policyDocTypeNotRequested),
+                 requires: format == .openID4VP ? [] : [.requestPolicy],
+                 recipe: Recipe(docType: DocType.photoID, elements: [ElementID(NameSpace.iso23220, "family_name_unicode")],
+                                request: askedRequest))
+        list.add(.attack, "element-type-bool-as-text", clause: "ISO/IEC 18013-5 §7.2.1, §7.2.5 (age_over_NN is a bool)",
+                 summary: "the issuer signed age_over_21 as the text \"true\", not a boolean",
+                 expected: .rejected(.elementTypeInvalid),
+                 recipe: Recipe(contentOverrides: [ElementID(mdl, "age_over_21"): .text("true")]))
+        list.add(.attack, "element-type-text-as-number", clause: "ISO/IEC 18013-5 §7.2.1 (document_number is a tstr)",
+                 summary: "the issuer signed document_number as the number 1234567, not text",
+                 expected: .rejected(.elementTypeInvalid),
+                 recipe: Recipe(contentOverrides: [ElementID(mdl, "document_number"): .unsigned(1_234_567)]))
+        list.add(.attack, "transcript-other-format", clause: "ISO/IEC 18013-5 §9.1.3.4 (DeviceAuthentication), §9.1.5.1 (SessionTranscript)",
+                 summary: "the device signs over another format's session transcript (\(otherFormatName(format))) for this request",
+                 expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .otherFormat))
         if format == .openID4VP {
-            add(.attack, "transcript-draft-24", clause: "OpenID4VP 1.0 B.2.6.2 (DC API handover)",
-                summary: "the device signs over the draft 24 handover (origin, client_id, nonce) where 1.0 binds origin, nonce and JWK thumbprint",
-                expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .openID4VPDraft24))
+            list.add(.attack, "transcript-draft-24", clause: "OpenID4VP 1.0 B.2.6.2 (DC API handover)",
+                     summary: "the device signs over the draft 24 handover (origin, client_id, nonce) where 1.0 binds origin, nonce and JWK thumbprint",
+                     expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .openID4VPDraft24))
         }
         if format.hasRequestFlow {
-            add(.attack, "replay", clause: "ISO/IEC 18013-7 §6 (one response per request); relying-party policy",
-                summary: "a correct answer posted a second time to the same request: the second must be refused",
-                expected: .rejected(ErrorCode("nonce.replayed")), requires: [.state], recipe: Recipe(replay: true))
+            list.add(.attack, "replay", clause: "ISO/IEC 18013-7 §6 (one response per request); relying-party policy",
+                     summary: "a correct answer posted a second time to the same request: the second must be refused",
+                     expected: .rejected(ErrorCode("nonce.replayed")), requires: [.state], recipe: Recipe(replay: true))
         }
-        return cases
     }
 
     /// The three elements the request cases ask for.

@@ -56,15 +56,7 @@ public struct VerifyServerApp: Service {
         // Every line logged while serving a request names its client.
         let logger = ClientAddressLogHandler.wrapping(logger)
         let metrics = ServerMetrics()
-        var runtime = runtime
-        if configuration.revocationFetch, runtime.fetcher == nil {
-            runtime = runtime.attaching(RevocationRefresh.fetcher(configuration, clock: clock, metrics: metrics, logger: logger))
-        }
-        if !configuration.vicals.isEmpty || !configuration.lotes.isEmpty {
-            // VICALs are judged fresh or stale on the server's clock from the next reload on (start-up downloads reload).
-            let fixed = configuration.verificationTime
-            runtime = runtime.judgingVICALs(at: { fixed ?? clock.now() })
-        }
+        let runtime = serving(runtime, clock: clock, metrics: metrics, logger: logger)
         let baseStore: any RequestStore
         if let callerStore {
             baseStore = callerStore
@@ -81,16 +73,7 @@ public struct VerifyServerApp: Service {
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
         handlers.webhooks = configuration.webhookSender(logger: logger, wait: hooks.webhookWait)
-
-        let router = Router(context: ServerRequestContext.self)
-        // Outermost, so the request counts and times include everything below, 404s for unknown paths too.
-        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
-        // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
-        // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
-        if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
-        // Before every route: the client (trustedProxies) for limits and logs, and the rate limit of the /v1/ API.
-        router.add(middleware: ClientAddressMiddleware(configuration: configuration, clock: clock, logger: logger))
-        router.register(handlers)
+        let router = makeRouter(handlers, metrics: metrics)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, clock: clock, logger: logger)
@@ -99,11 +82,7 @@ public struct VerifyServerApp: Service {
                                        logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
             + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
-            + (configuration.memoryTrimInterval > 0
-                ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
-            + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
-            + (configuration.vicals.isEmpty ? [] : [vicalRefresher])
-            + (handlers.webhooks.map { [WebhookService(sender: $0)] } ?? [])
+            + backgroundServices(runtime: runtime, vicalRefresher: vicalRefresher, webhooks: handlers.webhooks)
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
@@ -124,6 +103,49 @@ public struct VerifyServerApp: Service {
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger, vicalRefresher: vicalRefresher)
+    }
+
+    /// `runtime` as the server runs it: with the revocation fetcher when `revocationFetch` asks for one and the
+    /// runtime has none, and judging VICALs and trusted lists on the server's clock when any are configured.
+    private static func serving(_ runtime: VerifierRuntime, clock: ServerClock, metrics: ServerMetrics,
+                                logger: Logger) -> VerifierRuntime {
+        let configuration = runtime.configuration
+        var runtime = runtime
+        if configuration.revocationFetch, runtime.fetcher == nil {
+            runtime = runtime.attaching(RevocationRefresh.fetcher(configuration, clock: clock, metrics: metrics, logger: logger))
+        }
+        if !configuration.vicals.isEmpty || !configuration.lotes.isEmpty {
+            // VICALs are judged fresh or stale on the server's clock from the next reload on (start-up downloads reload).
+            let fixed = configuration.verificationTime
+            runtime = runtime.judgingVICALs(at: { fixed ?? clock.now() })
+        }
+        return runtime
+    }
+
+    /// The router: metrics, tracing and the client's address as middleware around the handlers' routes.
+    private static func makeRouter(_ handlers: ServerHandlers, metrics: ServerMetrics) -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
+        // Outermost, so the request counts and times include everything below, 404s for unknown paths too.
+        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
+        // A span per request (method, path, status, body size; no headers, no body) for a user's tracer, when one is
+        // bootstrapped (embedders bootstrap before making the app); without one, no no-op span per request.
+        if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
+        // Before every route: the client (trustedProxies) for limits and logs, and the rate limit of the /v1/ API.
+        router.add(middleware: ClientAddressMiddleware(configuration: handlers.configuration, clock: handlers.clock,
+                                                       logger: handlers.logger))
+        router.register(handlers)
+        return router
+    }
+
+    /// The services that run only when configured: memory trimming, revocation refresh, VICAL refresh, webhooks.
+    private static func backgroundServices(runtime: VerifierRuntime, vicalRefresher: VICALRefresher,
+                                           webhooks: WebhookSender?) -> [any Service] {
+        let configuration = runtime.configuration
+        return (configuration.memoryTrimInterval > 0
+                ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
+            + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
+            + (configuration.vicals.isEmpty ? [] : [vicalRefresher])
+            + (webhooks.map { [WebhookService(sender: $0)] } ?? [])
     }
 
     /// `base` under the layers the handlers use. Sealing encrypts the state before it reaches the store (with a

@@ -39,50 +39,14 @@ extension ServerHandlers {
                                   inspection: PipelineInspection) async throws(APIError) -> VerificationReport {
         let runtime = runtimes.current
         let time = configuration.verificationTime ?? clock.now()
-        let verifierConfiguration = runtime.environment.configuration
-        func rejected(_ message: String, code: ErrorCode = .inputMalformed) -> VerificationReport {
-            .rejected(format: format, assurance: configuration.testMode ? .test : .production, error: VerificationError(code, message))
-        }
         if format == .deviceResponse {
-            guard let bytes = BinaryText.decode(body.response) else { return rejected("response is not hex or base64") }
-            guard let text = body.sessionTranscript, let encoded = BinaryText.decode(text) else {
-                return rejected("a device-response needs its sessionTranscript (hex or base64 CBOR)")
-            }
-            let transcript: SessionTranscript
-            do {
-                transcript = try SessionTranscript(encoded: encoded)
-            } catch {
-                return rejected(error.message, code: error.code)
-            }
-            // The reader key checks deviceMac (ISO 18013-5 Annex D); it is used for this call only, never logged or kept.
-            var readerKey: PrivateKey?
-            if let pem = body.readerPrivateKey?.trimmingCharacters(in: .whitespacesAndNewlines), !pem.isEmpty {
-                guard let key = try? PrivateKey(pemEncoded: pem) else {
-                    return rejected("readerPrivateKey is not a PEM private key (SEC1 or PKCS#8): give the reader's ephemeral private key, "
-                                    + "or leave it empty when the response is signed (deviceSignature)")
-                }
-                readerKey = key
-            }
-            return DeviceResponseVerifier(configuration: verifierConfiguration).inspecting(inspection)
-                .verify(deviceResponse: bytes, transcript: transcript, readerKey: readerKey, at: time)
+            return inspectDeviceResponse(body, runtime: runtime, inspection: inspection, at: time)
         }
         if format == .appleApp, body.requestId == nil {
-            guard let nonceText = body.nonce, let nonce = BinaryText.decode(nonceText) else {
-                return rejected("an apple-app response needs its nonce (hex or base64) or a requestId")
-            }
-            guard let encryptedData = BinaryText.decode(body.response) else { return rejected("response is not hex or base64") }
-            let verifier: AppleAppVerifier
-            do {
-                verifier = try AppleAppVerifier(configuration: verifierConfiguration, keys: runtime.environment.recipientKeys).inspecting(inspection)
-            } catch {
-                return rejected(error.message, code: error.code)
-            }
-            let session = AppleAppSession(nonce: nonce, merchantID: body.merchantId ?? runtime.environment.merchantID,
-                                          teamID: body.teamId ?? runtime.environment.teamID)
-            return verifier.verify(encryptedData: encryptedData, session: session, at: time)
+            return inspectAppleApp(body, runtime: runtime, inspection: inspection, at: time)
         }
         guard let id = body.requestId, !id.isEmpty else {
-            return rejected("a \(format.rawValue) response needs the requestId of the request it answers")
+            return rejected(format, "a \(format.rawValue) response needs the requestId of the request it answers")
         }
         let found: StoredRequest?
         do {
@@ -94,11 +58,64 @@ extension ServerHandlers {
         guard stored.format == format,
               let flow = (try? FormatRegistry.flows(runtime.environment, inspection: inspection))?.first(where: { $0.format == format })
         else {
-            return rejected("request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
+            return rejected(format, "request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
         }
         // The Apple flow takes base64; the inspector also takes hex.
         let response = format == .appleApp ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
         return flow.verify(response: response, state: stored.state, policy: stored.policy, at: time)
+    }
+
+    /// A pasted DeviceResponse, verified against the pasted session transcript (and reader key, for deviceMac).
+    private func inspectDeviceResponse(_ body: InspectRequestBody, runtime: VerifierRuntime, inspection: PipelineInspection,
+                                       at time: Date) -> VerificationReport {
+        let format = VerificationReport.Format.deviceResponse
+        guard let bytes = BinaryText.decode(body.response) else { return rejected(format, "response is not hex or base64") }
+        guard let text = body.sessionTranscript, let encoded = BinaryText.decode(text) else {
+            return rejected(format, "a device-response needs its sessionTranscript (hex or base64 CBOR)")
+        }
+        let transcript: SessionTranscript
+        do {
+            transcript = try SessionTranscript(encoded: encoded)
+        } catch {
+            return rejected(format, error.message, code: error.code)
+        }
+        // The reader key checks deviceMac (ISO 18013-5 Annex D); it is used for this call only, never logged or kept.
+        var readerKey: PrivateKey?
+        if let pem = body.readerPrivateKey?.trimmingCharacters(in: .whitespacesAndNewlines), !pem.isEmpty {
+            guard let key = try? PrivateKey(pemEncoded: pem) else {
+                return rejected(format, "readerPrivateKey is not a PEM private key (SEC1 or PKCS#8): give the reader's ephemeral private key, "
+                                + "or leave it empty when the response is signed (deviceSignature)")
+            }
+            readerKey = key
+        }
+        return DeviceResponseVerifier(configuration: runtime.environment.configuration).inspecting(inspection)
+            .verify(deviceResponse: bytes, transcript: transcript, readerKey: readerKey, at: time)
+    }
+
+    /// A pasted apple-app response without a requestId, verified against the pasted nonce (and merchant and team ids,
+    /// else the configured ones).
+    private func inspectAppleApp(_ body: InspectRequestBody, runtime: VerifierRuntime, inspection: PipelineInspection,
+                                 at time: Date) -> VerificationReport {
+        let format = VerificationReport.Format.appleApp
+        guard let nonceText = body.nonce, let nonce = BinaryText.decode(nonceText) else {
+            return rejected(format, "an apple-app response needs its nonce (hex or base64) or a requestId")
+        }
+        guard let encryptedData = BinaryText.decode(body.response) else { return rejected(format, "response is not hex or base64") }
+        let verifier: AppleAppVerifier
+        do {
+            verifier = try AppleAppVerifier(configuration: runtime.environment.configuration, keys: runtime.environment.recipientKeys)
+                .inspecting(inspection)
+        } catch {
+            return rejected(format, error.message, code: error.code)
+        }
+        let session = AppleAppSession(nonce: nonce, merchantID: body.merchantId ?? runtime.environment.merchantID,
+                                      teamID: body.teamId ?? runtime.environment.teamID)
+        return verifier.verify(encryptedData: encryptedData, session: session, at: time)
+    }
+
+    /// A rejected report for what is wrong with the paste itself.
+    private func rejected(_ format: VerificationReport.Format, _ message: String, code: ErrorCode = .inputMalformed) -> VerificationReport {
+        .rejected(format: format, assurance: configuration.testMode ? .test : .production, error: VerificationError(code, message))
     }
 
     /// The inspector's page, script and style sheet (embedded in the binary), under a Content-Security-Policy that

@@ -15,6 +15,18 @@ package struct CreateRequestBody: Decodable, Sendable {
         self.allowedIssuers = allowedIssuers
     }
 
+    private enum CodingKeys: String, CodingKey { case format, documents, origin, allowedIssuers }
+
+    /// `allowedIssuers` may be absent but not null (400 `input.malformed`): a strict API takes one spelling of
+    /// "any trusted issuer", the absent field or `[]`.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        documents = try container.decode([RequestPolicy.DocumentRequest].self, forKey: .documents)
+        origin = try container.decodeIfPresent(String.self, forKey: .origin)
+        allowedIssuers = container.contains(.allowedIssuers) ? try container.decode([String].self, forKey: .allowedIssuers) : nil
+    }
+
     /// The request policy: at least one document, each with a docType and at least one namespace with at least one
     /// element, within `RequestPolicyLimits.default`, and an issuer allow-list within Apple's bounds.
     package func policy() throws(VerificationError) -> RequestPolicy {

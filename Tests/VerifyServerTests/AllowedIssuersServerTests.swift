@@ -138,6 +138,32 @@ struct AllowedIssuersServerTests {
         }
     }
 
+    @Test("allowedIssuers null on /v1/requests and /v1/transactions → 400 input.malformed naming the field, nothing stored; absent or [] → 201")
+    func nullRefused() async throws {
+        let setup = try Setup()
+        defer { setup.wallet.remove() }
+        let key = TransactionAPITests.key("shop")
+        var configuration = setup.configuration
+        configuration.apiKeys = [key.entry]
+        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore()) { server in
+            func post(_ path: String, _ body: String) async throws -> LoopbackHTTPClient.Response {
+                try await server.client.send(method: .POST, path: path, body: Array(body.utf8), headers: key.bearer)
+            }
+            let base = String(SimulatedWallet.createBody("annex-c").dropLast())
+            for path in ["/v1/requests", "/v1/transactions"] {
+                let refused = try await post(path, base + #","allowedIssuers":null}"#)
+                #expect(refused.status == 400, "\(path): \(refused.status) \(refused.text)")
+                #expect(try errorCode(refused) == "input.malformed")
+                #expect(refused.text.contains("allowedIssuers"), "\(refused.text)")
+            }
+            #expect(try await server.store.purge(expiredBefore: .distantFuture) == 0, "no refused request was stored")
+            for path in ["/v1/requests", "/v1/transactions"] {
+                #expect(try await post(path, base + "}").status == 201, "\(path) without allowedIssuers")
+                #expect(try await post(path, base + #","allowedIssuers":[]}"#).status == 201, "\(path) with []")
+            }
+        }
+    }
+
     @Test("an anchor the operator removes after the request named it: the document fails the chain (422), and new requests naming it are 400")
     func removedAnchor() async throws {
         let setup = try Setup()

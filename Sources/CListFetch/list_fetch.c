@@ -1,4 +1,5 @@
 #include "list_fetch.h"
+#include "destination.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -18,6 +19,8 @@ typedef struct {
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+void list_fetch_global_init_once(void) { pthread_once(&global_once, global_init); }
 
 static int v4_in(const uint8_t *a, uint8_t b0, uint8_t b1, int prefix) {
     uint32_t address = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16) | ((uint32_t)a[2] << 8) | a[3];
@@ -73,8 +76,7 @@ int list_fetch_in_network(int family, const uint8_t *a, const list_fetch_network
     return 1;
 }
 
-static int allowed(const fetch_context *context, int family, const uint8_t *address) {
-    const list_fetch_policy *policy = context->policy;
+static int policy_allows(const list_fetch_policy *policy, int family, const uint8_t *address) {
     if (policy->allow_any_address) return 1;
     for (size_t i = 0; i < policy->network_count; i++) {
         if (list_fetch_in_network(family, address, &policy->networks[i])) return 1;
@@ -82,30 +84,36 @@ static int allowed(const fetch_context *context, int family, const uint8_t *addr
     return list_fetch_is_public(family, address);
 }
 
+int list_fetch_socket_allowed(const list_fetch_policy *policy, const struct curl_sockaddr *address, char *refused,
+                              size_t refused_size) {
+    uint8_t bytes[16];
+    int family;
+    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)&address->addr;
+        memcpy(bytes, &in->sin_addr, 4);
+        family = 4;
+    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&address->addr;
+        memcpy(bytes, &in6->sin6_addr, 16);
+        family = 6;
+    } else {
+        snprintf(refused, refused_size, "an address of family %d", address->family);
+        return 0;
+    }
+    if (!policy_allows(policy, family, bytes)) {
+        inet_ntop(family == 4 ? AF_INET : AF_INET6, bytes, refused, (socklen_t)refused_size);
+        return 0;
+    }
+    return 1;
+}
+
 // Called by curl for every connection it is about to make, with the resolved address: the destination check.
 static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     fetch_context *context = clientp;
     (void)purpose;
-    uint8_t bytes[16];
-    int family;
-    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
-        struct sockaddr_in *in = (struct sockaddr_in *)&address->addr;
-        memcpy(bytes, &in->sin_addr, 4);
-        family = 4;
-    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
-        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&address->addr;
-        memcpy(bytes, &in6->sin6_addr, 16);
-        family = 6;
-    } else {
+    if (!list_fetch_socket_allowed(context->policy, address, context->result->refused_address,
+                                   sizeof context->result->refused_address)) {
         context->result->refused_destination = 1;
-        snprintf(context->result->refused_address, sizeof context->result->refused_address, "an address of family %d",
-                 address->family);
-        return CURL_SOCKET_BAD;
-    }
-    if (!allowed(context, family, bytes)) {
-        context->result->refused_destination = 1;
-        inet_ntop(family == 4 ? AF_INET : AF_INET6, bytes, context->result->refused_address,
-                  sizeof context->result->refused_address);
         return CURL_SOCKET_BAD;
     }
     return socket(address->family, address->socktype, address->protocol);
@@ -135,7 +143,7 @@ static size_t write_body(char *data, size_t size, size_t count, void *userdata) 
 
 int list_fetch_get(const char *url, const char *accept, long timeout_ms, size_t max_bytes,
                    const list_fetch_policy *policy, list_fetch_result *result) {
-    pthread_once(&global_once, global_init);
+    list_fetch_global_init_once();
     memset(result, 0, sizeof *result);
     CURL *curl = curl_easy_init();
     if (!curl) return -1;

@@ -1,9 +1,7 @@
 #include "list_post.h"
+#include "destination.h"
 
-#include <arpa/inet.h>
 #include <curl/curl.h>
-#include <netinet/in.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,39 +14,13 @@ typedef struct {
     size_t discarded;
 } post_context;
 
-static pthread_once_t post_global_once = PTHREAD_ONCE_INIT;
-static void post_global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
-
-static int post_allowed(const list_fetch_policy *policy, int family, const uint8_t *address) {
-    if (policy->allow_any_address) return 1;
-    for (size_t i = 0; i < policy->network_count; i++) {
-        if (list_fetch_in_network(family, address, &policy->networks[i])) return 1;
-    }
-    return list_fetch_is_public(family, address);
-}
-
 // Called by curl for every connection it is about to make, with the resolved address: the destination check.
 static curl_socket_t post_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     post_context *context = clientp;
     (void)purpose;
-    uint8_t bytes[16];
-    int family;
-    if (address->family == AF_INET && address->addrlen >= sizeof(struct sockaddr_in)) {
-        memcpy(bytes, &((struct sockaddr_in *)&address->addr)->sin_addr, 4);
-        family = 4;
-    } else if (address->family == AF_INET6 && address->addrlen >= sizeof(struct sockaddr_in6)) {
-        memcpy(bytes, &((struct sockaddr_in6 *)&address->addr)->sin6_addr, 16);
-        family = 6;
-    } else {
+    if (!list_fetch_socket_allowed(context->policy, address, context->result->refused_address,
+                                   sizeof context->result->refused_address)) {
         context->result->refused_destination = 1;
-        snprintf(context->result->refused_address, sizeof context->result->refused_address, "an address of family %d",
-                 address->family);
-        return CURL_SOCKET_BAD;
-    }
-    if (!post_allowed(context->policy, family, bytes)) {
-        context->result->refused_destination = 1;
-        inet_ntop(family == 4 ? AF_INET : AF_INET6, bytes, context->result->refused_address,
-                  sizeof context->result->refused_address);
         return CURL_SOCKET_BAD;
     }
     return socket(address->family, address->socktype, address->protocol);
@@ -83,7 +55,7 @@ static size_t post_header(char *data, size_t size, size_t count, void *userdata)
 
 int list_post(const char *url, const char *const *headers, size_t header_count, const unsigned char *body, size_t length,
               long timeout_ms, const list_fetch_policy *policy, list_post_result *result) {
-    pthread_once(&post_global_once, post_global_init);
+    list_fetch_global_init_once();
     memset(result, 0, sizeof *result);
     result->retry_after = -1;
     CURL *curl = curl_easy_init();

@@ -8,7 +8,9 @@ public enum RSASignature {
     /// The padding of an RSA signature: PKCS #1 v1.5 (JWS RS256/384/512) or PSS with a salt as long as the digest
     /// and MGF1 with the same digest (JWS PS256/384/512, RFC 7518 §3.5).
     public enum Padding: Sendable {
+        /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2): JWS RS256, RS384, RS512.
         case pkcs1v15
+        /// RSASSA-PSS (RFC 8017 §8.1), salt as long as the digest, MGF1 with the same digest: JWS PS256, PS384, PS512.
         case pss
     }
 

@@ -308,6 +308,8 @@ class Chaos:
         self.rng = random.Random(args.seed)
         self.work = args.work_dir or tempfile.mkdtemp(prefix="verify-server-chaos.")
         os.makedirs(self.work, exist_ok=True)
+        if not args.work_dir:
+            os.chmod(self.work, 0o755)  # mkdtemp's 0700 would keep the postgres user out of pg/ below it
         self.out = args.out or os.path.join(self.work, "results")
         os.makedirs(self.out, exist_ok=True)
         self.rec = Recorder(os.path.join(self.out, "calls.jsonl"))

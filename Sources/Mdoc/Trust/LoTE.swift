@@ -108,40 +108,44 @@ public struct LoTE: Sendable {
         self.issueDate = issueDate
         self.nextUpdate = nextUpdate
 
+        (entityCount, services) = try Self.entitiesAndServices(lote)
+    }
+
+    /// The entity count and every service of `TrustedEntitiesList`, within the entry ceilings.
+    private static func entitiesAndServices(_ lote: LoTEJSON) throws(VerificationError) -> (Int, [Service]) {
         var services: [Service] = []
         var certificateCount = 0
         let entities: [LoTEJSON]
         switch lote["TrustedEntitiesList"] {
         case nil, .null?: entities = []
         case .array(let items)?: entities = items
-        case let other?: throw Self.malformed("`TrustedEntitiesList` is \(other.kind), not an array")
+        case let other?: throw malformed("`TrustedEntitiesList` is \(other.kind), not an array")
         }
-        guard entities.count <= Self.maxEntries else {
-            throw VerificationError(.loteTooLarge, "the list names \(entities.count) entities; at most \(Self.maxEntries) are read")
+        guard entities.count <= maxEntries else {
+            throw VerificationError(.loteTooLarge, "the list names \(entities.count) entities; at most \(maxEntries) are read")
         }
         for (entityIndex, entity) in entities.enumerated() {
             let at = "TrustedEntitiesList[\(entityIndex)]"
-            guard entity.isObject else { throw Self.malformed("\(at) is not an object") }
+            guard entity.isObject else { throw malformed("\(at) is not an object") }
             guard let information = entity["TrustedEntityInformation"], information.isObject,
                   let entityName = Self.text(information["TEName"]) else {
-                throw Self.malformed("\(at).TrustedEntityInformation.TEName is missing or not a [{lang, value}] list")
+                throw malformed("\(at).TrustedEntityInformation.TEName is missing or not a [{lang, value}] list")
             }
-            guard let list = entity["TrustedEntityServices"]?.array else { throw Self.malformed("\(at).TrustedEntityServices is not an array") }
+            guard let list = entity["TrustedEntityServices"]?.array else { throw malformed("\(at).TrustedEntityServices is not an array") }
             for (serviceIndex, item) in list.enumerated() {
-                guard services.count < Self.maxEntries else {
-                    throw VerificationError(.loteTooLarge, "the list names more than \(Self.maxEntries) services; at most that many are read")
+                guard services.count < maxEntries else {
+                    throw VerificationError(.loteTooLarge, "the list names more than \(maxEntries) services; at most that many are read")
                 }
                 let position = "\(at).TrustedEntityServices[\(serviceIndex)]"
                 let service = try Self.service(item, entityName: entityName, position: position)
                 certificateCount += service.certificates.count
-                guard certificateCount <= Self.maxEntries else {
-                    throw VerificationError(.loteTooLarge, "the list holds more than \(Self.maxEntries) certificates; at most that many are read")
+                guard certificateCount <= maxEntries else {
+                    throw VerificationError(.loteTooLarge, "the list holds more than \(maxEntries) certificates; at most that many are read")
                 }
                 services.append(service)
             }
         }
-        entityCount = entities.count
-        self.services = services
+        return (entities.count, services)
     }
 
     private static func service(_ item: LoTEJSON, entityName: String, position: String) throws(VerificationError) -> Service {

@@ -357,7 +357,7 @@ struct ConformanceSummary {
             lines.append(outcome == .wronglyAccepted ? "WRONGLY ACCEPTED (critical):" : "\(outcome.rawValue.uppercased()):")
             for result in failing {
                 lines.append("  \(result.testCase.id) [\(result.testCase.clause)]")
-                lines.append("      \(result.reason)")
+                lines.append("      " + TerminalText.escaped(result.reason))
                 if let reproduce = result.reproduce { lines.append("      reproduce: \(reproduce)") }
             }
         }

@@ -7,7 +7,7 @@ import Verifier
 struct Request: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a wallet request.",
-        subcommands: [AppleApp.self, AnnexC.self, OpenID4VP.self]
+        subcommands: FormatCommands.requestCommands
     )
 
     struct AnnexC: ParsableCommand {

@@ -13,7 +13,7 @@ struct Simulate: ParsableCommand {
             Writes the response, the test IACA to trust and case.json (inputs and the expected verdict), so that \
             `mdocverify verify` or your own server can be checked end to end. `--list-faults` lists the faults.
             """,
-        subcommands: [AppleApp.self, AnnexC.self, OpenID4VP.self, DeviceResponse.self]
+        subcommands: FormatCommands.simulateCommands
     )
 
     @Flag(name: .customLong("list-faults"), help: "List the faults with the error code each must produce.")

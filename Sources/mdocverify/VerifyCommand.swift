@@ -7,7 +7,7 @@ import Verifier
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify a wallet response.",
-        subcommands: [AppleApp.self, DeviceResponse.self, AnnexC.self, OpenID4VP.self]
+        subcommands: FormatCommands.verifyCommands
     )
 
     struct AppleApp: ParsableCommand {

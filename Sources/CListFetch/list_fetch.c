@@ -12,7 +12,6 @@
 
 typedef struct {
     list_fetch_result *result;
-    const list_fetch_policy *policy;
     size_t max_bytes;
     size_t capacity;
 } fetch_context;
@@ -108,15 +107,31 @@ int list_fetch_socket_allowed(const list_fetch_policy *policy, const struct curl
 }
 
 // Called by curl for every connection it is about to make, with the resolved address: the destination check.
-static curl_socket_t open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
-    fetch_context *context = clientp;
+static curl_socket_t guarded_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    list_fetch_guard *guard = clientp;
     (void)purpose;
-    if (!list_fetch_socket_allowed(context->policy, address, context->result->refused_address,
-                                   sizeof context->result->refused_address)) {
-        context->result->refused_destination = 1;
+    if (!list_fetch_socket_allowed(guard->policy, address, guard->refused_address, guard->refused_address_size)) {
+        *guard->refused_destination = 1;
         return CURL_SOCKET_BAD;
     }
     return socket(address->family, address->socktype, address->protocol);
+}
+
+void list_fetch_set_common_options(CURL *curl, const char *url, long timeout_ms, const char *user_agent,
+                                   list_fetch_guard *guard) {
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_PROXY, "");          // no proxy from the environment
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, guarded_open_socket);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, guard);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
 }
 
 static size_t write_body(char *data, size_t size, size_t count, void *userdata) {
@@ -147,28 +162,19 @@ int list_fetch_get(const char *url, const char *accept, long timeout_ms, size_t 
     memset(result, 0, sizeof *result);
     CURL *curl = curl_easy_init();
     if (!curl) return -1;
-    fetch_context context = {.result = result, .policy = policy, .max_bytes = max_bytes, .capacity = 0};
+    fetch_context context = {.result = result, .max_bytes = max_bytes, .capacity = 0};
     char header[300];
     snprintf(header, sizeof header, "Accept: %s", accept);
     struct curl_slist *headers = curl_slist_append(NULL, header);
 
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_PROXY, "");          // no proxy from the environment
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    list_fetch_guard guard = {.policy = policy, .refused_destination = &result->refused_destination,
+                              .refused_address = result->refused_address,
+                              .refused_address_size = sizeof result->refused_address};
+    list_fetch_set_common_options(curl, url, timeout_ms, "WalletVerifier revocation fetch", &guard);
     curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "WalletVerifier revocation fetch");
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &context);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &context);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
 
     CURLcode code = curl_easy_perform(curl);
     if (code == CURLE_OK) {

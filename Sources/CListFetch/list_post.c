@@ -6,25 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 
 typedef struct {
     list_post_result *result;
-    const list_fetch_policy *policy;
     size_t discarded;
 } post_context;
-
-// Called by curl for every connection it is about to make, with the resolved address: the destination check.
-static curl_socket_t post_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
-    post_context *context = clientp;
-    (void)purpose;
-    if (!list_fetch_socket_allowed(context->policy, address, context->result->refused_address,
-                                   sizeof context->result->refused_address)) {
-        context->result->refused_destination = 1;
-        return CURL_SOCKET_BAD;
-    }
-    return socket(address->family, address->socktype, address->protocol);
-}
 
 // The answer's body is not needed: read and dropped, up to 64 KiB.
 static size_t post_discard(char *data, size_t size, size_t count, void *userdata) {
@@ -60,7 +46,7 @@ int list_post(const char *url, const char *const *headers, size_t header_count, 
     result->retry_after = -1;
     CURL *curl = curl_easy_init();
     if (!curl) return -1;
-    post_context context = {.result = result, .policy = policy, .discarded = 0};
+    post_context context = {.result = result, .discarded = 0};
     struct curl_slist *list = NULL;
     for (size_t i = 0; i < header_count; i++) {
         struct curl_slist *grown = curl_slist_append(list, headers[i]);
@@ -71,27 +57,18 @@ int list_post(const char *url, const char *const *headers, size_t header_count, 
         }
         list = grown;
     }
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_PROXY, "");
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    list_fetch_guard guard = {.policy = policy, .refused_destination = &result->refused_destination,
+                              .refused_address = result->refused_address,
+                              .refused_address_size = sizeof result->refused_address};
+    list_fetch_set_common_options(curl, url, timeout_ms, "WalletVerifier webhook", &guard);
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, (const char *)body);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "WalletVerifier webhook");
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, post_open_socket);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &context);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, post_discard);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &context);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, post_header);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, &context);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
 
     CURLcode code = curl_easy_perform(curl);
     if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && context.discarded > 65536)) {

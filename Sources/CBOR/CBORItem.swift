@@ -2,8 +2,8 @@ import CCBORWalker
 
 /// A decoded item plus the exact bytes it occupied in the input.
 ///
-/// An item is a view into the decoded input (a row of its node table): copying one is cheap, and its `raw` bytes,
-/// strings and containers are read from the received bytes when asked for.
+/// An item is a view into the decoded input (a row of its node table): copying one copies no decoded value, and its
+/// `raw` bytes, strings and containers are read from the received bytes when asked for.
 public struct CBORItem: Sendable {
     /// The decoded content of an item, by CBOR major type (RFC 8949 §3).
     public enum Value: Sendable {
@@ -142,12 +142,6 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         CBORMapEntry(key: key(position), value: value(position))
     }
 
-    /// The position in `keys` of the text key of entry `position` (compared as UTF-8 bytes), or nil (another text or
-    /// not a text). Reads a map of known keys without making an item of each key.
-    public func keyIndex(_ position: Int, among keys: [StaticString]) -> Int? {
-        slots.tree.textIndex(keyRow(position), among: keys)
-    }
-
     /// The key of entry `position` (0 ..< count).
     public func key(_ position: Int) -> CBORItem {
         CBORItem(tree: slots.tree, row: keyRow(position))
@@ -158,42 +152,47 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         CBORItem(tree: slots.tree, row: valueRow(position))
     }
 
-    // In-place readers: each reads one row of the table without making an item (a reference count each way).
+    // In-place readers, for this package's decoders: each reads one row of the table without making an item.
+
+    /// The position in `keys` of the text key of entry `position` (compared as UTF-8 bytes), or nil (another text or
+    /// not a text). Reads a map of known keys without making an item of each key.
+    package func keyIndex(_ position: Int, among keys: [StaticString]) -> Int? {
+        slots.tree.textIndex(keyRow(position), among: keys)
+    }
 
     /// Whether the key of entry `position` is a text string.
-    public func keyIsText(_ position: Int) -> Bool {
+    package func keyIsText(_ position: Int) -> Bool {
         slots.tree.textByteCount(keyRow(position)) != nil
     }
 
     /// The key of entry `position` if it is an unsigned integer, otherwise nil.
-    public func unsignedKey(_ position: Int) -> UInt64? {
+    package func unsignedKey(_ position: Int) -> UInt64? {
         slots.tree.unsigned(keyRow(position))
     }
 
-    /// The key of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise nil.
-    public func textKey(_ position: Int, in vocabulary: TextVocabulary? = nil) -> String? {
-        slots.tree.string(keyRow(position), in: vocabulary)
+    /// The key of entry `position` if it is a text string (the vocabulary's String when it knows it), otherwise nil.
+    package func textKey(_ position: Int) -> String? {
+        slots.tree.string(keyRow(position))
     }
 
     /// The value of entry `position` if it is an unsigned integer, otherwise nil.
-    public func unsignedValue(_ position: Int) -> UInt64? {
+    package func unsignedValue(_ position: Int) -> UInt64? {
         slots.tree.unsigned(valueRow(position))
     }
 
-    /// The value of entry `position` if it is a text string (the stored String when `vocabulary` knows it), otherwise
-    /// nil.
-    public func textValue(_ position: Int, in vocabulary: TextVocabulary? = nil) -> String? {
-        slots.tree.string(valueRow(position), in: vocabulary)
+    /// The value of entry `position` if it is a text string (the vocabulary's String when it knows it), otherwise nil.
+    package func textValue(_ position: Int) -> String? {
+        slots.tree.string(valueRow(position))
     }
 
     /// The length of entry `position`'s value if it is a byte string, otherwise nil.
-    public func valueByteCount(_ position: Int) -> Int? {
+    package func valueByteCount(_ position: Int) -> Int? {
         slots.tree.withBytes(valueRow(position)) { $0.count }
     }
 
     /// `body` applied to the content of entry `position`'s value if it is a byte string, otherwise nil. The bytes are
     /// read in place, without a slice (for checks that compare many values, such as digests).
-    public func withValueBytes<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+    package func withValueBytes<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         slots.tree.withBytes(valueRow(position), body)
     }
 
@@ -224,11 +223,9 @@ extension CBORItem {
         }
     }
 
-    /// The string if this item is a text string, otherwise nil.
+    /// The string if this item is a text string, otherwise nil: the vocabulary's String when the decoder had a
+    /// `CBORDecoder.Options.vocabulary` that knows it, a new String otherwise.
     public var text: String? { tree.string(row) }
-
-    /// The string if this item is a text string (the stored String when `vocabulary` knows it), otherwise nil.
-    public func text(in vocabulary: TextVocabulary) -> String? { tree.string(row, in: vocabulary) }
 
     /// The content if this item is a byte string, otherwise nil.
     public var bytes: ArraySlice<UInt8>? {
@@ -275,7 +272,7 @@ extension CBORItem {
     }
 
     /// The length in UTF-8 bytes if this item is a text string, without making a String of it; otherwise nil.
-    public var textUTF8Count: Int? { tree.textByteCount(row) }
+    package var textUTF8Count: Int? { tree.textByteCount(row) }
 
     /// Whether this item is a byte string (definite or indefinite), without making a slice of it.
     public var isBytes: Bool {
@@ -284,14 +281,14 @@ extension CBORItem {
     }
 
     /// Whether this item is the text string `string`, compared as UTF-8 bytes without making a String.
-    public func isText(_ string: String) -> Bool {
+    package func isText(_ string: String) -> Bool {
         var string = string
         return string.withUTF8 { tree.isText(row, $0) }
     }
 
     /// The position in `keys` of this item's text, compared as UTF-8 bytes; nil if it is another text or not a text.
     /// For reading a map of known keys in one pass: one comparison set per entry instead of one call per candidate.
-    public func textIndex(among keys: [StaticString]) -> Int? {
+    package func textIndex(among keys: [StaticString]) -> Int? {
         tree.textIndex(row, among: keys)
     }
 

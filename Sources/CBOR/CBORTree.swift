@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// One decoded input: the received bytes and every item as a row of a flat node table. Items are views into it
-/// (`CBORItem` is the tree and a row number), so copying an item costs one reference count instead of a copy of
-/// a value tree, and decoding allocates three arrays instead of one per container and per long text.
+/// (`CBORItem` is the tree and a row number), so copying an item copies no value tree, and decoding allocates a few
+/// arrays rather than one per container and per long text (docs/performance.md).
 final class CBORTree: Sendable {
     /// The input, with its original indices.
     let input: ArraySlice<UInt8>
@@ -17,12 +17,16 @@ final class CBORTree: Sendable {
     let children: [Int32]
     /// The concatenated chunks of indefinite-length strings (`CBORNode.firstChild` is the row here).
     let joined: [[UInt8]]
+    /// The texts read as stored Strings (`CBORDecoder.Options.vocabulary`), which embedded items decoded from this
+    /// table inherit.
+    let vocabulary: TextVocabulary?
 
-    init(input: ArraySlice<UInt8>, nodes: [CBORNode], children: [Int32], joined: [[UInt8]]) {
+    init(input: ArraySlice<UInt8>, nodes: [CBORNode], children: [Int32], joined: [[UInt8]], vocabulary: TextVocabulary? = nil) {
         self.input = input
         self.nodes = nodes
         self.children = children
         self.joined = joined
+        self.vocabulary = vocabulary
     }
 
     /// The content of a byte or text string node: a slice of the input, or the joined chunks (indices from 0).
@@ -78,9 +82,9 @@ final class CBORTree: Sendable {
         withText(row) { $0.count }
     }
 
-    /// Row `row`'s text as a String (the stored one when `vocabulary` knows it), or nil when it is not a text string.
-    /// Decoded from the input in place: through a slice, every text read cost a reference count each way on the input.
-    func string(_ row: Int, in vocabulary: TextVocabulary? = nil) -> String? {
+    /// Row `row`'s text as a String (the stored one when the table's vocabulary knows it), or nil when it is not a text
+    /// string. Decoded from the input in place, not through a slice of it.
+    func string(_ row: Int) -> String? {
         withText(row) { vocabulary?.text(matching: $0) ?? String(decoding: $0, as: UTF8.self) }
     }
 
@@ -98,8 +102,7 @@ final class CBORTree: Sendable {
     }
 
     /// `body` applied to the content of row `row` (definite: in the input; indefinite: the joined chunks) when its kind
-    /// is `definite` or `indefinite`, otherwise nil. Always inlined: as a call, its closure cost a retain and a release
-    /// per lookup.
+    /// is `definite` or `indefinite`, otherwise nil. Always inlined, so that its closure is not a context to retain.
     @inline(__always)
     private func withContent<Result>(_ row: Int, definite: Int, indefinite: Int,
                                      _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {

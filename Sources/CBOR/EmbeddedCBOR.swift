@@ -13,7 +13,8 @@ public struct EmbeddedCBOR: Sendable {
 }
 
 extension CBORItem {
-    /// Decodes the item X embedded in this `#6.24(bstr .cbor X)` item, with `limits`.
+    /// Decodes the item X embedded in this `#6.24(bstr .cbor X)` item, with `limits` and the vocabulary this item
+    /// was decoded with.
     ///
     /// Throws `.notEmbeddedCBOR` (at this
     /// item's offset) if this item is not tag 24 around a byte string, or a decoding error
@@ -22,13 +23,14 @@ extension CBORItem {
         guard let (tag, content) = tag, tag == 24, let inner = content.bytes else {
             throw CBORDecodingError(.notEmbeddedCBOR, offset: raw.startIndex)
         }
-        let item = try CBORDecoder.decode(inner, limits: limits)
+        let item = try CBORDecoder.decodeTyped(inner, options: CBORDecoder.Options(limits: limits, vocabulary: tree.vocabulary))
         return EmbeddedCBOR(tagged: raw, item: item)
     }
 }
 
 extension CBORArray {
-    /// Decodes the item embedded in every element (each `#6.24(bstr .cbor X)`), in order, into one shared node table.
+    /// Decodes the item embedded in every element (each `#6.24(bstr .cbor X)`), in order, into one shared node table,
+    /// with the vocabulary this array was decoded with.
     ///
     /// Throws what `CBORItem.decodeEmbedded(limits:)` throws for the first element that fails.
     public func decodeEachEmbedded(limits: CBORLimits = .default) throws -> [EmbeddedCBOR] {

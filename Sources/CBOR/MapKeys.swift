@@ -1,7 +1,9 @@
 import CCBORWalker
 
-/// Duplicate-key detection for decoded maps. Keys are compared by CBOR value, not by their
-/// received bytes: `01` and `18 01` are the same key, as are a definite and an indefinite
+/// Duplicate-key detection for the maps the C walker leaves to Swift (`cbor_walker.c`, `check_keys`): the walker
+/// compares the keys of small maps whose keys are all integers or definite strings pairwise itself, and defers every
+/// other map (more pairs than its cut-off, or a key of another kind) here, where keys are hashed. Keys are compared by
+/// CBOR value, not by their received bytes: `01` and `18 01` are the same key, as are a definite and an indefinite
 /// text string with the same characters.
 enum MapKeys {
     /// A key's value in a comparable form. Text and bytes are compared by their content bytes (not by Swift's
@@ -15,9 +17,9 @@ enum MapKeys {
     }
 
     /// Throws `.duplicateMapKey` at the first key equal to an earlier one, for the map at `row` (its keys are the
-    /// even slots of its block in `children`). `buffer` holds the bytes of `input` (index `input.startIndex` at 0).
+    /// even slots of its block in `children`).
     static func checkUnique(map row: Int, nodes: UnsafeBufferPointer<CBORNode>, children: UnsafeBufferPointer<Int32>, joined: [[UInt8]],
-                            input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>) throws(CBORDecodingError) {
+                            input: ArraySlice<UInt8>) throws(CBORDecodingError) {
         let first = Int(nodes[row].firstChild)
         let pairs = Int(nodes[row].childCount) / 2
         guard pairs > 1 else { return }
@@ -41,29 +43,6 @@ enum MapKeys {
         }
         func duplicate(_ pair: Int) -> CBORDecodingError {
             CBORDecodingError(.duplicateMapKey, offset: nodes[Int(children[first + 2 * pair])].start)
-        }
-        if pairs <= 8 {
-            // Small maps (the common case): pairwise comparison, building neither an array nor a set. Integer and
-            // definite text keys (nearly all keys) compare in place; others by identity.
-            func sameKey(_ a: Int, _ b: Int) -> Bool {
-                let x = nodes[Int(children[first + 2 * a])], y = nodes[Int(children[first + 2 * b])]
-                switch (Int(x.kind), Int(y.kind)) {
-                case (CBOR_WALK_UINT, CBOR_WALK_UINT), (CBOR_WALK_NEGINT, CBOR_WALK_NEGINT):
-                    return x.value == y.value
-                case (CBOR_WALK_TEXT, CBOR_WALK_TEXT), (CBOR_WALK_BYTES, CBOR_WALK_BYTES):
-                    let (a, b) = (x.contentRange, y.contentRange)
-                    let base = input.startIndex
-                    return buffer.bytes(at: a, base: base).sameBytes(as: buffer.bytes(at: b, base: base))
-                case (CBOR_WALK_UINT, _), (CBOR_WALK_NEGINT, _), (_, CBOR_WALK_UINT), (_, CBOR_WALK_NEGINT):
-                    return false
-                default:
-                    return identity(a) == identity(b)
-                }
-            }
-            for i in 1..<pairs {
-                for j in 0..<i where sameKey(i, j) { throw duplicate(i) }
-            }
-            return
         }
         var seen = Set<Identity>(minimumCapacity: pairs)
         for pair in 0..<pairs where !seen.insert(identity(pair)).inserted {

@@ -4,13 +4,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Texts a format knows in advance (namespaces, document types, element identifiers, map keys). Reading a received
-/// text that is one of them returns the stored String instead of a new one: no allocation, and no buffer to free when
-/// the response is dropped. Only texts of 16 UTF-8 bytes or more are kept: a shorter String is stored inline, so there
-/// is nothing to save.
-public struct TextVocabulary: Sendable {
-    /// The UTF-8 bytes of every known text, one after another, shorter texts first. Flat arrays of plain values: a
-    /// lookup reads them without a reference count (an array of arrays of Strings cost two per candidate).
+/// Texts a format knows in advance (namespaces, document types, element identifiers, map keys). Given to the decoder
+/// (`CBORDecoder.Options.vocabulary`), it makes reading a received text that is one of them return the stored String
+/// instead of a new one: no allocation, and no buffer to free when the response is dropped. Only texts of 16 UTF-8
+/// bytes or more are kept: a shorter String is stored inline, so there is nothing to save.
+///
+/// A class, so that every table decoded with it holds one reference.
+public final class TextVocabulary: Sendable {
+    /// The UTF-8 bytes of every known text, one after another, shorter texts first. Flat arrays of plain values, so
+    /// that a lookup compares bytes without touching a String.
     private let bytes: [UInt8]
     /// Per known text, in `bytes` order: where its bytes start, and the String it is.
     private let starts: [Int]

@@ -80,7 +80,7 @@ struct TreeBuilder {
                     var errorOffset = 0
                     let status = walker(data, &walkLimits, &out, &errorOffset)
                     if status == CBOR_WALK_OK {
-                        return Result { () throws(CBORDecodingError) in try take(out, input: input, buffer: data); return .success(()) }
+                        return Result { () throws(CBORDecodingError) in try take(out, input: input); return .success(()) }
                     }
                     let error = CBORDecodingError(Self.errorKind(status), offset: input.startIndex + errorOffset, limit: Self.limit(status, limits))
                     let semantic = status == CBOR_WALK_ERR_UTF8 || status == CBOR_WALK_ERR_DUPLICATE_KEY
@@ -88,7 +88,7 @@ struct TreeBuilder {
                     // The structure is sound, so the table is whole. The maps left to `MapKeys` closed before the
                     // walker's error (it defers none after one): a duplicate among them comes first.
                     return Result { () throws(CBORDecodingError) in
-                        try take(out, input: input, buffer: data)
+                        try take(out, input: input)
                         return .failure(error)
                     }
                 }
@@ -98,7 +98,7 @@ struct TreeBuilder {
     }
 
     /// Appends one successful walk's output.
-    private mutating func take(_ out: cbor_tree_output, input: ArraySlice<UInt8>, buffer: UnsafeBufferPointer<UInt8>) throws(CBORDecodingError) {
+    private mutating func take(_ out: cbor_tree_output, input: ArraySlice<UInt8>) throws(CBORDecodingError) {
         let firstRow = nodes.count
         nodes.append(contentsOf: UnsafeBufferPointer(start: out.nodes.items?.assumingMemoryBound(to: CBORNode.self), count: out.nodes.count))
         children.append(contentsOf: UnsafeBufferPointer(start: out.slots.items?.assumingMemoryBound(to: Int32.self), count: out.slots.count))
@@ -114,7 +114,7 @@ struct TreeBuilder {
                 for row in deferred {
                     // MapKeys reads through unchecked buffers: the walker's rows are checked here first.
                     try Self.checkBlock(of: Int(row), nodes: nodes, children: children, input: input)
-                    try MapKeys.checkUnique(map: Int(row), nodes: nodes, children: children, joined: joined, input: input, buffer: buffer)
+                    try MapKeys.checkUnique(map: Int(row), nodes: nodes, children: children, joined: joined, input: input)
                 }
             }
         }
@@ -156,9 +156,10 @@ struct TreeBuilder {
         }
     }
 
-    /// The finished table over `input`, which holds the input of every walk appended.
-    func tree(input: ArraySlice<UInt8>) -> CBORTree {
-        CBORTree(input: input, nodes: nodes, children: children, joined: joined)
+    /// The finished table over `input`, which holds the input of every walk appended; its texts are read through
+    /// `vocabulary`.
+    func tree(input: ArraySlice<UInt8>, vocabulary: TextVocabulary?) -> CBORTree {
+        CBORTree(input: input, nodes: nodes, children: children, joined: joined, vocabulary: vocabulary)
     }
 
     /// The ceiling a walker status reports as exceeded, if any.

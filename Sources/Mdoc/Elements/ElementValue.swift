@@ -50,7 +50,7 @@ public enum ElementValue: Sendable, Equatable {
             var converted: [MapEntry] = []
             converted.reserveCapacity(entries.count)
             for position in entries.indices {
-                let key = entries.textKey(position, in: MdocVocabulary.texts).map(ElementValue.text) ?? ElementValue(entries.key(position))
+                let key = entries.textKey(position).map(ElementValue.text) ?? ElementValue(entries.key(position))
                 converted.append(MapEntry(key: key, value: ElementValue(entries.value(position))))
             }
             self = .map(converted)

@@ -42,7 +42,7 @@ package struct IssuerSignedItem: Sendable {
                 switch map.keyIndex(index, among: Self.keys) {
                 case 0: digestID = map.unsignedValue(index)
                 case 1: hasRandom = map.valueByteCount(index) != nil
-                case 2: identifier = map.textValue(index, in: MdocVocabulary.texts)
+                case 2: identifier = map.textValue(index)
                 case 3: value = map.value(index)
                 default: break
                 }

@@ -1,8 +1,7 @@
 import CBOR
 
 /// One `Document` of a DeviceResponse (ISO/IEC 18013-5 §8.3.2.1.2.2), parsed but not yet verified.
-/// A class: the verification and its checks hold it, and a copy of a struct this size costs a reference count per field.
-package final class MdocDocument: Sendable {
+package struct MdocDocument: Sendable {
     package struct NameSpace: Sendable {
         package let name: String
         package let items: [IssuerSignedItem]
@@ -28,7 +27,7 @@ package final class MdocDocument: Sendable {
 
     package init(_ item: CBORItem) throws(VerificationError) {
         guard item.isMap else { throw Self.malformed("Document is not a map") }
-        guard let docType = item["docType"]?.text(in: MdocVocabulary.texts) else { throw Self.malformed("Document has no text `docType`") }
+        guard let docType = item["docType"]?.text else { throw Self.malformed("Document has no text `docType`") }
         guard let issuerSigned = item["issuerSigned"], issuerSigned.isMap else {
             throw Self.malformed("Document has no `issuerSigned` map")
         }
@@ -57,7 +56,7 @@ package final class MdocDocument: Sendable {
         try checkCeilings(nameSpaces: map.count, elements: map.reduce(0) { $0 + ($1.value.array?.count ?? 0) }, of: "issuerSigned")
         var nameSpaces: [NameSpace] = []
         for entry in map {
-            guard let name = entry.key.text(in: MdocVocabulary.texts), let array = entry.value.array else {
+            guard let name = entry.key.text, let array = entry.value.array else {
                 throw malformed("IssuerNameSpaces is not namespace → [IssuerSignedItemBytes]")
             }
             guard !array.isEmpty else { throw malformed("IssuerNameSpaces[\(name)] is an empty array (CDDL asks for at least one item)") }
@@ -92,12 +91,12 @@ package final class MdocDocument: Sendable {
         try checkCeilings(nameSpaces: deviceMap.count, elements: deviceMap.reduce(0) { $0 + ($1.value.map?.count ?? 0) }, of: "deviceSigned")
         var nameSpaces: [(name: String, elements: [(identifier: String, value: CBORItem)])] = []
         for entry in deviceMap {
-            guard let name = entry.key.text(in: MdocVocabulary.texts), let elements = entry.value.map else {
+            guard let name = entry.key.text, let elements = entry.value.map else {
                 throw malformed("DeviceNameSpaces is not namespace → {element → value}")
             }
             var list: [(identifier: String, value: CBORItem)] = []
             for element in elements {
-                guard let identifier = element.key.text(in: MdocVocabulary.texts) else { throw malformed("device-signed element identifier is not text") }
+                guard let identifier = element.key.text else { throw malformed("device-signed element identifier is not text") }
                 list.append((identifier, element.value))
             }
             nameSpaces.append((name, list))

@@ -3,9 +3,7 @@ import CryptoCore
 import Foundation
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload.
-/// A class: every check reads it from the document's facts, and a copy of a struct this size costs a reference count
-/// per field.
-package final class MobileSecurityObject: Sendable {
+package struct MobileSecurityObject: Sendable {
     /// The four tdates as written (to the nanosecond), with `Date`s for comparisons; released as is.
     package typealias ValidityInfo = VerifiedDocument.Validity
 
@@ -35,7 +33,7 @@ package final class MobileSecurityObject: Sendable {
     package init(payload: ArraySlice<UInt8>) throws(VerificationError) {
         let item: CBORItem
         do {
-            let outer = try CBORDecoder.decode(payload)
+            let outer = try CBORDecoder.decode(payload, options: .mdoc())
             item = try outer.decodeEmbedded().item
         } catch {
             throw Self.malformed("issuerAuth payload is not #6.24(bstr .cbor MobileSecurityObject): \(error)")
@@ -43,7 +41,7 @@ package final class MobileSecurityObject: Sendable {
         guard item.isMap else { throw Self.malformed("MSO is not a map") }
         guard let version = item["version"]?.text else { throw Self.malformed("MSO has no text `version`") }
         guard let digestName = item["digestAlgorithm"]?.text else { throw Self.malformed("MSO has no text `digestAlgorithm`") }
-        guard let docType = item["docType"]?.text(in: MdocVocabulary.texts) else { throw Self.malformed("MSO has no text `docType`") }
+        guard let docType = item["docType"]?.text else { throw Self.malformed("MSO has no text `docType`") }
         guard let keyInfo = item["deviceKeyInfo"], keyInfo.isMap, let deviceKey = keyInfo["deviceKey"] else {
             throw Self.malformed("MSO has no `deviceKeyInfo.deviceKey`")
         }
@@ -74,7 +72,7 @@ package final class MobileSecurityObject: Sendable {
         var nameSpaces: [(name: String, digests: ValueDigests.NameSpace)] = []
         nameSpaces.reserveCapacity(entries.count)
         for index in entries.indices {
-            guard let nameSpace = entries.textKey(index, in: MdocVocabulary.texts), let ids = entries.value(index).map else {
+            guard let nameSpace = entries.textKey(index), let ids = entries.value(index).map else {
                 throw malformed("valueDigests is not namespace → {digestID → digest}")
             }
             // Read in place: the digests stay rows of the MSO's table, looked up when they are checked.
@@ -103,7 +101,7 @@ package final class MobileSecurityObject: Sendable {
         if let list = node["nameSpaces"] {
             guard let array = list.array else { throw malformed("keyAuthorizations.nameSpaces is not an array") }
             for entry in array {
-                guard let text = entry.text(in: MdocVocabulary.texts) else { throw malformed("keyAuthorizations.nameSpaces holds a non-text entry") }
+                guard let text = entry.text else { throw malformed("keyAuthorizations.nameSpaces holds a non-text entry") }
                 nameSpaces.insert(text)
             }
         }
@@ -111,12 +109,12 @@ package final class MobileSecurityObject: Sendable {
         if let map = node["dataElements"] {
             guard let entries = map.map else { throw malformed("keyAuthorizations.dataElements is not a map") }
             for entry in entries {
-                guard let nameSpace = entry.key.text(in: MdocVocabulary.texts), let ids = entry.value.array else {
+                guard let nameSpace = entry.key.text, let ids = entry.value.array else {
                     throw malformed("keyAuthorizations.dataElements is not namespace → [identifier]")
                 }
                 var set: Set<String> = []
                 for id in ids {
-                    guard let text = id.text(in: MdocVocabulary.texts) else { throw malformed("keyAuthorizations.dataElements holds a non-text identifier") }
+                    guard let text = id.text else { throw malformed("keyAuthorizations.dataElements holds a non-text identifier") }
                     set.insert(text)
                 }
                 elements[nameSpace] = set

@@ -5,12 +5,11 @@ import CryptoCore
 /// decoded rows. `MobileSecurityObject` checks every entry once when it decodes the MSO (uint keys, byte strings of
 /// the algorithm's length, the `ResponseLimits` ceilings), so lookups read only what they return.
 package struct ValueDigests: Sendable {
-    /// The digests of one namespace. A class: the digest check reads it once per disclosed element, and a struct of
-    /// three references cost three reference counts each time.
-    package final class NameSpace: Sendable {
+    /// The digests of one namespace.
+    package struct NameSpace: Sendable {
         let map: CBORMap
-        /// The digest IDs in map order. Scanned for namespaces shorter than `indexedFrom`: a scan of a few dozen
-        /// integers costs less than hashing every digest ID of a response that discloses most of them.
+        /// The digest IDs in map order. Scanned for namespaces shorter than `indexedFrom`, where a scan costs less than
+        /// hashing every digest ID of a response that discloses most of them.
         let ids: [UInt64]
         /// digestID → position in `map`, for longer namespaces.
         let index: [UInt64: Int]?

@@ -35,18 +35,20 @@ package struct OpenedResponse {
     }
 }
 
-/// The state of one verification while the adapter works: the check log, stage timings and CBOR limits.
+/// The state of one verification: the check log and stage timings, which every step (the adapter, then the mdoc checks)
+/// appends to, and the CBOR limits. The timings, created with the run, decide once whether its stages are traced.
 package struct PipelineRun {
     package var log = CheckLog()
     package var timings = StageTimings()
     package let limits: CBORLimits
     package let testMode: Bool
 
-    /// Decodes bytes with the configured limits; a failure is a `VerificationError` with `code`.
+    /// Decodes bytes as mdoc CBOR (`CBORDecoder.Options.mdoc`) with the configured limits; a failure is a
+    /// `VerificationError` with `code`.
     package mutating func decode(_ bytes: [UInt8], what: String, code: ErrorCode) throws(VerificationError) -> CBORItem {
-        let limits = limits
+        let options = CBORDecoder.Options.mdoc(limits: limits)
         do {
-            return try timings.measure(.decode) { try CBORDecoder.decode(bytes, limits: limits) }
+            return try timings.measure(.decode) { try CBORDecoder.decode(bytes, options: options) }
         } catch {
             throw VerificationError(code, "\(what) is not well-formed CBOR: \(error)")
         }

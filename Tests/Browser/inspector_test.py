@@ -11,24 +11,15 @@ violation may be logged. Screenshots of both go to the folder given (kept out of
 usage: Tests/Browser/inspector_test.py <verify-server binary> <screenshot folder>
 Run by .ci/run; needs the Debian packages chromium, chromium-driver and python3-selenium (Debian's python3).
 """
-import json
 import pathlib
-import socket
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "TestVectors/apple/in-app-sample"
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+from browser_support import SAMPLE, browser, csp_violations, free_port, start_server, stop_server  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 def labelled(path):
@@ -40,43 +31,17 @@ def labelled(path):
     return values
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(binary, folder):
+def start_inspector(binary, folder):
+    """verify-server with the inspector on, for Apple's sample; returns it, its base URL and the sample's parameters."""
     parameters = labelled(SAMPLE / "session_transcript_parameters.txt")
-    port = free_port()
     config = {
-        "host": "127.0.0.1", "port": port, "testMode": True, "inspector": True,
+        "host": "127.0.0.1", "port": free_port(), "testMode": True, "inspector": True,
         "merchantID": parameters["Merchant ID"], "teamID": parameters["Team ID"],
         "decryptionKeys": [str(SAMPLE / "merchant_encryption.key")], "trustStore": [str(SAMPLE / "issuer_root.crt")],
         "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": False, "logLevel": "warning",
     }
-    path = pathlib.Path(folder) / "verify-server.json"
-    path.write_text(json.dumps(config))
-    server = subprocess.Popen([binary, "--config", str(path)])
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return server, base, parameters
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("verify-server did not start")
-
-
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,2600"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    server, base = start_server(binary, folder, config)
+    return server, base, parameters
 
 
 def submit(driver, base, envelope_hex, parameters):
@@ -128,18 +93,14 @@ def load_sample(driver, base, format_value):
     return verdict, note, filled
 
 
-def csp_violations(driver):
-    return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
-
-
 def main():
     binary, shots = sys.argv[1], pathlib.Path(sys.argv[2])
     shots.mkdir(parents=True, exist_ok=True)
     envelope_hex = "".join((SAMPLE / "hpke_envelope.cbor.hex").read_text().split())
     failures = []
     with tempfile.TemporaryDirectory() as folder:
-        server, base, parameters = start_server(binary, folder)
-        driver = browser()
+        server, base, parameters = start_inspector(binary, folder)
+        driver = browser("1280,2600")
         try:
             verdict = submit(driver, base, envelope_hex, parameters)
             checks = driver.find_element(By.ID, "checks").text
@@ -203,8 +164,7 @@ def main():
                 failures.append(f"csp: violations {violations}")
         finally:
             driver.quit()
-            server.terminate()
-            server.wait(timeout=10)
+            stop_server(server)
     for failure in failures:
         print("FAIL:", failure)
     print(f"screenshots: {', '.join(str(shots / name) for name in ('inspector-verified.png', 'inspector-rejected.png', 'inspector-sample.png', 'inspector-reader-key.png'))}")

@@ -20,22 +20,17 @@ Run by .ci/run; needs the Debian packages chromium, chromium-driver and python3-
 """
 import json
 import pathlib
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+sys.dont_write_bytecode = True  # no __pycache__ beside the tests
+from browser_support import ROOT, SAMPLE, browser, csp_violations, free_port, start_server, stop_server  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "TestVectors/apple/in-app-sample"
 # The kit's IACA for its default seed (1): what `mdocverify simulate` signs with.
 KIT_IACA = ROOT / "Certificates/test/mdoctesting-seed-1-iaca.pem"
 # The demo page's default request (DemoHandler.demoDocuments), for the kit to disclose exactly that.
@@ -61,12 +56,6 @@ STUB = """
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def new_api_key(binary):
     listing = subprocess.run([binary, "--new-api-key", "web-flow-test"], check=True, capture_output=True, text=True).stdout
     key = next(line.strip() for line in listing.splitlines() if line.strip().startswith("vsk_"))
@@ -74,7 +63,9 @@ def new_api_key(binary):
     return key, sha256
 
 
-def start_server(binary, folder):
+def start_web_flow(binary, folder):
+    """verify-server in test mode with a new API key for its own origin and the demo page on; returns it, its origin,
+    port and the key."""
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
     key, sha256 = new_api_key(binary)
@@ -86,18 +77,8 @@ def start_server(binary, folder):
         "apiKeys": [{"id": "web-flow-test", "sha256": sha256, "origins": [origin]}],
         "demoOrigin": origin,
     }
-    path = pathlib.Path(folder) / "verify-server.json"
-    path.write_text(json.dumps(config))
-    server = subprocess.Popen([binary, "--config", str(path)])
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(origin + "/healthz", timeout=1) as answer:
-                if answer.status == 200:
-                    return server, origin, port, key
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("verify-server did not start")
+    server, _ = start_server(binary, folder, config)
+    return server, origin, port, key
 
 
 def http(method, url, body=None, headers=None):
@@ -132,17 +113,6 @@ def simulate(mdocverify, folder, request, origin, name):
     subprocess.run([mdocverify, "simulate", "openid4vp", "--dc-request", str(dc_request), "--origin", origin,
                     "--request", str(policy), "--out", str(out / "wallet")], check=True, capture_output=True)
     return json.loads((out / "wallet/response.json").read_text())
-
-
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1400"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": STUB})
-    return driver
 
 
 def answer_wallet(driver, mdocverify, folder, origin, name):
@@ -255,16 +225,12 @@ def cors_scenario(driver, origin, port, failures):
         failures.append(f"cors: from an unconfigured origin the answer was {refused!r}, not blocked")
 
 
-def csp_violations(driver):
-    return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
-
-
 def main():
     binary, mdocverify = sys.argv[1], sys.argv[2]
     failures = []
     with tempfile.TemporaryDirectory() as folder:
-        server, origin, port, key = start_server(binary, folder)
-        driver = browser()
+        server, origin, port, key = start_web_flow(binary, folder)
+        driver = browser("1280,1400", STUB)
         try:
             driver.set_script_timeout(20)
             demo_scenario(driver, mdocverify, folder, origin, "annex-c", "org-iso-mdoc", failures)
@@ -277,8 +243,7 @@ def main():
                 failures.append(f"csp: violations {violations}")
         finally:
             driver.quit()
-            server.terminate()
-            server.wait(timeout=10)
+            stop_server(server)
     for failure in failures:
         print("FAIL:", failure)
     scenarios = ["demo annex-c", "demo openid4vp", "backend", "activation", "cors", "csp"]

@@ -10,59 +10,45 @@ import Verifier
 struct LoTECommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lote", abstract: "ETSI TS 119 602 Lists of Trusted Entities (EU trusted lists).",
-        subcommands: [VerifyLoTE.self, ImportLoTE.self])
+        subcommands: [VerifyLoTE.self, ImportLoTE.self, FetchLoTE.self])
 }
 
-/// What both LoTE subcommands take: the list, the pinned signer roots, the time, the profile and the docType map.
-struct LoTEOptions: ParsableArguments {
-    @Argument(help: "The LoTE file: a compact JWS (JAdES), or its JSON serialization.")
-    var file: String
-
-    @Option(name: .customLong("root"), help: "A pinned LoTE signer root, PEM or DER: the scheme operator's signer certificate or the CA that issued it (repeatable).")
-    var roots: [String] = []
-
-    @Option(name: .customLong("root-sha256"), help: "A pinned signer root by the SHA-256 of its DER, hex, resolved among the list's x5c (repeatable).")
-    var rootFingerprints: [String] = []
-
+/// Which docTypes the services of which service (or list) types may anchor.
+struct DocTypeMapOptions: ParsableArguments {
     @Option(name: .customLong("doctype-map"),
             help: "SERVICE_OR_LIST_TYPE=docType[,docType]: the docTypes the services of a service type URI (or a list type URI: its issuance services) may anchor (repeatable).")
     var doctypeMap: [String] = []
 
-    @Option(help: "Verify as of this RFC 3339 time instead of now.")
-    var at: String?
-
-    @Option(help: "default (a stale list is reported) or strict (a stale list is refused).")
-    var profile: CertificateProfile = .default
-
-    /// The list's bytes, the pinned roots, the time and the scope.
-    func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date, scope: LoTEScope) {
-        let bytes = try InputFiles.read(file, what: "LoTE", maxBytes: LoTEVerification.maxBytes)
+    /// The map; `required` refuses an empty one (an import would trust nothing).
+    func scope(required: Bool) throws -> LoTEScope {
         let scope: LoTEScope
         do {
             scope = try LoTEScope(parsing: doctypeMap)
         } catch {
             throw UsageFailure("--doctype-map: \(error.message)")
         }
-        return (bytes, try Self.roots(roots, fingerprints: rootFingerprints, for: bytes), try InputFiles.time(at), scope)
-    }
-
-    /// The pinned roots: the files given, and each fingerprint resolved among the list's own x5c (the pin, not the
-    /// list, decides which certificate is trusted).
-    static func roots(_ paths: [String], fingerprints: [String], for bytes: [UInt8]) throws -> [Certificate] {
-        // Only the roots given: the default trust (the IACA bundle) never stands in for a LoTE signer root.
-        var roots = paths.isEmpty ? [] : try InputFiles.trustStore(paths).anchors
-        if !fingerprints.isEmpty {
-            let carried = (try? LoTEVerification.carriedCertificates(bytes)) ?? []
-            for text in fingerprints {
-                let fingerprint = try InputFiles.hex(text, what: "--root-sha256")
-                guard let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) else {
-                    throw UsageFailure("no certificate in the LoTE's x5c has SHA-256 \(text); pin the signer's CA with --root instead")
-                }
-                roots.append(match)
-            }
+        if required && scope.docTypes.isEmpty {
+            throw UsageFailure("give --doctype-map: a LoTE's services anchor only the docTypes you map their service type to "
+                               + "(e.g. --doctype-map http://uri.etsi.org/19602/SvcType/PID/Issuance=eu.europa.ec.eudi.pid.1)")
         }
-        guard !roots.isEmpty else { throw UsageFailure("pin the LoTE's signer (or its CA) with --root or --root-sha256") }
-        return roots
+        return scope
+    }
+}
+
+/// What `trust lote verify` and `import` take: the list, the pinned signer roots, the time, the profile and the docType
+/// map.
+struct LoTEOptions: ParsableArguments {
+    @Argument(help: "The LoTE file: a compact JWS (JAdES), or its JSON serialization.")
+    var file: String
+
+    @OptionGroup var pins: ListPinOptions<LoTEKind>
+    @OptionGroup var map: DocTypeMapOptions
+
+    /// The list's bytes, the pinned roots, the time and the scope (`required`: not empty).
+    func load(scopeRequired: Bool = false) throws -> (bytes: [UInt8], roots: [Certificate], time: Date, scope: LoTEScope) {
+        let bytes = try InputFiles.read(file, what: "LoTE", maxBytes: LoTEKind.maxBytes)
+        let scope = try map.scope(required: scopeRequired)
+        return (bytes, try pins.roots(for: bytes), try pins.time(), scope)
     }
 }
 
@@ -78,15 +64,9 @@ struct VerifyLoTE: ParsableCommand {
     func run() throws {
         try runReportingExit {
             let (bytes, roots, time, scope) = try options.load()
-            do throws(VerificationError) {
-                let verified = try LoTEVerification(bytes, roots: roots, at: time, profile: options.profile)
-                print(json ? LoTEReport.json(verified, scope: scope).serialized(pretty: true) : LoTEReport.text(verified, scope: scope))
-                return .verified
-            } catch {
-                print(json ? JSONValue.object([("verified", .bool(false)), ("error", error.json)]).serialized(pretty: true)
-                           : TerminalText.escaped("REJECTED LoTE — \(error.code.rawValue): \(error.message)"))
-                return .rejected
-            }
+            return TrustListImport.report(noun: LoTEKind.noun, asJSON: json, verify: { () throws(VerificationError) in
+                try LoTEVerification(bytes, roots: roots, at: time, profile: options.pins.profile)
+            }, text: { LoTEReport.text($0, scope: scope) }, json: { LoTEReport.json($0, scope: scope) })
         }
     }
 }
@@ -104,19 +84,34 @@ struct ImportLoTE: ParsableCommand {
             """)
 
     @OptionGroup var options: LoTEOptions
-    @Option(help: "The trust folder to write into (created if missing); one folder per list.") var out: String
-    @Flag(help: "Accept a list older than the highest sequence already imported into --out.")
-    var allowRollback = false
+    @OptionGroup var target: ListImportOptions<LoTEKind>
 
     func run() throws {
         try runReportingExit {
-            let (bytes, roots, time, scope) = try options.load()
-            guard !scope.docTypes.isEmpty else {
-                throw UsageFailure("give --doctype-map: a LoTE's services anchor only the docTypes you map their service type to "
-                                   + "(e.g. --doctype-map http://uri.etsi.org/19602/SvcType/PID/Issuance=eu.europa.ec.eudi.pid.1)")
+            let (bytes, roots, _, scope) = try options.load(scopeRequired: true)
+            return try LoTEImport.run(bytes, roots: roots, pins: options.pins, scope: scope, source: options.file, into: target)
+        }
+    }
+}
+
+/// `mdocverify trust lote fetch`: `trust lote import` on a list downloaded from its scheme operator.
+struct FetchLoTE: ParsableCommand {
+    static let configuration = LoTEKind.fetchCommand
+
+    @Argument(help: "The LoTE's http or https URL.")
+    var url: String
+
+    @OptionGroup var pins: ListPinOptions<LoTEKind>
+    @OptionGroup var map: DocTypeMapOptions
+    @OptionGroup var target: ListImportOptions<LoTEKind>
+    @OptionGroup var download: ListDownloadOptions
+
+    func run() throws {
+        try runReportingExit {
+            let scope = try map.scope(required: true)
+            return try download.fetch(url, pins: pins) { bytes, roots, _ in
+                try LoTEImport.run(bytes, roots: roots, pins: pins, scope: scope, source: ListDownloadOptions.redacted(url), into: target)
             }
-            return try LoTEImport.run(bytes, roots: roots, at: time, profile: options.profile, scope: scope, source: options.file, into: out,
-                                      allowRollback: allowRollback)
         }
     }
 }
@@ -210,36 +205,34 @@ enum LoTEReport {
     }
 }
 
-/// Writing a verified LoTE's anchors into a trust folder, and reading back what earlier imports recorded.
+/// Writing a verified LoTE's anchors into a trust folder (`TrustListImport`), and reading back what earlier imports
+/// recorded.
 enum LoTEImport {
     /// What the manifest's `list` says for a LoTE import (a VICAL import has a `provider` instead).
     static let listKind = "ETSI TS 119 602 LoTE"
 
-    static func run(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile, scope: LoTEScope, source: String,
-                    into out: String, allowRollback: Bool) throws -> ExitStatus {
-        let previous = try previous(in: out)
-        let verified: LoTEVerification
-        do throws(VerificationError) {
-            verified = try LoTEVerification(bytes, roots: roots, at: time, previousSequenceNumber: previous?.highestSequenceNumber,
-                                            allowRollback: allowRollback, profile: profile)
-        } catch {
-            print(TerminalText.escaped("REJECTED LoTE — \(error.code.rawValue): \(error.message)"))
-            return .rejected
-        }
-        if let key = previous?.rollbackKey, key != verified.lote.rollbackKey {
-            throw UsageFailure("\(out) holds the import of another list (\(key.dropFirst(5))), not \(verified.lote.operatorName)'s "
-                               + "\(verified.lote.type ?? "list"); import each list into its own folder")
-        }
-        let anchors = verified.anchors(scope: scope)
-        guard !anchors.isEmpty else {
-            let types = Set(verified.lote.services.compactMap(\.type)).sorted()
-            throw UsageFailure("no active service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
-                               + "\(verified.lote.type ?? "-") and its service types are \(types.isEmpty ? "-" : types.joined(separator: ", "))")
-        }
-        let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out, highest: previous?.highestSequenceNumber)
-        print(TerminalText.escaped("imported \(written) certificate(s) from \(verified.sourceName) into \(out)"
-                                   + (verified.freshness == .fresh ? "" : " (\(LoTEReport.freshness(verified)))")))
-        return .verified
+    static func run(_ bytes: [UInt8], roots: [Certificate], pins: ListPinOptions<LoTEKind>, scope: LoTEScope, source: String,
+                    into target: ListImportOptions<LoTEKind>) throws -> ExitStatus {
+        let out = target.out
+        let previous = try previous(in: out), time = try pins.time()
+        return try TrustListImport.run(noun: LoTEKind.noun, verify: { () throws(VerificationError) in
+            try LoTEVerification(bytes, roots: roots, at: time, previousSequenceNumber: previous?.highestSequenceNumber,
+                                 allowRollback: target.allowRollback, profile: pins.profile)
+        }, write: { verified in
+            if let key = previous?.rollbackKey, key != verified.lote.rollbackKey {
+                throw UsageFailure("\(out) holds the import of another list (\(key.dropFirst(5))), not \(verified.lote.operatorName)'s "
+                                   + "\(verified.lote.type ?? "list"); import each list into its own folder")
+            }
+            let anchors = verified.anchors(scope: scope)
+            guard !anchors.isEmpty else {
+                let types = Set(verified.lote.services.compactMap(\.type)).sorted()
+                throw UsageFailure("no active service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
+                                   + "\(verified.lote.type ?? "-") and its service types are \(types.isEmpty ? "-" : types.joined(separator: ", "))")
+            }
+            let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out, highest: previous?.highestSequenceNumber)
+            return "imported \(written) certificate(s) from \(verified.sourceName) into \(out)"
+                + (verified.freshness == .fresh ? "" : " (\(LoTEReport.freshness(verified)))")
+        })
     }
 
     /// What the folder's manifest says about earlier imports.
@@ -248,37 +241,21 @@ enum LoTEImport {
         let highestSequenceNumber: UInt64?
     }
 
-    /// Writes each anchor as `<subject>-<sha256 prefix>.pem` and `manifest.json` into a new folder beside `directory`,
-    /// then swaps it in. Returns how many certificates it wrote.
+    /// Writes each anchor as `<subject>-<sha256 prefix>.pem` and the manifest; returns how many certificates it wrote.
     static func write(_ verified: LoTEVerification, anchors: [LoTEVerification.Anchor], scope: LoTEScope, source: String,
                       into directory: String, highest: UInt64?) throws -> Int {
-        let manager = FileManager.default
-        let target = URL(fileURLWithPath: directory).standardizedFileURL
-        let staging = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).import-\(UUID().uuidString)")
-        do {
-            try manager.createDirectory(at: staging, withIntermediateDirectories: true)
-        } catch {
-            throw UsageFailure("cannot create \(staging.path): \(error.localizedDescription)")
-        }
-        defer { try? manager.removeItem(at: staging) }
-        var entries: [JSONValue] = []
-        for anchor in anchors {
-            let name = fileName(anchor.certificate)
-            guard manager.createFile(atPath: staging.appendingPathComponent(name).path, contents: Data(anchor.certificate.pemEncoded.utf8)) else {
-                throw UsageFailure("cannot write \(staging.path)/\(name)")
-            }
-            entries.append(.object([
-                ("file", .string(name)),
+        let files = anchors.map { anchor in
+            TrustListImport.Anchor(certificate: anchor.certificate, suffix: Hex.encode(Array(anchor.certificate.sha256Fingerprint.prefix(4))), fields: [
                 ("subject", .string(anchor.certificate.subject.description)),
                 ("certificateSHA256", .string(Hex.encode(anchor.certificate.sha256Fingerprint))),
                 ("docTypes", .array(anchor.docTypes.map(JSONValue.string))),
                 ("entity", .string(anchor.service.entityName)),
                 ("serviceType", anchor.service.type.map(JSONValue.string) ?? .null),
                 ("sources", .array([.object([("source", .string(verified.sourceName))])])),
-            ]))
+            ])
         }
         let lote = verified.lote
-        let manifest = JSONValue.object([
+        return try TrustListImport.write(files, fallbackName: "anchor", manifest: [
             ("list", .string(listKind)),
             ("source", .string(source)),
             ("operator", .string(lote.operatorName)),
@@ -291,52 +268,19 @@ enum LoTEImport {
             ("importedAt", .string(RFC3339.format(Date()))),
             ("root", .string(verified.root.subject.description)),
             ("docTypeMap", .object(scope.docTypes.sorted { $0.key < $1.key }.map { ($0.key, .array($0.value.map(JSONValue.string))) })),
-            ("entries", .array(entries)),
-        ])
-        guard manager.createFile(atPath: staging.appendingPathComponent(TrustFolder.manifestName).path,
-                                 contents: Data((manifest.serialized(pretty: true) + "\n").utf8)) else {
-            throw UsageFailure("cannot write \(staging.path)/\(TrustFolder.manifestName)")
-        }
-        try VICALImport.swap(staging, into: target)
-        return entries.count
-    }
-
-    /// A file name from the certificate's CN (else its whole subject), letters, digits and dashes only, and the start of
-    /// its SHA-256.
-    static func fileName(_ certificate: Certificate) -> String {
-        let subject = certificate.subject.description
-        let commonName = subject.split(separator: ",").first { $0.hasPrefix("CN=") }.map { String($0.dropFirst(3)) } ?? subject
-        var slug = ""
-        for character in commonName.lowercased() {
-            if character.isASCII, character.isLetter || character.isNumber {
-                slug.append(character)
-            } else if !slug.hasSuffix("-") {
-                slug.append("-")
-            }
-        }
-        slug = String(slug.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(48))
-        return (slug.isEmpty ? "anchor" : slug) + "-" + Hex.encode(Array(certificate.sha256Fingerprint.prefix(4))) + ".pem"
+        ], into: directory)
     }
 
     /// What earlier imports into `directory` recorded; nil for a new or empty folder.
     ///
-    /// - Throws: `UsageFailure` when the folder holds files but no manifest, a manifest that cannot be read, or the
+    /// - Throws: `UsageFailure` when the folder is not an import folder, its manifest cannot be read, or it is the
     ///   manifest of a VICAL import.
     static func previous(in directory: String) throws -> Previous? {
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: directory) else { return nil }
-        let names = ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }
-        guard manager.fileExists(atPath: directory + "/" + TrustFolder.manifestName) else {
-            if names.isEmpty { return nil }
-            throw UsageFailure("\(directory) holds files but no \(TrustFolder.manifestName) of an earlier import; import into an empty folder")
-        }
-        guard let manifest = VICALImport.manifest(in: directory) else {
-            throw UsageFailure("\(directory)/\(TrustFolder.manifestName) is not readable JSON")
-        }
+        guard let manifest = try TrustListImport.previousManifest(in: directory) else { return nil }
         guard manifest["list"] as? String == listKind else {
             throw UsageFailure("\(directory) holds another import (\(manifest["provider"] as? String ?? "not a LoTE")); import each list into its own folder")
         }
-        let highest = [manifest["highestSequenceNumber"], manifest["sequenceNumber"]].compactMap { ($0 as? NSNumber)?.uint64Value }.max()
-        return Previous(rollbackKey: manifest["rollbackKey"] as? String, highestSequenceNumber: highest)
+        return Previous(rollbackKey: manifest["rollbackKey"] as? String,
+                        highestSequenceNumber: TrustListImport.highest(manifest, "highestSequenceNumber", "sequenceNumber"))
     }
 }

@@ -25,8 +25,7 @@ extension Request {
         @Option(help: "The origin of the page that will call navigator.credentials.get, e.g. https://shop.example.")
         var origin: String
 
-        @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
-        var request: String
+        @OptionGroup var files: RequestFiles
 
         @Option(name: .customLong("response-mode"), help: "dc_api.jwt (encrypted to a fresh key; the default) or dc_api (plain).")
         var responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT
@@ -42,12 +41,9 @@ extension Request {
         @Option(name: .customLong("trust"), help: "Trust anchor file or directory the request's allowedIssuers are narrowed to (DCQL trusted_authorities); repeatable. Default: the embedded production bundle.")
         var trust: [String] = []
 
-        @Option(help: "Directory to write into (created if missing).")
-        var out: String
-
         func run() throws {
             try runReportingExit {
-                guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+                let policy = try files.policy()
                 let created: OpenID4VPWebRequest
                 do {
                     created = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: responseMode,
@@ -59,12 +55,7 @@ extension Request {
                 }
                 let dcRequest = JSONValue.object([("protocol", .string(created.protocolIdentifier)), ("data", created.data)])
                 let session = SessionFile(format: .openID4VP, state: OpenID4VPFlow.state(created.session), request: policy)
-                try RequestOutputFiles.write([
-                    ("dc-request.json", Data((dcRequest.serialized(pretty: true) + "\n").utf8), false),
-                    (SessionFile.name, try session.encoded(), true),
-                    ("request.json", try PolicyJSON.encode(policy), false),
-                ], into: out)
-                print("wrote dc-request.json, session.json, request.json to \(out)")
+                try RequestOutputFiles.writeRequest("dc-request.json", dcRequest, session: session, policy: policy, into: files.out)
                 return .verified
             }
         }

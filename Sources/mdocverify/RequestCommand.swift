@@ -24,8 +24,7 @@ struct Request: ParsableCommand {
         @Option(help: "The origin of the page that will call navigator.credentials.get, e.g. https://shop.example.")
         var origin: String
 
-        @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
-        var request: String
+        @OptionGroup var files: RequestFiles
 
         @OptionGroup var reader: ReaderOptions
 
@@ -40,12 +39,9 @@ struct Request: ParsableCommand {
         @Option(name: .customLong("trust"), help: "Trust anchor file or directory for --issuer-identifiers and the request's allowedIssuers; repeatable. Default: the embedded production bundle.")
         var trust: [String] = []
 
-        @Option(help: "Directory to write into (created if missing).")
-        var out: String
-
         func run() throws {
             try runReportingExit {
-                guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+                let policy = try files.policy()
                 let reader = try reader.identity()
                 let allowed = try RequestAllowList.narrowed(policy, trust: trust)
                 let identifiers = try allowed ?? (issuerIdentifiers
@@ -64,12 +60,7 @@ struct Request: ParsableCommand {
                                                                                     encryptionInfo: created.encryptionInfo,
                                                                                     origin: created.session.origin),
                                           request: policy)
-                try RequestOutputFiles.write([
-                    ("data.json", Data((created.data.serialized(pretty: true) + "\n").utf8), false),
-                    (SessionFile.name, try session.encoded(), true),
-                    ("request.json", try PolicyJSON.encode(policy), false),
-                ], into: out)
-                print("wrote data.json, session.json, request.json to \(out)")
+                try RequestOutputFiles.writeRequest("data.json", created.data, session: session, policy: policy, into: files.out)
                 return .verified
             }
         }
@@ -89,8 +80,7 @@ extension Request {
                 """
         )
 
-        @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
-        var request: String
+        @OptionGroup var files: RequestFiles
 
         @Option(name: .customLong("merchant-id"), help: "Merchant identifier the app requests with.")
         var merchantID: String
@@ -101,12 +91,9 @@ extension Request {
         @Option(name: .customLong("trust"), help: "Trust anchor file or directory the issuer identifiers come from; repeatable. Default: the embedded production bundle.")
         var trust: [String] = []
 
-        @Option(help: "Directory to write into (created if missing).")
-        var out: String
-
         func run() throws {
             try runReportingExit {
-                guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+                let policy = try files.policy()
                 let nonce = SecureRandom.bytes(32)
                 let offers = try RequestAllowList.narrowed(policy, trust: trust)
                     ?? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: try InputFiles.trustStore(trust))
@@ -119,12 +106,7 @@ extension Request {
                 ])
                 let session = SessionFile(format: .appleApp, state: AppleAppFlow.state(nonce: nonce), request: policy,
                                           merchantID: merchantID, teamID: teamID)
-                try RequestOutputFiles.write([
-                    ("app-request.json", Data((appRequest.serialized(pretty: true) + "\n").utf8), false),
-                    (SessionFile.name, try session.encoded(), true),
-                    ("request.json", try PolicyJSON.encode(policy), false),
-                ], into: out)
-                print("wrote app-request.json, session.json, request.json to \(out)")
+                try RequestOutputFiles.writeRequest("app-request.json", appRequest, session: session, policy: policy, into: files.out)
                 return .verified
             }
         }
@@ -133,8 +115,34 @@ extension Request {
 
 extension DeviceRequestVersion: ExpressibleByArgument {}
 
+/// What every `request <format>` reads and where it writes.
+struct RequestFiles: ParsableArguments {
+    @Option(help: "JSON of what to request: {\"documents\":[{\"docType\",\"nameSpaces\":{ns:{element:intentToRetain}}}]}")
+    var request: String
+
+    @Option(help: "Directory to write into (created if missing).")
+    var out: String
+
+    /// The request policy `--request` names.
+    func policy() throws -> RequestPolicy {
+        guard let policy = try InputFiles.request(request) else { throw UsageFailure("--request is required") }
+        return policy
+    }
+}
+
 /// Writes the request files; refuses to overwrite, so a kept private key is never replaced by accident.
 enum RequestOutputFiles {
+    /// Writes what every `request <format>` writes: `name` (what the page or app gets, as `json`), session.json (mode
+    /// 0600) and request.json; then says so.
+    static func writeRequest(_ name: String, _ json: JSONValue, session: SessionFile, policy: RequestPolicy, into directory: String) throws {
+        try write([
+            (name, Data((json.serialized(pretty: true) + "\n").utf8), false),
+            (SessionFile.name, try session.encoded(), true),
+            ("request.json", try PolicyJSON.encode(policy), false),
+        ], into: directory)
+        print("wrote \(name), \(SessionFile.name), request.json to \(directory)")
+    }
+
     static func write(_ files: [(name: String, contents: Data, secret: Bool)], into directory: String) throws {
         let manager = FileManager.default
         do {

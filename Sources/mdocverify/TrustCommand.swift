@@ -17,47 +17,19 @@ struct Trust: ParsableCommand {
             commandName: "vical", abstract: "ISO/IEC 18013-5 Annex C VICALs.", subcommands: [VerifyVICAL.self, ImportVICAL.self, FetchVICAL.self])
     }
 
-    /// What both VICAL subcommands take: the list, the pinned roots, the time and the profile.
+    /// What `trust vical verify` and `import` take: the list, the pinned roots, the time and the profile.
     struct VICALOptions: ParsableArguments {
         @Option(help: "The VICAL file (COSE_Sign1, CBOR): raw, or hex/base64 text of it.")
         var vical: String
 
-        @Option(name: .customLong("root"), help: "A pinned VICAL root, PEM or DER (repeatable).")
-        var roots: [String] = []
-
-        @Option(name: .customLong("root-sha256"), help: "A pinned VICAL root by the SHA-256 of its DER, hex (repeatable).")
-        var rootFingerprints: [String] = []
-
-        @Option(help: "Verify as of this RFC 3339 time instead of now.")
-        var at: String?
-
-        @Option(help: "default (a stale list is reported) or strict (a stale list is refused).")
-        var profile: CertificateProfile = .default
+        @OptionGroup var pins: ListPinOptions<VICALKind>
 
         /// The VICAL bytes and the pinned roots; a fingerprint is resolved among the VICAL's own certificates, so the
         /// pin (not the VICAL) decides which root is trusted.
         func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
-            let bytes = try InputFiles.cbor(vical, what: "VICAL", maxBytes: 16 * 1024 * 1024, certificateOption: "--root",
+            let bytes = try InputFiles.cbor(vical, what: "VICAL", maxBytes: VICALKind.maxBytes, certificateOption: "--root",
                                             expected: "the COSE_Sign1 CBOR, raw or as hex/base64 text")
-            return (bytes, try Self.roots(self.roots, fingerprints: rootFingerprints, for: bytes), try InputFiles.time(at))
-        }
-
-        /// The pinned roots: the files given, and each fingerprint resolved among the VICAL's own certificates.
-        static func roots(_ paths: [String], fingerprints rootFingerprints: [String], for bytes: [UInt8]) throws -> [Certificate] {
-            // Only the roots given: with none, the default trust (the IACA bundle) must never stand in for a VICAL root.
-            var roots = paths.isEmpty ? [] : try InputFiles.trustStore(paths).anchors
-            if !rootFingerprints.isEmpty {
-                let carried = (try? VICALVerification.carriedCertificates(bytes)) ?? []
-                for text in rootFingerprints {
-                    let fingerprint = try InputFiles.hex(text, what: "--root-sha256")
-                    guard let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) else {
-                        throw UsageFailure("no certificate in the VICAL's x5chain has SHA-256 \(text)")
-                    }
-                    roots.append(match)
-                }
-            }
-            guard !roots.isEmpty else { throw UsageFailure("pin a VICAL root with --root or --root-sha256") }
-            return roots
+            return (bytes, try pins.roots(for: bytes), try pins.time())
         }
     }
 
@@ -71,15 +43,9 @@ struct Trust: ParsableCommand {
         func run() throws {
             try runReportingExit {
                 let (bytes, roots, time) = try options.load()
-                do throws(VerificationError) {
-                    let verified = try VICALVerification(bytes, roots: roots, at: time, profile: options.profile)
-                    print(json ? VICALReport.json(verified).serialized(pretty: true) : VICALReport.text(verified, at: time))
-                    return .verified
-                } catch {
-                    print(json ? JSONValue.object([("verified", .bool(false)), ("error", error.json)]).serialized(pretty: true)
-                               : TerminalText.escaped("REJECTED VICAL — \(error.code.rawValue): \(error.message)"))
-                    return .rejected
-                }
+                return TrustListImport.report(noun: VICALKind.noun, asJSON: json, verify: { () throws(VerificationError) in
+                    try VICALVerification(bytes, roots: roots, at: time, profile: options.pins.profile)
+                }, text: { VICALReport.text($0, at: time) }, json: VICALReport.json)
             }
         }
     }
@@ -91,15 +57,12 @@ struct Trust: ParsableCommand {
             discussion: "The import replaces the folder's previous import whole (written aside, then swapped in): an IACA the new list dropped is gone. A lower vicalIssueID than the highest one the folder's manifest has accepted, or a list without one after one with, refuses the import (vical.rollback) unless --allow-rollback is given.")
 
         @OptionGroup var options: VICALOptions
-        @Option(help: "The trust folder to write into (created if missing); one folder per VICAL provider.") var out: String
-        @Flag(help: "Accept a list older than the highest issue already imported into --out (or one without an issue ID).")
-        var allowRollback = false
+        @OptionGroup var target: ListImportOptions<VICALKind>
 
         func run() throws {
             try runReportingExit {
-                let (bytes, roots, time) = try options.load()
-                return try VICALImport.run(bytes, roots: roots, at: time, profile: options.profile, source: options.vical, into: out,
-                                           allowRollback: allowRollback)
+                let (bytes, roots, _) = try options.load()
+                return try VICALImport.run(bytes, roots: roots, pins: options.pins, source: options.vical, into: target)
             }
         }
     }

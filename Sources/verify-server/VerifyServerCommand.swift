@@ -30,7 +30,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Check the configuration (keys, trust store) and exit; the store is not contacted unless --connect is given.")
     var checkConfig = false
 
-    @Flag(name: .long, help: "With --check-config: also reach the request store (PostgreSQL: TLS, password, SELECT 1) and download the VICALs with a url.")
+    @Flag(name: .long, help: "With --check-config: also reach the request store (PostgreSQL: TLS, password, SELECT 1) and download the VICALs and LoTEs with a url.")
     var connect = false
 
     @Flag(name: .long, help: "Print the configuration reference (Markdown: every key, its default and environment variable) and exit.")
@@ -98,12 +98,12 @@ struct VerifyServerCommand: AsyncParsableCommand {
         }
     }
 
-    /// What reaching the configured store and the VICALs to download went wrong with (--check-config --connect), one
+    /// What reaching the configured store and the VICALs and LoTEs to download went wrong with (--check-config --connect), one
     /// line each.
     static func connectProblems(_ settings: ServerConfiguration) async -> [String] {
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical
-        return await settings.checkStoreConnection(logger: quiet) + settings.checkVICALSources()
+        return await settings.checkStoreConnection(logger: quiet) + settings.checkTrustListSources()
     }
 
     /// Log lines to standard error at the configured level, as text or as one JSON object per line.

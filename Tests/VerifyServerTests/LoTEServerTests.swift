@@ -220,6 +220,8 @@ struct LoTEServerTests {
         try "lotes:\n  - file: /a.jwt\n    root: /r.pem\n    docTypes: [x]\n".write(to: file, atomically: true, encoding: .utf8)
         #expect(ConfigurationLoader.read(file: file.path, environment: [:]).1.contains { $0.contains("serviceTypes") })
         try "lotes:\n  - file: /a.jwt\n    root: /r.pem\n    url: https://x\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(ConfigurationLoader.read(file: file.path, environment: [:]).1.contains { $0.contains("not \"url\"") })
+        #expect(ConfigurationLoader.read(file: file.path, environment: [:]).1.contains { $0.contains("not both") })
+        try "lotes:\n  - file: /a.jwt\n    root: /r.pem\n    sequence: 3\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(ConfigurationLoader.read(file: file.path, environment: [:]).1.contains { $0.contains("not \"sequence\"") })
     }
 }

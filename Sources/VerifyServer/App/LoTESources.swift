@@ -4,11 +4,16 @@ import Foundation
 import Mdoc
 import Verifier
 
-/// An ETSI TS 119 602 List of Trusted Entities (a file), the signer root pinned to verify it, and the docTypes the
-/// services of its mapped service types (or list types) may anchor.
+/// An ETSI TS 119 602 List of Trusted Entities (a file, or a URL the server downloads), the signer root pinned to
+/// verify it, and the docTypes the services of its mapped service types (or list types) may anchor.
 public struct LoTESource: Sendable, Equatable {
-    /// The path of the LoTE file (a compact JWS, or its JSON serialization).
+    /// The path of the LoTE file (a compact JWS, or its JSON serialization); empty for a source with a `url`.
     public var file: String
+    /// The http(s) URL the LoTE is downloaded from (through the list fetcher's destination policy and size limit), its
+    /// last good copy kept in `vicalCacheDirectory`; nil for a file.
+    public var url: String?
+    /// Seconds between downloads of a `url` source (default 3600, 60 to 86400; each wait varies by up to a tenth).
+    public var refresh: TimeInterval = 3600
     /// The path of the PEM (or DER) file holding the pinned signer root: the scheme operator's signer certificate or the
     /// CA that issued it.
     public var root: String
@@ -30,30 +35,45 @@ public struct LoTESource: Sendable, Equatable {
         self.allowRollback = allowRollback
     }
 
+    /// Creates a source the server downloads from `url` every `refresh` seconds.
+    public init(url: String, root: String, serviceTypes: [String], docTypes: [String], refresh: TimeInterval = 3600,
+                allowRollback: Bool = false) {
+        self.init(file: "", root: root, serviceTypes: serviceTypes, docTypes: docTypes, allowRollback: allowRollback)
+        self.url = url
+        self.refresh = refresh
+    }
+
+    /// The file or the URL (without user info, query or fragment), as logs, problems and `/readyz` name the source.
+    var name: String { TrustList.lote(self).name }
+
     /// The mapping as `LoTEVerification` reads it.
     public var scope: LoTEScope { LoTEScope(Dictionary(serviceTypes.map { ($0, docTypes) }, uniquingKeysWith: { first, _ in first })) }
 
-    /// The entries of `lotes`: from a file, objects `{file, root, serviceTypes, docTypes, allowRollback}` (the two lists
-    /// as YAML lists or comma-separated text); from the environment, `FILE=ROOT=TYPE=DOCTYPE` entries separated by commas.
+    /// The entries of `lotes`: from a file, objects `{file or url, root, refresh, serviceTypes, docTypes,
+    /// allowRollback}` (the two lists as YAML lists or comma-separated text); from the environment,
+    /// `FILE=ROOT=TYPE=DOCTYPE` or `URL=ROOT=TYPE=DOCTYPE` entries separated by commas (split at the last three `=`, so a
+    /// URL's query may hold one).
     static func list(from value: ConfigurationValue) throws(ConfigurationValueError) -> [LoTESource] {
         guard let objects = value.objectList else {
             return try value.list().map { entry throws(ConfigurationValueError) in
                 let parts = entry.split(separator: "=", omittingEmptySubsequences: false).map(String.init)
-                guard parts.count == 4, parts.allSatisfy({ !$0.isEmpty }) else {
-                    throw ConfigurationValueError("every entry is `FILE=ROOT=SERVICE_TYPE=DOCTYPE` or an object with `file`, `root`, "
-                                                  + "`serviceTypes` and `docTypes`")
+                guard parts.count >= 4, parts.suffix(3).allSatisfy({ !$0.isEmpty }), !parts[0].isEmpty else {
+                    throw ConfigurationValueError("every entry is `FILE=ROOT=SERVICE_TYPE=DOCTYPE` (or `URL=…`) or an object with `file` "
+                                                  + "or `url`, `root`, `serviceTypes` and `docTypes`")
                 }
-                return LoTESource(file: parts[0], root: parts[1], serviceTypes: [parts[2]], docTypes: [parts[3]])
+                let location = parts.dropLast(3).joined(separator: "="), root = parts[parts.count - 3]
+                let serviceTypes = [parts[parts.count - 2]], docTypes = [parts[parts.count - 1]]
+                return TrustListEntry.isURL(location) ? LoTESource(url: location, root: root, serviceTypes: serviceTypes, docTypes: docTypes)
+                                                      : LoTESource(file: location, root: root, serviceTypes: serviceTypes, docTypes: docTypes)
             }
         }
-        let known: Set<String> = ["file", "root", "serviceTypes", "docTypes", "allowRollback"]
+        let known: Set<String> = ["file", "url", "root", "refresh", "serviceTypes", "docTypes", "allowRollback"]
         return try objects.map { object throws(ConfigurationValueError) in
             if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-                throw ConfigurationValueError("entries know `file`, `root`, `serviceTypes`, `docTypes` and `allowRollback`, not "
-                                              + "\(InputQuote.short(unknown)) (a LoTE is read from a file; download it with your own job)")
+                throw ConfigurationValueError("entries know `file` or `url`, `root`, `refresh`, `serviceTypes`, `docTypes` and "
+                                              + "`allowRollback`, not \(InputQuote.short(unknown))")
             }
-            guard let file = object["file"], !file.isEmpty else { throw ConfigurationValueError("every entry needs `file`") }
-            guard let root = object["root"], !root.isEmpty else { throw ConfigurationValueError("every entry needs `root` (the pinned signer PEM)") }
+            let entry = try TrustListEntry(object, rootHint: " (the pinned signer PEM)")
             func items(_ key: String) -> [String] {
                 (object[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             }
@@ -62,21 +82,13 @@ public struct LoTESource: Sendable, Equatable {
                 throw ConfigurationValueError("every entry needs `serviceTypes` (service or list type URIs) and `docTypes` (what their "
                                               + "services may anchor); a list mapped to nothing would trust nothing")
             }
-            var source = LoTESource(file: file, root: root, serviceTypes: serviceTypes, docTypes: docTypes)
-            if let flag = object["allowRollback"] {
-                guard let allow = Bool(flag) else { throw ConfigurationValueError("allowRollback must be true or false") }
-                source.allowRollback = allow
+            guard let url = entry.url else {
+                return LoTESource(file: entry.file, root: entry.root, serviceTypes: serviceTypes, docTypes: docTypes,
+                                  allowRollback: entry.allowRollback)
             }
-            return source
+            return LoTESource(url: url, root: entry.root, serviceTypes: serviceTypes, docTypes: docTypes, refresh: entry.refresh ?? 3600,
+                              allowRollback: entry.allowRollback)
         }
-    }
-}
-
-extension ServerConfiguration {
-    /// The LoTE entries' problems that need no file access.
-    var loteProblems: [String] {
-        var files = Set<String>()
-        return lotes.compactMap { source in files.insert(source.file).inserted ? nil : "lotes: \(source.file) is listed twice" }
     }
 }
 
@@ -101,35 +113,16 @@ extension TrustLoader {
         func isStale(at time: Date) -> Bool { nextUpdate.date <= time }
     }
 
-    /// Verifies every configured LoTE and adds its anchors (scoped to the mapped docTypes) to `anchors`; a list that
-    /// does not verify is a problem (it refuses the start or the reload). The stale policy is the VICALs' one.
+    /// Verifies every configured LoTE (a file, or the last good copy of a downloaded one) and adds its anchors (scoped to
+    /// the mapped docTypes) to `anchors`; a file that does not verify is a problem (it refuses the start or the reload),
+    /// a downloaded list without a usable copy is `pending`. The stale policy is the VICALs' one.
     static func loadLoTEs(_ configuration: ServerConfiguration, at time: Date, anchors: inout [Certificate],
                           provenance: inout [[UInt8]: AnchorProvenance], scoped: inout [TrustFolder.ScopedAnchor],
-                          problems: inout [String]) -> [LoadedLoTE] {
+                          pending: inout [Pending], problems: inout [String]) -> [LoadedLoTE] {
         var loaded: [LoadedLoTE] = []
         for source in configuration.lotes {
-            guard let data = FileManager.default.contents(atPath: source.file) else {
-                problems.append("lote \(source.file): cannot read the file")
-                continue
-            }
-            guard data.count <= LoTEVerification.maxBytes else {
-                problems.append("lote \(source.file): lote.too_large: the file is \(data.count) bytes; at most \(LoTEVerification.maxBytes) are read")
-                continue
-            }
-            let roots: [Certificate]
-            do {
-                roots = try TrustStore.load(paths: [source.root]).anchors
-            } catch {
-                problems.append("lote \(source.file): root \(source.root): \(error)")
-                continue
-            }
-            let verified: LoTEVerification
-            do {
-                verified = try LoTEVerification([UInt8](data), roots: roots, at: time, profile: configuration.profile)
-            } catch {
-                problems.append("lote \(source.file): \(error.code.rawValue): \(error.message)")
-                continue
-            }
+            guard case .lote(let verified)? = Self.verified(.lote(source), configuration: configuration, at: time, pending: &pending,
+                                                            problems: &problems) else { continue }
             let stale = verified.freshness != .fresh
             let anchoring = !(stale && configuration.vicalStalePolicy == .refuse)
             let listAnchors = verified.anchors(scope: source.scope)
@@ -137,7 +130,7 @@ extension TrustLoader {
                 for anchor in listAnchors {
                     anchors.append(anchor.certificate)
                     provenance[anchor.certificate.sha256Fingerprint] = verified.provenance(of: anchor)
-                    scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.file)"))
+                    scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.name)"))
                 }
             }
             let anchored = verified.decisions(scope: source.scope).filter { if case .anchored = $0.outcome { true } else { false } }.count
@@ -152,12 +145,13 @@ extension TrustLoader {
 
 extension RuntimeBox {
     /// `/readyz`'s `lotes`: per loaded list its operator, type, sequence, dates, staleness now, how many services and
-    /// anchors it yields, whether they are trusted, its file; `warning` says what is wrong in words.
+    /// anchors it yields, whether they are trusted, its source and, for a downloaded one, the last refresh and the last
+    /// error's category; `warning` says what is wrong in words.
     func loteReadiness(_ runtime: VerifierRuntime) -> JSONValue {
         let time = runtime.trustTime()
         return .array(runtime.lotes.map { lote in
             let stale = lote.isStale(at: time)
-            var warnings: [String] = []
+            var warnings = listRefreshes.warning(lote.source.url).map { [$0] } ?? []
             if stale {
                 warnings.append(lote.anchoring && runtime.configuration.vicalStalePolicy == .warn
                     ? "stale since its NextUpdate \(lote.nextUpdate); its anchors are still trusted (vicalStalePolicy warn)"
@@ -166,7 +160,7 @@ extension RuntimeBox {
             if lote.anchors == 0 {
                 warnings.append("no active service of the mapped serviceTypes lists a certificate: the list anchors nothing")
             }
-            return .object([
+            var fields: [(String, JSONValue)] = [
                 ("operator", .string(lote.operatorName)),
                 ("loteType", lote.type.map(JSONValue.string) ?? .null),
                 ("sequenceNumber", .int(lote.sequenceNumber)),
@@ -178,9 +172,11 @@ extension RuntimeBox {
                 ("anchors", .int(UInt64(lote.anchors))),
                 ("docTypes", .array(lote.source.docTypes.map(JSONValue.string))),
                 ("trusted", .bool(lote.anchoring && lote.anchors > 0)),
-                ("source", .string(lote.source.file)),
-                ("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))),
-            ])
+                ("source", .string(lote.source.name)),
+            ]
+            fields += listRefreshes.readiness(lote.source.url)
+            fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
+            return .object(fields)
         })
     }
 
@@ -189,7 +185,7 @@ extension RuntimeBox {
     static func loteRollbacks(_ runtime: VerifierRuntime, against highest: [String: UInt64]) -> [String] {
         runtime.lotes.compactMap { lote in
             guard !lote.source.allowRollback, let previous = highest[lote.rollbackKey], lote.sequenceNumber < previous else { return nil }
-            return "lote \(lote.source.file): lote.rollback: sequence \(lote.sequenceNumber) of \(lote.operatorName)'s \(lote.type ?? "list") is "
+            return "lote \(lote.source.name): lote.rollback: sequence \(lote.sequenceNumber) of \(lote.operatorName)'s \(lote.type ?? "list") is "
                 + "older than sequence \(previous) this server accepted before; set allowRollback: true on this LoTE to accept it on purpose"
         }
     }

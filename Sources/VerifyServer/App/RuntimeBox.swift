@@ -19,8 +19,8 @@ final class RuntimeBox: Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
-    /// How the downloads of VICALs with a `url` went (for `/readyz` and `/metrics`).
-    let vicalRefreshes = VICALRefreshStatus()
+    /// How the downloads of VICALs and LoTEs with a `url` went (for `/readyz` and `/metrics`).
+    let listRefreshes = TrustListRefreshStatus()
     /// Persists accepted issue IDs (the server's store); nil keeps them in memory only.
     private let recordIssueIDs: (@Sendable ([String: UInt64]) -> Void)?
 
@@ -68,8 +68,8 @@ final class RuntimeBox: Sendable {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
-            // A downloaded VICAL whose copy is gone or no longer verifies: the current trust stays.
-            let problems = runtime.pendingVICALs.map(\.reason) + Self.rollbacks(runtime, against: highestIssueIDs)
+            // A downloaded list whose copy is gone or no longer verifies: the current trust stays.
+            let problems = runtime.pendingLists.map(\.reason) + Self.rollbacks(runtime, against: highestIssueIDs)
                 + Self.loteRollbacks(runtime, against: highestIssueIDs)
             guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }

@@ -51,9 +51,7 @@ final class TrustFileWatcher: Service, Sendable {
     static func snapshot(_ configuration: ServerConfiguration) -> [String] {
         let manager = FileManager.default
         var files: [String] = []
-        let paths = configuration.trustStorePaths + configuration.vicals.flatMap({ ($0.url == nil ? [$0.file] : []) + [$0.root] })
-            + configuration.lotes.flatMap { [$0.file, $0.root] }
-            + configuration.crlPaths + configuration.statusListPaths
+        let paths = configuration.trustStorePaths + configuration.trustListFiles + configuration.crlPaths + configuration.statusListPaths
         for path in paths {
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -4,8 +4,8 @@ import Mdoc
 import Verifier
 
 /// The server's trust: the configured anchors (or the embedded production bundle) plus the IACAs of every
-/// configured VICAL, each VICAL verified against its pinned root at start. A VICAL with a `url` is read from its last
-/// good copy in `vicalCacheDirectory` (`VICALRefresher` downloads it).
+/// configured VICAL and LoTE, each list verified against its pinned root at start. A list with a `url` is read from its
+/// last good copy in `vicalCacheDirectory` (`TrustListRefresher` downloads it).
 struct TrustLoader {
     /// What `/readyz` says about one loaded VICAL.
     struct LoadedVICAL: Sendable {
@@ -32,7 +32,7 @@ struct TrustLoader {
 
     /// A `url` source without a usable copy yet: none was downloaded, or the copy no longer verifies.
     struct Pending: Sendable {
-        let source: VICALSource
+        let list: TrustList
         let reason: String
     }
 
@@ -55,14 +55,8 @@ struct TrustLoader {
         var loaded: [LoadedVICAL] = []
         var pending: [Pending] = []
         for source in configuration.vicals {
-            let verified: VICALVerification
-            switch vical(source, configuration: configuration, at: time) {
-            case .success(let result): verified = result
-            case .failure(let failure):
-                // A url source without a usable copy waits for its download; a file's problem refuses the load.
-                if failure.aboutCopy { pending.append(Pending(source: source, reason: failure.message)) } else { problems.append(failure.message) }
-                continue
-            }
+            guard case .vical(let verified)? = Self.verified(.vical(source), configuration: configuration, at: time, pending: &pending,
+                                                             problems: &problems) else { continue }
             let stale: Bool
             if case .stale = verified.freshness { stale = true } else { stale = false }
             let anchoring = !(stale && configuration.vicalStalePolicy == .refuse)
@@ -77,7 +71,8 @@ struct TrustLoader {
                                       date: verified.vical.date, nextUpdate: verified.vical.nextUpdate, stale: stale,
                                       entries: verified.vical.entries.count, anchoring: anchoring))
         }
-        let lotes = loadLoTEs(configuration, at: time, anchors: &anchors, provenance: &provenance, scoped: &scoped, problems: &problems)
+        let lotes = loadLoTEs(configuration, at: time, anchors: &anchors, provenance: &provenance, scoped: &scoped, pending: &pending,
+                              problems: &problems)
         if let conflict = TrustFolder.scopeConflict(scoped) { problems.append("trust store: \(conflict)") }
         // Without anchors yet, a pending download may still bring some: the start decides after it.
         if anchors.isEmpty && pending.isEmpty {
@@ -93,32 +88,51 @@ struct TrustLoader {
         var aboutCopy = false
     }
 
-    /// The pinned roots of `source`.
-    static func roots(_ source: VICALSource) -> Result<[Certificate], Failure> {
+    /// The pinned roots of `list`.
+    static func roots(_ list: TrustList) -> Result<[Certificate], Failure> {
         do {
-            return .success(try TrustStore.load(paths: [source.root]).anchors)
+            return .success(try TrustStore.load(paths: [list.root]).anchors)
         } catch {
-            return .failure(Failure(message: "vical \(source.name): root \(source.root): \(error)"))
+            return .failure(Failure(message: "\(list.kind) \(list.name): root \(list.root): \(error)"))
         }
     }
 
-    private static func vical(_ source: VICALSource, configuration: ServerConfiguration, at time: Date) -> Result<VICALVerification, Failure> {
-        let path = configuration.vicalCopyPath(source) ?? source.file
+    /// `list` verified, or nil with its problem in `problems` (a file) or in `pending` (a downloaded list without a
+    /// usable copy, which waits for its download).
+    static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date, pending: inout [Pending],
+                         problems: inout [String]) -> VerifiedList? {
+        switch verified(list, configuration: configuration, at: time) {
+        case .success(let verified): return verified
+        case .failure(let failure):
+            if failure.aboutCopy { pending.append(Pending(list: list, reason: failure.message)) } else { problems.append(failure.message) }
+            return nil
+        }
+    }
+
+    /// Reads `list` (its file, or the last good copy of a downloaded one) and verifies it against its pinned root.
+    static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date) -> Result<VerifiedList, Failure> {
+        let path = configuration.copyPath(list) ?? list.file
+        let prefix = "\(list.kind) \(list.name): " + (list.url == nil ? "" : "the copy in \(configuration.vicalCacheDirectory): ")
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= list.maxBytes else {
+            let code = list.kind == "lote" ? "\(ErrorCode.loteTooLarge.rawValue): " : ""
+            return .failure(Failure(message: prefix + code + "the file is \(size) bytes; at most \(list.maxBytes) are read",
+                                    aboutCopy: list.url != nil))
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(Failure(message: source.url == nil ? "vical \(source.name): cannot read the file"
-                                                               : "vical \(source.name): no copy downloaded yet (\(path))",
-                                    aboutCopy: source.url != nil))
+            return .failure(Failure(message: list.url == nil ? "\(list.kind) \(list.name): cannot read the file"
+                                                             : "\(list.kind) \(list.name): no copy downloaded yet (\(path))",
+                                    aboutCopy: list.url != nil))
         }
         let roots: [Certificate]
-        switch Self.roots(source) {
+        switch Self.roots(list) {
         case .success(let found): roots = found
         case .failure(let failure): return .failure(failure)
         }
         do {
-            return .success(try VICALVerification([UInt8](data), roots: roots, at: time, profile: configuration.profile))
+            return .success(try list.verify([UInt8](data), roots: roots, at: time, profile: configuration.profile))
         } catch {
-            let copy = source.url == nil ? "" : "the copy in \(configuration.vicalCacheDirectory): "
-            return .failure(Failure(message: "vical \(source.name): \(copy)\(error.code.rawValue): \(error.message)", aboutCopy: source.url != nil))
+            return .failure(Failure(message: prefix + "\(error.code.rawValue): \(error.message)", aboutCopy: list.url != nil))
         }
     }
 }

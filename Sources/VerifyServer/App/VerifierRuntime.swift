@@ -22,8 +22,8 @@ public struct VerifierRuntime: Sendable {
     public let keyCount: Int
     /// The VICALs whose IACAs are in `trustStore`, as verified at start.
     let vicals: [TrustLoader.LoadedVICAL]
-    /// The VICALs with a `url` that have no usable downloaded copy (the start downloads them or refuses).
-    let pendingVICALs: [TrustLoader.Pending]
+    /// The VICALs and LoTEs with a `url` that have no usable downloaded copy (the start downloads them or refuses).
+    let pendingLists: [TrustLoader.Pending]
     /// The LoTEs (EU trusted lists) whose anchors are in `trustStore`, as verified at load.
     let lotes: [TrustLoader.LoadedLoTE]
     /// The time VICALs are judged at (fresh or stale), kept across reloads.
@@ -79,7 +79,7 @@ public struct VerifierRuntime: Sendable {
                                           openID4VPProfile: configuration.openID4VPProfile)
         do {
             return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
-                                       vicals: trust?.vicals ?? [], pendingVICALs: trust?.pending ?? [], lotes: trust?.lotes ?? [], trustTime: trustTime,
+                                       vicals: trust?.vicals ?? [], pendingLists: trust?.pending ?? [], lotes: trust?.lotes ?? [], trustTime: trustTime,
                                        environment: environment, revocationFiles: revocationSource, fetcher: fetcher)
         } catch {
             throw ConfigurationProblems(["decryption keys: \(error.message)"])
@@ -131,7 +131,7 @@ public struct VerifierRuntime: Sendable {
     }
 
     private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
-                 vicals: [TrustLoader.LoadedVICAL], pendingVICALs: [TrustLoader.Pending], lotes: [TrustLoader.LoadedLoTE],
+                 vicals: [TrustLoader.LoadedVICAL], pendingLists: [TrustLoader.Pending], lotes: [TrustLoader.LoadedLoTE],
                  trustTime: @escaping @Sendable () -> Date,
                  environment: FlowEnvironment, revocationFiles: StaticRevocationSource?, fetcher: RevocationFetcher?) throws(VerificationError) {
         var environment = environment
@@ -142,7 +142,7 @@ public struct VerifierRuntime: Sendable {
         self.readerIdentity = readerIdentity
         self.keyCount = keyCount
         self.vicals = vicals
-        self.pendingVICALs = pendingVICALs
+        self.pendingLists = pendingLists
         self.lotes = lotes
         self.trustTime = trustTime
         self.environment = environment
@@ -154,14 +154,14 @@ public struct VerifierRuntime: Sendable {
     func attaching(_ fetcher: RevocationFetcher) -> VerifierRuntime {
         // The flows were built from this environment once already, so they build again.
         (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
-                              vicals: vicals, pendingVICALs: pendingVICALs, lotes: lotes, trustTime: trustTime, environment: environment,
+                              vicals: vicals, pendingLists: pendingLists, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 
     /// The same runtime judging VICALs at `trustTime()` from its next reload on.
     func judgingVICALs(at trustTime: @escaping @Sendable () -> Date) -> VerifierRuntime {
         (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
-                              vicals: vicals, pendingVICALs: pendingVICALs, lotes: lotes, trustTime: trustTime, environment: environment,
+                              vicals: vicals, pendingLists: pendingLists, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 

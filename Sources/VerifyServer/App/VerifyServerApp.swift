@@ -25,7 +25,7 @@ public struct VerifyServerApp: Service {
     private let application: Application<RouterResponder<ServerRequestContext>>
     private let listening: ListeningPort
     private let purger: ExpiredRequestPurger
-    private let vicalRefresher: VICALRefresher
+    private let listRefresher: TrustListRefresher
 
     /// Loads the runtime from `configuration` and builds the server.
     ///
@@ -67,8 +67,8 @@ public struct VerifyServerApp: Service {
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)
         let store = layeredStore(on: baseStore, configuration: configuration, outstanding: outstanding, metrics: metrics, hooks: hooks)
         let runtimes = runtimeBox(runtime, recordingIn: store, logger: logger)
-        let vicalRefresher = VICALRefresher(box: runtimes, metrics: metrics, logger: logger, now: clock.now,
-                                            remembered: { try await store.vicalIssueIDs() }, wait: hooks.vicalRefreshWait)
+        let listRefresher = TrustListRefresher(box: runtimes, metrics: metrics, logger: logger, now: clock.now,
+                                               remembered: { try await store.vicalIssueIDs() }, wait: hooks.vicalRefreshWait)
         var handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
@@ -82,7 +82,7 @@ public struct VerifyServerApp: Service {
                                        logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
             + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
-            + backgroundServices(runtime: runtime, vicalRefresher: vicalRefresher, webhooks: handlers.webhooks)
+            + backgroundServices(runtime: runtime, listRefresher: listRefresher, webhooks: handlers.webhooks)
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
@@ -99,10 +99,10 @@ public struct VerifyServerApp: Service {
             },
             logger: logger)
         application.beforeServerStarts {
-            try await prepare(store, runtimes: runtimes, vicals: vicalRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
+            try await prepare(store, runtimes: runtimes, lists: listRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
-                               application: application, listening: listening, purger: purger, vicalRefresher: vicalRefresher)
+                               application: application, listening: listening, purger: purger, listRefresher: listRefresher)
     }
 
     /// `runtime` as the server runs it: with the revocation fetcher when `revocationFetch` asks for one and the
@@ -137,14 +137,14 @@ public struct VerifyServerApp: Service {
         return router
     }
 
-    /// The services that run only when configured: memory trimming, revocation refresh, VICAL refresh, webhooks.
-    private static func backgroundServices(runtime: VerifierRuntime, vicalRefresher: VICALRefresher,
+    /// The services that run only when configured: memory trimming, revocation refresh, VICAL and LoTE refresh, webhooks.
+    private static func backgroundServices(runtime: VerifierRuntime, listRefresher: TrustListRefresher,
                                            webhooks: WebhookSender?) -> [any Service] {
         let configuration = runtime.configuration
         return (configuration.memoryTrimInterval > 0
                 ? [AllocatorTrim(interval: .milliseconds(Int64(configuration.memoryTrimInterval * 1000)))] : [])
             + (runtime.fetcher.map { [RevocationRefresh(fetcher: $0)] } ?? [])
-            + (configuration.vicals.isEmpty ? [] : [vicalRefresher])
+            + (configuration.trustLists.isEmpty ? [] : [listRefresher])
             + (webhooks.map { [WebhookService(sender: $0)] } ?? [])
     }
 
@@ -175,17 +175,18 @@ public struct VerifyServerApp: Service {
         }
     }
 
-    /// Before the server starts: the store's schema, the VICAL issue IDs it remembers, and the first download of each
-    /// VICAL with a url. On failure `opened` (a store this server opened) is closed, since its services may never run.
-    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, vicals: VICALRefresher,
+    /// Before the server starts: the store's schema, the VICAL issue IDs and LoTE sequence numbers it remembers, and the
+    /// first download of each list with a url. On failure `opened` (a store this server opened) is closed, since its
+    /// services may never run.
+    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, lists: TrustListRefresher,
                                 closingOnFailure opened: (any RequestStore)?) async throws {
         do {
             try await store.prepare()
-            // A VICAL older than one this server (or another instance on the store) accepted refuses the start.
-            if !runtimes.current.configuration.vicals.isEmpty || !runtimes.current.configuration.lotes.isEmpty {
+            // A list older than one this server (or another instance on the store) accepted refuses the start.
+            if !runtimes.current.configuration.trustLists.isEmpty {
                 let remembered = try await store.vicalIssueIDs()
                 runtimes.remember(remembered)
-                try await vicals.prepare()
+                try await lists.prepare()
                 let problems = runtimes.adoptRemembered(remembered)
                 guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             }
@@ -203,13 +204,13 @@ public struct VerifyServerApp: Service {
         runtimes.reload(logger: logger)
     }
 
-    /// Downloads every VICAL with a url now (what the periodic refresh does, jitter aside): a new list that verifies and
-    /// is no rollback is taken into use; on a failure the list in use stays and `/readyz` says why.
+    /// Downloads every VICAL and LoTE with a url now (what the periodic refresh does, jitter aside): a new list that
+    /// verifies and is no rollback is taken into use; on a failure the list in use stays and `/readyz` says why.
     ///
     /// - Returns: the failures' categories by source (the URL without user info or query); empty when all are current.
     @discardableResult
-    public func refreshVICALs() async -> [String: String] {
-        await vicalRefresher.refreshAll()
+    public func refreshTrustLists() async -> [String: String] {
+        await listRefresher.refreshAll()
     }
 
     /// Looks at the trust files once (what the periodic check does) and reloads when they changed; returns whether it

@@ -26,16 +26,17 @@ public struct ServerConfiguration: Sendable {
     /// VICALs whose IACAs are added to the trust store, each with the VICAL root pinned for it (PEM file).
     ///
     /// Verified at start; the server refuses to start on a bad signature or an untrusted signer. A source with a `url`
-    /// is downloaded at start and every `refresh` seconds (`VICALRefresher`).
+    /// is downloaded at start and every `refresh` seconds (`TrustListRefresher`).
     public var vicals: [VICALSource] = []
     /// What a VICAL past its nextUpdate does: `warn` (its IACAs stay trusted; `/readyz` and the reports say stale) or
     /// `refuse` (its IACAs are not trusted until a current list arrives).
     public var vicalStalePolicy: VICALStalePolicy = .warn
-    /// Where the last good copy of each downloaded VICAL is kept (relative paths from the working directory), so a
-    /// restart serves it when the download fails.
+    /// Where the last good copy of each downloaded VICAL and LoTE is kept (relative paths from the working directory),
+    /// so a restart serves it when the download fails.
     public var vicalCacheDirectory = "verify-server-vicals"
     /// EU trusted lists (ETSI TS 119 602 LoTEs) whose active services' certificates are added to the trust store, each
-    /// with its pinned signer root and the docTypes its mapped service types may anchor (`LoTESource`).
+    /// with its pinned signer root and the docTypes its mapped service types may anchor (`LoTESource`). A source with a
+    /// `url` is downloaded at start and every `refresh` seconds, as a VICAL's.
     public var lotes: [LoTESource] = []
     /// How often, in seconds, the trust files are checked for changes (then reloaded, as on SIGHUP); 0 turns the check
     /// off.
@@ -244,7 +245,7 @@ public struct ServerConfiguration: Sendable {
             if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
             if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
         }
-        problems += vicalProblems + loteProblems
+        problems += trustListProblems
         if inspector && !testMode {
             problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")
         }

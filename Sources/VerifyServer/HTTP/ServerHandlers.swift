@@ -17,7 +17,7 @@ public struct ServerHooks: Sendable {
     public var storeDeadline: (@Sendable (Duration) async throws -> Void)?
     /// How reading a request body waits for its `bodyTimeout` to pass (nil, the default: an event-loop timer).
     public var bodyDeadline: (@Sendable (Duration) async throws -> Void)?
-    /// How the VICAL refresh waits between downloads (nil, the default: `Task.sleep`); tests drive the loop with it.
+    /// How the VICAL and LoTE refresh waits between downloads (nil, the default: `Task.sleep`); tests drive the loop with it.
     public var vicalRefreshWait: (@Sendable (Duration) async throws -> Void)?
     /// How a webhook retry waits (nil, the default: `Task.sleep`); tests pass one that returns at once.
     public var webhookWait: (@Sendable (Duration) async throws -> Void)?
@@ -66,7 +66,7 @@ struct ServerHandlers: Sendable {
         case .metrics:
             let runtime = runtimes.current
             metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now(),
-                          trustTime: runtime.trustTime(), refreshes: runtimes.vicalRefreshes)
+                          trustTime: runtime.trustTime(), refreshes: runtimes.listRefreshes)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)

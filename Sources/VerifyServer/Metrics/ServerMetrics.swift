@@ -59,6 +59,7 @@ public final class ServerMetrics: Sendable {
         "verify_server_vical_trusted": "1 when a VICAL's IACAs are trusted (0: refused as stale, vicalStalePolicy refuse), by provider.",
         "verify_server_vical_refresh_failures_total": "Failed downloads of a VICAL with a url (the list in use stays), by provider.",
         "verify_server_vical_refresh_age_seconds": "Seconds since a VICAL with a url was last downloaded and verified, by provider.",
+        "verify_server_lote_refresh_failures_total": "Failed downloads of a LoTE with a url (the list in use stays), by operator.",
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
@@ -125,7 +126,7 @@ public final class ServerMetrics: Sendable {
 
     /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`), staleness at
     /// `trustTime`, whether its IACAs are trusted and, for a downloaded one, the time since its last good download.
-    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date, trustTime: Date, refreshes: VICALRefreshStatus) {
+    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date, trustTime: Date, refreshes: TrustListRefreshStatus) {
         Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
         for vical in vicals {
             let dimensions = [("provider", vical.provider)]
@@ -142,9 +143,14 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// A failed download of a VICAL with a url.
-    func vicalRefreshFailed(provider: String) {
-        Counter(label: "verify_server_vical_refresh_failures_total", dimensions: [("provider", provider)], factory: factory).increment()
+    /// A failed download of a VICAL (by provider) or LoTE (by operator) with a url.
+    func listRefreshFailed(_ list: TrustList, owner: String) {
+        switch list {
+        case .vical:
+            Counter(label: "verify_server_vical_refresh_failures_total", dimensions: [("provider", owner)], factory: factory).increment()
+        case .lote:
+            Counter(label: "verify_server_lote_refresh_failures_total", dimensions: [("operator", owner)], factory: factory).increment()
+        }
     }
 
     func purged(_ count: Int) {

@@ -8,14 +8,14 @@ import RevocationFetch
 import ServiceLifecycle
 import Verifier
 
-/// How the downloads of each VICAL with a `url` went, by URL: what `/readyz` and `/metrics` report.
-final class VICALRefreshStatus: Sendable {
+/// How the downloads of each VICAL and LoTE with a `url` went, by URL: what `/readyz` and `/metrics` report.
+final class TrustListRefreshStatus: Sendable {
     struct Source: Sendable {
         /// The last download that verified and was taken into use (or was the list in use already).
         var lastRefresh: Date?
         var lastAttempt: Date?
         /// The category of the last failure, nil after a success: `unreachable`, `refused_destination`, `too_large`, a
-        /// `vical.*` code, `provider_changed`, `cache_unwritable` or `reload_failed`.
+        /// `vical.*` or `lote.*` code, `provider_changed`, `root_unreadable`, `cache_unwritable` or `reload_failed`.
         var lastError: String?
         /// When the failures since the last success began.
         var failingSince: Date?
@@ -42,24 +42,40 @@ final class VICALRefreshStatus: Sendable {
             sources[url] = source
         }
     }
+
+    /// `/readyz`'s words on a failing refresh of `url`, nil when its last download succeeded (or it has none).
+    func warning(_ url: String?) -> String? {
+        guard let url, let source = self[url], let error = source.lastError else { return nil }
+        let since = source.failingSince.map(RFC3339.format) ?? "-"
+        return "refresh failing since \(since) (\(error), \(source.consecutiveFailures) attempt(s)); the last good list stays in use"
+    }
+
+    /// `/readyz`'s `lastRefresh` and `lastError` of `url` (null for a file).
+    func readiness(_ url: String?) -> [(String, JSONValue)] {
+        let source = url.flatMap { self[$0] }
+        return [
+            ("lastRefresh", source?.lastRefresh.map { .string(RFC3339.format($0)) } ?? .null),
+            ("lastError", source?.lastError.map(JSONValue.string) ?? .null),
+        ]
+    }
 }
 
-/// Keeps the VICALs with a `url` current: downloads each one every `refresh` seconds (varied by up to a tenth, so
-/// instances do not fetch in step; after a failure, again within five minutes) through the list fetcher's download
-/// (its destination policy, `revocationFetchAllow`, timeout and size limit), verifies it against the pinned root,
-/// refuses a rollback (an older issue than the highest accepted, read from the store too, so another instance's newer
-/// acceptance counts), writes it as the last good copy in `vicalCacheDirectory` and reloads the trust (swapped whole by
-/// `RuntimeBox`). A failure keeps the list in use; `/readyz` and `verify_server_vical_refresh_failures_total` say so.
-/// Under `vicalStalePolicy: refuse` it also reloads when a list in use passes its nextUpdate.
-final class VICALRefresher: Service, Sendable {
+/// Keeps the VICALs and LoTEs with a `url` current, one path for both kinds (`TrustList`): downloads each one every
+/// `refresh` seconds (varied by up to a tenth, so instances do not fetch in step; after a failure, again within five
+/// minutes) through the list fetcher's download (its destination policy, `revocationFetchAllow`, timeout and size limit),
+/// verifies it against the pinned root, refuses a rollback (an older issue or sequence than the highest accepted, read
+/// from the store too, so another instance's newer acceptance counts), writes it as the last good copy in
+/// `vicalCacheDirectory` and reloads the trust (swapped whole by `RuntimeBox`). A failure keeps the list in use;
+/// `/readyz` and the refresh failure metrics say so. Under `vicalStalePolicy: refuse` it also reloads when a list in
+/// use passes its nextUpdate.
+final class TrustListRefresher: Service, Sendable {
     /// Waits between refreshes: the timer, injectable so tests drive the loop (`ServerHooks.vicalRefreshWait`).
     typealias Wait = @Sendable (Duration) async throws -> Void
 
     let box: RuntimeBox
-    let download: BoundedDownload
     let metrics: ServerMetrics
     let logger: Logger
-    /// The issue IDs the store remembers (every instance's acceptances).
+    /// The marks the store remembers (every instance's acceptances).
     let remembered: @Sendable () async throws -> [String: UInt64]
     let wait: Wait
     /// The wall clock for `lastRefresh` (not the verification time, which test mode may pin).
@@ -68,17 +84,10 @@ final class VICALRefresher: Service, Sendable {
 
     /// Longest wait before a failed download is tried again.
     static let retryAfterFailure: TimeInterval = 300
-    /// The Accept header of a VICAL download.
-    static let accept = "application/cose, application/cbor, application/octet-stream;q=0.9, */*;q=0.5"
 
     init(box: RuntimeBox, metrics: ServerMetrics, logger: Logger, now: @escaping @Sendable () -> Date,
          remembered: @escaping @Sendable () async throws -> [String: UInt64], wait: Wait? = nil) {
-        let configuration = box.current.configuration
-        var settings = FetchSettings()
-        settings.timeout = .milliseconds(Int64(configuration.revocationFetchTimeout * 1000))
-        settings.allowedDestinations = configuration.revocationFetchAllow.compactMap(FetchDestination.init)
         self.box = box
-        self.download = BoundedDownload(settings: settings)
         self.metrics = metrics
         self.logger = logger
         self.now = now
@@ -87,38 +96,37 @@ final class VICALRefresher: Service, Sendable {
     }
 
     var configuration: ServerConfiguration { box.current.configuration }
-    var urlSources: [VICALSource] { configuration.vicals.filter { $0.url != nil } }
 
     // MARK: The loop
 
     func run() async throws {
-        let sources = urlSources
-        let watchesStaleness = configuration.vicalStalePolicy == .refuse && !configuration.vicals.isEmpty
-        guard !sources.isEmpty || watchesStaleness else {
+        let lists = configuration.downloadedLists
+        let watchesStaleness = configuration.vicalStalePolicy == .refuse && !configuration.trustLists.isEmpty
+        guard !lists.isEmpty || watchesStaleness else {
             // A service that returns ends the whole service group: wait for shutdown instead.
             try? await gracefulShutdown()
             return
         }
         await withTaskGroup(of: Void.self) { group in
-            for source in sources {
-                group.addTask { await self.keepCurrent(source) }
+            for list in lists {
+                group.addTask { await self.keepCurrent(list) }
             }
             if watchesStaleness { group.addTask { await self.watchStaleness() } }
         }
     }
 
-    /// Refreshes `source` after every (jittered) interval until shutdown.
-    private func keepCurrent(_ source: VICALSource) async {
+    /// Refreshes `list` after every (jittered) interval until shutdown.
+    private func keepCurrent(_ list: TrustList) async {
         var failed = false
         while !Task.isCancelledOrShuttingDown {
-            let delay = Self.delay(interval: source.refresh, afterFailure: failed, jitter: Double.random(in: -1 ... 1))
+            let delay = Self.delay(interval: list.refresh, afterFailure: failed, jitter: Double.random(in: -1 ... 1))
             do {
                 try await cancelWhenGracefulShutdown { try await self.wait(delay) }
             } catch {
                 return
             }
             if Task.isCancelledOrShuttingDown { return }
-            failed = await refresh(source) == nil
+            failed = await refresh(list) == nil
         }
     }
 
@@ -130,12 +138,21 @@ final class VICALRefresher: Service, Sendable {
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    /// Under `vicalStalePolicy: refuse`: reloads once a list in use passes its nextUpdate, so its IACAs stop anchoring.
+    /// The nextUpdate times of the lists whose anchors are in use.
+    private static func nextUpdates(_ runtime: VerifierRuntime) -> [(date: Date, list: TrustList)] {
+        let vicals: [(date: Date, list: TrustList)] = runtime.vicals.filter(\.anchoring).compactMap { vical in
+            vical.nextUpdate.map { ($0.date, TrustList.vical(vical.source)) }
+        }
+        let lotes: [(date: Date, list: TrustList)] = runtime.lotes.filter(\.anchoring).map { ($0.nextUpdate.date, TrustList.lote($0.source)) }
+        return vicals + lotes
+    }
+
+    /// Under `vicalStalePolicy: refuse`: reloads once a list in use passes its nextUpdate, so its anchors stop anchoring.
     private func watchStaleness() async {
         while !Task.isCancelledOrShuttingDown {
             let runtime = box.current
             let time = runtime.trustTime()
-            let next = runtime.vicals.filter(\.anchoring).compactMap { $0.nextUpdate?.date }.filter { $0 >= time }.min()
+            let next = Self.nextUpdates(runtime).map(\.date).filter { $0 >= time }.min()
             // A second past the nextUpdate; at most an hour, so a pinned test-mode time or a reload is noticed.
             let seconds = min(3600, max(1, (next?.timeIntervalSince(time) ?? 3600) + 1))
             do {
@@ -148,17 +165,19 @@ final class VICALRefresher: Service, Sendable {
         }
     }
 
-    /// Reloads when a list whose IACAs are in use is past its nextUpdate and the policy refuses stale lists; returns
+    /// Reloads when a list whose anchors are in use is past its nextUpdate and the policy refuses stale lists; returns
     /// whether it reloaded.
     @discardableResult
     func reloadIfStale() async -> Bool {
         let runtime = box.current
         guard runtime.configuration.vicalStalePolicy == .refuse else { return false }
         let time = runtime.trustTime()
-        guard let stale = runtime.vicals.first(where: { $0.anchoring && $0.isStale(at: time) }) else { return false }
+        // A VICAL is stale after its nextUpdate, a LoTE from it (as their loaders judge them).
+        let stale = Self.nextUpdates(runtime).first { $0.list.kind == "lote" ? $0.date <= time : $0.date < time }
+        guard let stale else { return false }
         return (try? await gate.run { [self] in
-            logger.warning("a VICAL passed its nextUpdate; its IACAs are no longer trusted (vicalStalePolicy refuse)", metadata: [
-                "provider": "\(TerminalText.escaped(stale.provider))", "source": "\(TerminalText.escaped(stale.file))"])
+            logger.warning("a trust list passed its nextUpdate; its anchors are no longer trusted (vicalStalePolicy refuse)", metadata: [
+                "kind": "\(stale.list.kind)", "source": "\(TerminalText.escaped(stale.list.name))"])
             return box.reload(logger: logger)
         }) ?? false
     }
@@ -173,26 +192,26 @@ final class VICALRefresher: Service, Sendable {
         let detail: String
     }
 
-    /// Downloads every `url` source now and reloads once (what the loop does, all at once); returns the failures by
+    /// Downloads every `url` list now and reloads once (what the loop does, all at once); returns the failures by
     /// source name (empty when each is current).
     func refreshAll() async -> [String: String] {
         var failures: [String: String] = [:]
-        for source in urlSources where await refresh(source) == nil {
-            failures[source.name] = box.vicalRefreshes[source.url ?? ""]?.lastError ?? "failed"
+        for list in configuration.downloadedLists where await refresh(list) == nil {
+            failures[list.name] = box.listRefreshes[list.url ?? ""]?.lastError ?? "failed"
         }
-        if await reloadIfStale() { logger.info("trust reloaded: a VICAL in use is stale") }
+        if await reloadIfStale() { logger.info("trust reloaded: a trust list in use is stale") }
         return failures
     }
 
-    /// Downloads `source`, and when it brings a new list, verifies it, keeps it and reloads the trust. Returns whether
-    /// the list changed, nil on a failure (the list in use stays).
+    /// Downloads `list`, and when it brings a new list, verifies it, keeps it and reloads the trust. Returns whether the
+    /// list changed, nil on a failure (the list in use stays).
     @discardableResult
-    func refresh(_ source: VICALSource) async -> Bool? {
-        guard let url = source.url else { return nil }
+    func refresh(_ list: TrustList) async -> Bool? {
+        guard let url = list.url else { return nil }
         let outcome: Result<Bool, Failure>? = try? await gate.run { [self] in
             var stored: Replaced
             do {
-                stored = try await fetch(source)
+                stored = try await fetch(list)
             } catch {
                 return .failure(error as? Failure ?? Failure(category: "failed", detail: "\(error)"))
             }
@@ -206,27 +225,26 @@ final class VICALRefresher: Service, Sendable {
         }
         switch outcome {
         case .success(let changed)?:
-            box.vicalRefreshes.succeeded(url, at: now())
+            box.listRefreshes.succeeded(url, at: now())
             if changed {
-                logger.info("VICAL refreshed", metadata: ["source": "\(TerminalText.escaped(source.name))"])
+                logger.info("trust list refreshed", metadata: ["kind": "\(list.kind)", "source": "\(TerminalText.escaped(list.name))"])
             }
             return changed
         case .failure(let failure)?:
-            noteFailure(source, failure)
+            noteFailure(list, failure)
             return nil
         case nil:
-            noteFailure(source, Failure(category: "failed", detail: "the refresh was cancelled"))
+            noteFailure(list, Failure(category: "failed", detail: "the refresh was cancelled"))
             return nil
         }
     }
 
-    private func noteFailure(_ source: VICALSource, _ failure: Failure, atStart: Bool = false) {
-        box.vicalRefreshes.failed(source.url ?? "", category: failure.category, at: now())
-        let provider = box.current.vicals.first { $0.source == source }?.provider ?? "unknown"
-        metrics.vicalRefreshFailed(provider: provider)
-        logger.warning(atStart ? "VICAL download failed at start; its last good copy is used if there is one"
-                               : "VICAL refresh failed; the list in use stays", metadata: [
-            "source": "\(TerminalText.escaped(source.name))", "category": "\(failure.category)",
+    private func noteFailure(_ list: TrustList, _ failure: Failure, atStart: Bool = false) {
+        box.listRefreshes.failed(list.url ?? "", category: failure.category, at: now())
+        metrics.listRefreshFailed(list, owner: list.owner(in: box.current))
+        logger.warning(atStart ? "trust list download failed at start; its last good copy is used if there is one"
+                               : "trust list refresh failed; the list in use stays", metadata: [
+            "kind": "\(list.kind)", "source": "\(TerminalText.escaped(list.name))", "category": "\(failure.category)",
             "detail": "\(TerminalText.escaped(failure.detail))"])
     }
 
@@ -240,47 +258,35 @@ final class VICALRefresher: Service, Sendable {
         func restore() {
             guard changed else { return }
             if let previous {
-                try? VICALRefresher.write(previous, to: path)
+                try? TrustListRefresher.write(previous, to: path)
             } else {
                 try? FileManager.default.removeItem(atPath: path)
             }
         }
     }
 
-    /// Downloads and verifies `source`, and writes it as its last good copy when it differs from the copy in use.
-    private func fetch(_ source: VICALSource) async throws -> Replaced {
-        guard let url = source.url, let path = configuration.vicalCopyPath(source) else {
+    /// Downloads and verifies `list`, and writes it as its last good copy when it differs from the copy in use.
+    private func fetch(_ list: TrustList) async throws -> Replaced {
+        guard let url = list.url, let path = configuration.copyPath(list) else {
             throw Failure(category: "failed", detail: "not a url source")
         }
         let bytes: [UInt8]
         do {
-            bytes = try await download.get(url, accept: Self.accept)
+            bytes = try await configuration.listDownload(list).get(url, accept: list.accept)
         } catch {
             throw Failure(category: error.category.rawValue, detail: error.detail)
         }
         let previous = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-        let inUse = box.current.vicals.first { $0.source == source }
+        let inUse = list.markInUse(box.current)
         if previous == bytes, inUse != nil { return Replaced(changed: false, path: path, previous: previous) }
-
-        let roots: [Certificate]
-        switch TrustLoader.roots(source) {
-        case .success(let found): roots = found
-        case .failure(let failure): throw Failure(category: "root_unreadable", detail: failure.message)
-        }
-        let verified: VICALVerification
-        do {
-            verified = try VICALVerification(bytes, roots: roots, at: box.current.trustTime(), profile: configuration.profile)
-        } catch {
-            throw Failure(category: error.code.rawValue, detail: error.message)
-        }
-        if let inUse, inUse.provider != verified.vical.provider {
-            throw Failure(category: "provider_changed", detail: "the list is now \(verified.vical.provider)'s, not \(inUse.provider)'s; "
+        let verified = try verify(bytes, list: list)
+        if let inUse, inUse != verified.markKey {
+            throw Failure(category: "provider_changed", detail: "the list is now \(verified.owner)'s, not the one in use (\(inUse)); "
                           + "remove the copy \(path) to accept another provider's list from this URL")
         }
         // Another instance may have accepted a newer issue: the store's mark counts too.
         if let stored = try? await remembered() { box.remember(stored) }
-        if !source.allowRollback,
-           let rollback = VICALVerification.rollback(verified.vical, previousIssueID: box.highestIssueIDs[verified.vical.provider]) {
+        if !list.allowRollback, let rollback = verified.rollback(previous: box.highestIssueIDs[verified.markKey]) {
             throw Failure(category: rollback.code.rawValue, detail: rollback.message)
         }
         do {
@@ -289,6 +295,20 @@ final class VICALRefresher: Service, Sendable {
             throw Failure(category: "cache_unwritable", detail: "cannot write \(path): \(error)")
         }
         return Replaced(changed: true, path: path, previous: previous)
+    }
+
+    /// `bytes` verified as `list` against its pinned root.
+    private func verify(_ bytes: [UInt8], list: TrustList) throws -> VerifiedList {
+        let roots: [Certificate]
+        switch TrustLoader.roots(list) {
+        case .success(let found): roots = found
+        case .failure(let failure): throw Failure(category: "root_unreadable", detail: failure.message)
+        }
+        do {
+            return try list.verify(bytes, roots: roots, at: box.current.trustTime(), profile: configuration.profile)
+        } catch {
+            throw Failure(category: error.code.rawValue, detail: error.message)
+        }
     }
 
     /// Writes `bytes` to `path` through a file beside it and a rename, so a reader sees the old copy or the new one.
@@ -306,36 +326,35 @@ final class VICALRefresher: Service, Sendable {
 
     // MARK: Start
 
-    /// Before the server starts: downloads every `url` source, then loads the trust on the results. A source whose
-    /// download fails is served from its last good copy; one without a usable copy refuses the start.
+    /// Before the server starts: downloads every `url` list, then loads the trust on the results. A list whose download
+    /// fails is served from its last good copy; one without a usable copy refuses the start.
     ///
-    /// - Throws: `ConfigurationProblems`, one line per source that has nothing to serve, and any other load problem.
+    /// - Throws: `ConfigurationProblems`, one line per list that has nothing to serve, and any other load problem.
     func prepare() async throws {
-        guard !urlSources.isEmpty else { return }
+        let lists = configuration.downloadedLists
+        guard !lists.isEmpty else { return }
         var failed: [String: Failure] = [:]
-        for source in urlSources {
+        for list in lists {
             do {
-                _ = try await gate.run { [self] in try await fetch(source) }
-                box.vicalRefreshes.succeeded(source.url ?? "", at: now())
+                _ = try await gate.run { [self] in try await fetch(list) }
+                box.listRefreshes.succeeded(list.url ?? "", at: now())
             } catch {
                 let failure = error as? Failure ?? Failure(category: "failed", detail: "\(error)")
-                failed[source.url ?? ""] = failure
-                noteFailure(source, failure, atStart: true)
+                failed[list.kind + " " + (list.url ?? "")] = failure
+                noteFailure(list, failure, atStart: true)
             }
         }
         let problems = box.reloadProblems(logger: logger, logFailure: false)
         guard !problems.isEmpty else { return }
-        // The sources without a usable copy, named with why their download failed.
-        let pending = box.current.configuration.vicals.compactMap { source -> String? in
-            guard let url = source.url, let failure = failed[url],
-                  problems.contains(where: { $0.hasPrefix("vical \(source.name):") }) else { return nil }
-            return "vical \(source.name): the download failed (\(failure.category): \(failure.detail)) and there is no usable copy in "
-                + "\(configuration.vicalCacheDirectory); verify-server does not start without it"
+        // The lists without a usable copy, named with why their download failed.
+        let pending = lists.filter { list in problems.contains { $0.hasPrefix("\(list.kind) \(list.name):") } }.compactMap { list -> (TrustList, String)? in
+            guard let failure = failed[list.kind + " " + (list.url ?? "")] else { return nil }
+            return (list, "\(list.kind) \(list.name): the download failed (\(failure.category): \(failure.detail)) and there is no usable copy "
+                    + "in \(configuration.vicalCacheDirectory); verify-server does not start without it")
         }
         // The composed line already says there is no copy.
-        let named = configuration.vicals.filter { source in pending.contains { $0.hasPrefix("vical \(source.name): ") } }
-        let rest = problems.filter { problem in !named.contains { problem.hasPrefix("vical \($0.name): no copy downloaded yet (") } }
-        throw ConfigurationProblems(pending + rest)
+        let rest = problems.filter { problem in !pending.contains { problem.hasPrefix("\($0.0.kind) \($0.0.name): no copy downloaded yet (") } }
+        throw ConfigurationProblems(pending.map(\.1) + rest)
     }
 }
 
@@ -347,20 +366,14 @@ extension RuntimeBox {
         let time = runtime.trustTime()
         let policy = runtime.configuration.vicalStalePolicy
         return .array(runtime.vicals.map { vical in
-            let refresh = vical.source.url.flatMap { vicalRefreshes[$0] }
             let stale = vical.isStale(at: time)
-            var warnings: [String] = []
-            if let refresh, let error = refresh.lastError {
-                let since = refresh.failingSince.map(RFC3339.format) ?? "-"
-                warnings.append("refresh failing since \(since) (\(error), \(refresh.consecutiveFailures) attempt(s)); the last good list "
-                                + "stays in use")
-            }
+            var warnings = listRefreshes.warning(vical.source.url).map { [$0] } ?? []
             if stale, let next = vical.nextUpdate {
                 warnings.append(vical.anchoring && policy == .warn
                     ? "stale since its nextUpdate \(next); its IACAs are still trusted (vicalStalePolicy warn)"
                     : "stale since its nextUpdate \(next); its IACAs are not trusted (vicalStalePolicy refuse) until a current list is loaded")
             }
-            return .object([
+            var fields: [(String, JSONValue)] = [
                 ("provider", .string(vical.provider)),
                 ("vicalIssueID", vical.issueID.map { .int($0) } ?? .null),
                 ("date", .string(vical.date.description)),
@@ -369,42 +382,10 @@ extension RuntimeBox {
                 ("entries", .int(UInt64(vical.entries))),
                 ("trusted", .bool(vical.anchoring)),
                 ("source", .string(vical.source.name)),
-                ("lastRefresh", refresh?.lastRefresh.map { .string(RFC3339.format($0)) } ?? .null),
-                ("lastError", refresh?.lastError.map(JSONValue.string) ?? .null),
-                ("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))),
-            ])
+            ]
+            fields += listRefreshes.readiness(vical.source.url)
+            fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
+            return .object(fields)
         })
-    }
-}
-
-extension ServerConfiguration {
-    /// Downloads and verifies each VICAL with a `url` once, writing nothing (for `verify-server --check-config
-    /// --connect`); one line per source that could not be downloaded or does not verify against its pinned root.
-    public func checkVICALSources() async -> [String] {
-        var settings = FetchSettings()
-        settings.timeout = .milliseconds(Int64(revocationFetchTimeout * 1000))
-        settings.allowedDestinations = revocationFetchAllow.compactMap(FetchDestination.init)
-        let download = BoundedDownload(settings: settings)
-        var problems: [String] = []
-        for source in vicals {
-            guard let url = source.url else { continue }
-            let bytes: [UInt8]
-            do {
-                bytes = try await download.get(url, accept: VICALRefresher.accept)
-            } catch {
-                problems.append("vical \(source.name): the download failed (\(error.category.rawValue)): \(error.detail)")
-                continue
-            }
-            switch TrustLoader.roots(source) {
-            case .failure(let failure): problems.append(failure.message)
-            case .success(let roots):
-                do {
-                    _ = try VICALVerification(bytes, roots: roots, at: verificationTime ?? Date(), profile: profile)
-                } catch {
-                    problems.append("vical \(source.name): \(error.code.rawValue): \(error.message)")
-                }
-            }
-        }
-        return problems
     }
 }

@@ -1,0 +1,197 @@
+import ArgumentParser
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import RevocationFetch
+import Verifier
+
+/// A signed trust list kind the `trust` subcommands verify, import and fetch: what differs between VICALs and LoTEs
+/// in their shared options and flows.
+protocol SignedListKind {
+    /// How messages name the list: `VICAL`, `LoTE`.
+    static var noun: String { get }
+    /// The largest list read or downloaded.
+    static var maxBytes: Int { get }
+    /// The Accept header of a download.
+    static var accept: String { get }
+    /// The `--root` help.
+    static var rootHelp: String { get }
+    /// What to do without a pinned root.
+    static var pinHint: String { get }
+    /// What `--allow-rollback` accepts.
+    static var rollbackHelp: String { get }
+    /// The certificates the list carries (its signer chain), where `--root-sha256` is resolved, and what they are called.
+    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate]
+    static var carrier: String { get }
+    /// What an import refuses as a rollback, in words.
+    static var rollbackRule: String { get }
+}
+
+extension SignedListKind {
+    /// `trust <kind> fetch`'s abstract and discussion.
+    static var fetchCommand: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "fetch",
+            abstract: "Download a \(noun), verify it against a pinned root and import it into a trust folder (as import does).",
+            discussion: """
+                The download is http or https only, at most \(maxBytes >> 20) MB and 3 redirects within --timeout, and reaches \
+                only public addresses unless --fetch-allow names the host or network (checked after name resolution and on \
+                every redirect). The list is then verified and imported exactly as `trust \(noun.lowercased()) import` does: \
+                \(rollbackRule) unless --allow-rollback is given. Exit status: 0 imported, 1 not imported (the download failed \
+                or the list was refused), 2 a usage problem.
+                """)
+    }
+}
+
+enum VICALKind: SignedListKind {
+    static let noun = "VICAL"
+    static let maxBytes = 16 << 20
+    static let accept = "application/cose, application/cbor, */*;q=0.5"
+    static let rootHelp = "A pinned VICAL root, PEM or DER (repeatable)."
+    static let pinHint = "pin a VICAL root with --root or --root-sha256"
+    static let rollbackHelp = "Accept a list older than the highest issue already imported into --out (or one without an issue ID)."
+    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? VICALVerification.carriedCertificates(bytes)) ?? [] }
+    static let carrier = "the VICAL's x5chain"
+    static let rollbackRule = "a lower vicalIssueID than the highest one the folder has accepted, or a list without one after one with, is refused (vical.rollback)"
+}
+
+enum LoTEKind: SignedListKind {
+    static let noun = "LoTE"
+    static let maxBytes = LoTEVerification.maxBytes
+    static let accept = "application/jose, application/jws, application/json;q=0.9, */*;q=0.5"
+    static let rootHelp = "A pinned LoTE signer root, PEM or DER: the scheme operator's signer certificate or the CA that issued it (repeatable)."
+    static let pinHint = "pin the LoTE's signer (or its CA) with --root or --root-sha256"
+    static let rollbackHelp = "Accept a list older than the highest sequence already imported into --out."
+    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? LoTEVerification.carriedCertificates(bytes)) ?? [] }
+    static let carrier = "the LoTE's x5c"
+    static let rollbackRule = "a lower LoTESequenceNumber than the highest one the folder has accepted is refused (lote.rollback)"
+}
+
+/// What every `trust vical` and `trust lote` subcommand takes besides the list: the pinned roots, the time and the
+/// profile.
+struct ListPinOptions<Kind: SignedListKind>: ParsableArguments {
+    @Option(name: .customLong("root"), help: ArgumentHelp(Kind.rootHelp))
+    var roots: [String] = []
+
+    @Option(name: .customLong("root-sha256"), help: ArgumentHelp("A pinned \(Kind.noun) root by the SHA-256 of its DER, hex, resolved among the list's own certificates (repeatable)."))
+    var rootFingerprints: [String] = []
+
+    @Option(help: "Verify as of this RFC 3339 time instead of now.")
+    var at: String?
+
+    @Option(help: "default (a stale list is reported) or strict (a stale list is refused).")
+    var profile: CertificateProfile = .default
+
+    /// The time to verify at.
+    func time() throws -> Date { try InputFiles.time(at) }
+
+    /// Refuses before any work when no root is pinned.
+    func requirePin() throws {
+        if roots.isEmpty && rootFingerprints.isEmpty { throw UsageFailure(Kind.pinHint) }
+    }
+
+    /// The pinned roots: the files given, and each fingerprint resolved among the list's own certificates, so the pin
+    /// (not the list) decides which root is trusted.
+    func roots(for bytes: [UInt8]) throws -> [Certificate] {
+        // Only the roots given: the default trust (the IACA bundle) never stands in for a list's root.
+        var pinned = roots.isEmpty ? [] : try InputFiles.trustStore(roots).anchors
+        if !rootFingerprints.isEmpty {
+            let carried = Kind.carriedCertificates(bytes)
+            for text in rootFingerprints {
+                let fingerprint = try InputFiles.hex(text, what: "--root-sha256")
+                guard let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) else {
+                    throw UsageFailure("no certificate in \(Kind.carrier) has SHA-256 \(text); pin the signer's CA with --root instead")
+                }
+                pinned.append(match)
+            }
+        }
+        guard !pinned.isEmpty else { throw UsageFailure(Kind.pinHint) }
+        return pinned
+    }
+}
+
+/// Where `trust vical|lote import|fetch` write, and whether they accept an older list.
+struct ListImportOptions<Kind: SignedListKind>: ParsableArguments {
+    @Option(help: "The trust folder to write into (created if missing); one folder per list.")
+    var out: String
+
+    @Flag(help: ArgumentHelp(Kind.rollbackHelp))
+    var allowRollback = false
+}
+
+/// How `trust vical fetch` and `trust lote fetch` download: the destinations allowed and the time.
+struct ListDownloadOptions: ParsableArguments {
+    @Option(name: .customLong("fetch-allow"), help: "A host name or CIDR network the download may reach although not public (a list hosted internally); repeatable. Loopback, private, link-local and unique-local addresses are refused otherwise.")
+    var fetchAllow: [String] = []
+
+    @Option(help: "Seconds for the download, redirects included (more than 0, at most 60).")
+    var timeout: Double = 10
+
+    /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both and the time to
+    /// `importing`; a failed download prints `NOT IMPORTED — …` and is `.rejected`.
+    func fetch<Kind: SignedListKind>(_ url: String, pins: ListPinOptions<Kind>,
+                     importing: (_ bytes: [UInt8], _ roots: [Certificate], _ time: Date) throws -> ExitStatus) throws -> ExitStatus {
+        guard timeout > 0 && timeout <= 60 else { throw UsageFailure("--timeout must be more than 0 and at most 60 seconds") }
+        var settings = FetchSettings()
+        settings.timeout = .milliseconds(Int64(timeout * 1000))
+        settings.maxBytes = Kind.maxBytes
+        settings.allowedDestinations = try fetchAllow.map { entry in
+            guard let destination = FetchDestination(entry) else {
+                throw UsageFailure("--fetch-allow \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
+            }
+            return destination
+        }
+        let scheme = URLComponents(string: url)?.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else { throw UsageFailure("the URL \(InputQuote.short(url)) is not an http or https URL") }
+        try pins.requirePin()
+        let time = try pins.time()
+        switch Self.download(url, accept: Kind.accept, settings: settings) {
+        case .success(let bytes):
+            return try importing(bytes, try pins.roots(for: bytes), time)
+        case .failure(let failure):
+            print(TerminalText.escaped("NOT IMPORTED — the download failed (\(failure.category.rawValue)): \(Self.explain(failure, kind: Kind.self))"))
+            return .rejected
+        }
+    }
+
+    /// What to do about a failed download.
+    static func explain<Kind: SignedListKind>(_ failure: BoundedDownload.Failure, kind: Kind.Type) -> String {
+        switch failure.category {
+        case .refusedDestination:
+            return "the URL, a redirect or an address its host resolves to is not a public address; pass --fetch-allow with "
+                + "the host or network if the list is hosted internally"
+        case .tooLarge:
+            return "the answer is larger than \(Kind.maxBytes >> 20) MB, which no \(Kind.noun) is"
+        case .unreachable:
+            return failure.detail
+        }
+    }
+
+    /// The URL without user info, query or fragment (the manifest records it; those may carry an access token).
+    static func redacted(_ url: String) -> String {
+        guard var parts = URLComponents(string: url) else { return url }
+        parts.user = nil
+        parts.password = nil
+        parts.query = nil
+        parts.fragment = nil
+        return parts.string ?? url
+    }
+
+    /// Downloads on Swift's pool while the (synchronous) command waits on its own thread.
+    static func download(_ url: String, accept: String, settings: FetchSettings) -> Result<[UInt8], BoundedDownload.Failure> {
+        let outcome = Locked<Result<[UInt8], BoundedDownload.Failure>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do throws(BoundedDownload.Failure) {
+                let bytes = try await BoundedDownload(settings: settings).get(url, accept: accept)
+                outcome.withLockedValue { $0 = .success(bytes) }
+            } catch {
+                outcome.withLockedValue { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLockedValue { $0 } ?? .failure(BoundedDownload.Failure(category: .unreachable, detail: "no answer"))
+    }
+}

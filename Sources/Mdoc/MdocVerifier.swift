@@ -29,11 +29,13 @@ package final class MdocVerifier: Sendable {
     /// `log` holds the lines recorded before (the envelope's); the outcome's log continues it. Logs are moved from
     /// step to step, never appended to one another: copying every line costs more than a check. `earlierDocTypes`:
     /// the documents per docType of the DeviceResponses of the same answer checked before this one (the previous
-    /// outcome's `docTypeCounts`), so that the request's one document per docType holds across them.
+    /// outcome's `docTypeCounts`), so that the request's one document per docType holds across them. `review` may add or
+    /// change lines once every check ran, before the documents are released.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
                         earlierDocTypes: [String: Int] = [:], revocationLookups: RevocationLookups? = nil,
-                        log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled) -> Outcome {
+                        log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled,
+                        review: (inout CheckLog) -> Void = { _ in }) -> Outcome {
         var outcome = Outcome(log: log, timings: StageTimings(traced: traced), docTypeCounts: earlierDocTypes)
         let response: DeviceResponse
         do {
@@ -71,6 +73,8 @@ package final class MdocVerifier: Sendable {
                 verified.append(consume verification)
             }
         }
+        // The format's own reading of the lines (e.g. mock data from a development device), before documents are released.
+        review(&outcome.log)
         if !outcome.log.hasFailures {
             outcome.documents = verified.compactMap { $0.verifiedDocument() }
         }

@@ -53,7 +53,15 @@ extension DocumentBuild {
                                            algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : nil,
                                            protectedExtra: faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : [],
                                            unprotected: unprotected)
+        if faults.contains(.mockData) { return Self.zeroingSignature(signed) }
         return faults.contains(.issuerSignatureCorrupted) ? Self.flippingSignatureBit(signed) : signed
+    }
+
+    /// The signature's bytes set to zero, its length kept: mock data from a development device.
+    static func zeroingSignature(_ message: CBORValue) -> CBORValue {
+        guard case .array(var parts) = message, parts.count == 4, case .bytes(let signature) = parts[3] else { return message }
+        parts[3] = .bytes([UInt8](repeating: 0, count: signature.count))
+        return .array(parts)
     }
 
     static func flippingSignatureBit(_ message: CBORValue) -> CBORValue {

@@ -19,6 +19,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case duplicateDigestID = "duplicate-digest-id"
     /// One bit of the issuerAuth signature is flipped (`issuer.signature_invalid`).
     case issuerSignatureCorrupted = "issuer-signature-corrupted"
+    /// issuerAuth's signature is all zero bytes while the device signs properly: mock data from a development device
+    /// (Apple's Wallet developer profile). `issuer.mock_data` for the formats Apple's wallet produces (apple-app,
+    /// annex-c), `issuer.signature_invalid` for the others.
+    case mockData = "mock-data"
     /// The Document Signer is issued by another root with the IACA's name but not its key (`issuer.chain_untrusted`).
     case untrustedRoot = "untrusted-root"
     /// The Document Signer is issued by a CA the IACA issued, sent in x5chain, where Annex B has the IACA issue it
@@ -147,6 +151,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .missingDigestID: return "the MSO has no digest for a disclosed element's digestID"
         case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
         case .issuerSignatureCorrupted: return "one bit of the issuerAuth signature is flipped"
+        case .mockData: return "issuerAuth's signature is all zero bytes, the device signs: mock data from a development device (Apple's developer profile)"
         case .untrustedRoot: return "the Document Signer is issued by another root with the IACA's name but not its key"
         case .intermediateCA: return "the Document Signer is issued by a CA the IACA issued, sent in x5chain (Annex B has the IACA issue it)"
         case .documentSignerExpired: return "the Document Signer's validity ended before the verification time"
@@ -208,6 +213,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .missingDigestID: return .digestMissing
         case .duplicateDigestID: return .digestDuplicate
         case .issuerSignatureCorrupted: return .issuerSignatureInvalid
+        case .mockData: return MockDataRule.formats.contains(format) ? .issuerMockData : .issuerSignatureInvalid
         case .untrustedRoot, .intermediateCA: return .issuerChainUntrusted
         case .documentSignerExpired, .documentSignerNotYetValid: return .issuerCertificateExpired
         case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerIsCA: return .issuerCertificateProfile
@@ -262,7 +268,12 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         (.documentSignerExpired, .documentSignerNotYetValid),
         (.msoExpired, .msoNotYetValid),
         (.documentSignerNoKeyUsage, .documentSignerKeyUsageWithoutDigitalSignature),
+        (.mockData, .issuerSignatureCorrupted),
     ]
+
+    /// Faults after which no device signature verifies (so a zeroed issuer signature is not recognised as mock data).
+    static let breakingDeviceSignature: Set<Fault> = [.deviceSignatureOtherTranscript, .deviceKeyMismatch, .deviceCritUnknown,
+                                                      .deviceMacWithoutReaderKey]
 
     /// Throws for a fault that does not apply to `format` or a conflicting pair.
     public static func validate(_ faults: [Fault], format: ResponseFormat) throws {

@@ -9,7 +9,7 @@ extension ErrorCode {
     public static let hpkeOpenFailed = ErrorCode("hpke.open_failed")
 
     /// The codes more than one format's front door raises.
-    public static let sharedFormatCodes: [ErrorCode] = [.envelopeUnsupported, .hpkeOpenFailed]
+    public static let sharedFormatCodes: [ErrorCode] = [.envelopeUnsupported, .hpkeOpenFailed, .issuerMockData]
 
     /// Every code the format front doors raise (beside `mdocCodes`): the shared ones and each registered format's.
     public static var formatCodes: [ErrorCode] { sharedFormatCodes + FormatRegistry.descriptors.flatMap(\.codes) }

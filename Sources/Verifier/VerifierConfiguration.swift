@@ -11,8 +11,9 @@ public struct VerifierConfiguration: Sendable {
     public var profile: CertificateProfile
     /// Tolerance for MSO validity comparisons, in seconds.
     public var clockSkew: TimeInterval
-    /// Test mode accepts responses encrypted to Apple's published test key (Simulator, Apple's sample) and
-    /// marks every report `assurance: test`. Never enable it in production.
+    /// Test mode accepts responses encrypted to Apple's published test key (Simulator, Apple's sample) and mock data
+    /// from a device with Apple's Wallet developer profile (a warning, `CheckID.issuerMockData`), and marks every
+    /// report `assurance: test`. Never enable it in production.
     public var testMode: Bool
     /// Bounds for every CBOR structure read from a response.
     public var cborLimits: CBORLimits

@@ -26,6 +26,10 @@ enum ReportPrinter {
             hints.append("the response is encrypted to Apple's published test key (iOS Simulator, Apple's sample): pass --allow-test-key "
                          + "to verify it in test mode (the report then says assurance: test)")
         }
+        if report.format == .appleApp, failed.contains(where: { $0.code == .issuerMockData }) {
+            hints.append("mock data from a device with Apple's Wallet developer profile: pass --allow-test-key to verify it in test mode "
+                         + "(the mock-data line then warns and the report says assurance: test)")
+        }
         if defaultTrust, failed.contains(where: { $0.code == .issuerChainUntrusted }) {
             hints.append("no --trust was given, so the embedded production bundle was used; for responses from `mdocverify simulate` "
                          + "pass --trust <case>/iaca.pem")

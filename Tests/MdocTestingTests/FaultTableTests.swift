@@ -29,6 +29,8 @@ struct FaultTableTests {
         case "missing-digest-id": .digestMissing
         case "duplicate-digest-id": .digestDuplicate
         case "issuer-signature-corrupted": .issuerSignatureInvalid
+        // A zeroed issuer signature beside a valid device signature: mock data in the formats Apple's wallet produces only.
+        case "mock-data": format == .appleApp || format == .annexC ? .issuerMockData : .issuerSignatureInvalid
         case "untrusted-root", "intermediate-ca": .issuerChainUntrusted
         case "document-signer-expired", "document-signer-not-yet-valid": .issuerCertificateExpired
         case "document-signer-wrong-eku", "document-signer-key-usage-without-digital-signature", "document-signer-is-ca":

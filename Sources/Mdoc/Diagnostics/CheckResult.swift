@@ -81,4 +81,36 @@ public struct CheckLog: Sendable {
         checks.append(contentsOf: other.checks)
         errors.append(contentsOf: other.errors)
     }
+
+    /// Makes room for `lines` results in all, so that a log expected to grow that far is allocated once.
+    package mutating func reserveCapacity(_ lines: Int) {
+        checks.reserveCapacity(lines)
+    }
+}
+
+extension CheckLog {
+    /// Inserts `result` before the line at `index`; a failure (with its code) adds its rejection among `errors`, in
+    /// line order.
+    package mutating func insert(_ result: CheckResult, at index: Int) {
+        if let error = Self.rejection(result) { errors.insert(error, at: failures(before: index)) }
+        checks.insert(result, at: index)
+    }
+
+    /// Replaces the line at `index` with `result`, keeping `errors` one per failed line, in line order.
+    package mutating func replace(at index: Int, with result: CheckResult) {
+        let position = failures(before: index)
+        if Self.rejection(checks[index]) != nil { errors.remove(at: position) }
+        if let error = Self.rejection(result) { errors.insert(error, at: position) }
+        checks[index] = result
+    }
+
+    /// The failed lines before `index` (each has its rejection in `errors`, in the same order).
+    private func failures(before index: Int) -> Int {
+        checks[..<index].reduce(0) { $0 + ($1.status == .fail && $1.code != nil ? 1 : 0) }
+    }
+
+    private static func rejection(_ result: CheckResult) -> VerificationError? {
+        guard result.status == .fail, let code = result.code else { return nil }
+        return VerificationError(code, (result.document.map { "document \($0): " } ?? "") + result.detail)
+    }
 }

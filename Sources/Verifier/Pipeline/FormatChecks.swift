@@ -18,7 +18,7 @@ extension CheckID {
 
 
     /// The checks more than one format's front door records.
-    public static let sharedFormatChecks: [CheckID] = [.inputSize, .envelopeStructure, .hpkeOpen, .responseDecode]
+    public static let sharedFormatChecks: [CheckID] = [.inputSize, .envelopeStructure, .hpkeOpen, .responseDecode, .issuerMockData]
 
     /// Every check of the format front doors: the shared ones and each registered format's.
     public static var formatChecks: [CheckID] { sharedFormatChecks + FormatRegistry.descriptors.flatMap(\.checks) }

@@ -32,6 +32,7 @@ package struct VerificationPipeline: Sendable {
     package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
                                                 at time: Date, revocationLookups: RevocationLookups? = nil) -> VerificationReport {
         var run = PipelineRun(limits: configuration.cborLimits, testMode: configuration.testMode)
+        let mockData = MockDataRule(format: Adapter.format, testMode: configuration.testMode)
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         func report(_ documents: [VerifiedDocument] = []) -> VerificationReport {
             VerificationReport(format: Adapter.format, assurance: assurance, log: run.log, documents: documents, timings: run.timings)
@@ -60,7 +61,9 @@ package struct VerificationPipeline: Sendable {
             var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
                                       readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount,
                                       earlierDocTypes: docTypeCounts, revocationLookups: revocationLookups, log: consume log,
-                                      traced: run.timings.isTraced)
+                                      traced: run.timings.isTraced) { [documentCount] in
+                mockData?.review(&$0, deviceResponse: deviceResponse, firstDocumentIndex: documentCount)
+            }
             swap(&run.log, &outcome.log)
             run.timings += outcome.timings
             documents += outcome.documents

@@ -1,0 +1,121 @@
+import CBOR
+import Mdoc
+
+extension CheckID {
+    /// `issuer.mock_data`: whether a document is mock data from a development device (Apple's Wallet developer
+    /// profile): no issuer signature, a device signature that verifies. A failure outside test mode, a warning in it; see
+    /// `MockDataRule`.
+    public static let issuerMockData = CheckID(
+        "issuer.mock_data", clause: "Apple Business Connect, Verify with Wallet on the Web FAQ (developer profile); docs/formats.md §1.6",
+        codes: [.issuerMockData])
+}
+
+extension ErrorCode {
+    /// `issuer.mock_data`: the document is mock data from a development device (Apple's Wallet developer profile): its
+    /// device signature verifies but issuerAuth carries no issuer signature. Refused outside test mode.
+    public static let issuerMockData = ErrorCode("issuer.mock_data")
+}
+
+/// The one rule that recognises mock data from a development device (docs/formats.md §1.6).
+///
+/// Apple documents that an iPhone with the Wallet developer profile ("Wallet and Apple mDL Developer Integrator", or
+/// the Wallet identity developer profile in-app) answers with mock data carrying a real device signature and no issuer
+/// signature. Such a response is encrypted to the relying party's own key (the test-key refusal does not see it). For
+/// the formats Apple's wallet produces (`formats`), a document is mock data when
+/// - issuerAuth's signature is an empty byte string or all zero bytes (no ECDSA or EdDSA signature is all zeros, so a
+///   real signature that fails to verify never matches), whatever its x5chain holds (present, absent or untrusted), and
+/// - its deviceSignature verified (the `device.authentication` line passed).
+///
+/// Every document of those formats gets an `issuer.mock_data` line right after its `document.structure` line: `pass`
+/// (it carries an issuer signature), `skip` (no issuer signature, but the device signature did not verify either: not
+/// recognised, the issuer and device lines say what failed), or for mock data `fail` (`issuer.mock_data`, the first
+/// error of the document) outside test mode and `warn` in it. For mock data the `issuer.signature` failure it explains
+/// becomes a `skip`: there is no signature to verify. Every other check stands, so in test mode a mock document whose
+/// x5chain reaches the trust store and that passes every other check is released, under assurance `test`.
+package struct MockDataRule: Sendable {
+    /// The formats Apple's wallet produces: in-app (`apple-app`) and Safari's Digital Credentials API (`annex-c`).
+    package static let formats: Set<VerificationReport.Format> = [.appleApp, .annexC]
+
+    let testMode: Bool
+
+    /// The rule for `format`; nil for a format it does not apply to.
+    package init?(format: VerificationReport.Format, testMode: Bool) {
+        guard Self.formats.contains(format) else { return nil }
+        self.testMode = testMode
+    }
+
+    /// Whether `issuerAuth` (a COSE_Sign1, optionally tagged 18) carries no signature: its signature is an empty byte
+    /// string or all zero bytes. False for anything that is not a four-element COSE_Sign1 with a byte-string signature.
+    package static func lacksIssuerSignature(_ issuerAuth: CBORItem) -> Bool {
+        var message = issuerAuth
+        if let (tag, inner) = issuerAuth.tag {
+            guard tag == 18 else { return false }
+            message = inner
+        }
+        guard let parts = message.array, parts.count == 4, let signature = parts[3].bytes else { return false }
+        return signature.allSatisfy { $0 == 0 }
+    }
+
+    /// Adds the `issuer.mock_data` line of every document of `deviceResponse` (numbered from `firstDocumentIndex`) whose
+    /// `document.structure` line passed, once its mdoc checks are in `log`.
+    package func review(_ log: inout CheckLog, deviceResponse: CBORItem, firstDocumentIndex: Int) {
+        guard let documents = deviceResponse["documents"]?.array else { return }
+        for offset in documents.indices {
+            review(&log, document: documents[offset], index: firstDocumentIndex + offset)
+        }
+    }
+
+    /// What the rule found for one document, read before the log changes.
+    private enum Finding {
+        case signed
+        case unsignedWithoutDevice
+        /// Mock data; `signatureLine` is the `issuer.signature` failure it explains, if any.
+        case mock(signatureLine: Int?)
+    }
+
+    private func review(_ log: inout CheckLog, document: CBORItem, index: Int) {
+        guard let structure = log.checks.lastIndex(where: { $0.id == .documentStructure && $0.document == index }),
+              log.checks[structure].status == .pass else { return }
+        let id = CheckID.issuerMockData
+        switch Self.finding(log.checks, document: document, index: index) {
+        case .signed:
+            log.insert(CheckResult(id: id, status: .pass, detail: "issuerAuth carries an issuer signature", document: index), at: structure + 1)
+        case .unsignedWithoutDevice:
+            log.insert(CheckResult(id: id, status: .skip,
+                                   detail: "issuerAuth carries no issuer signature, but no device signature verified either: not recognised "
+                                       + "as mock data from a development device (see issuer.signature and device.authentication)",
+                                   document: index), at: structure + 1)
+        case .mock(let signatureLine):
+            // The signature check failed only because there is no signature: said once, under issuer.mock_data.
+            if let signatureLine {
+                log.replace(at: signatureLine, with: CheckResult(
+                    id: .issuerSignature, status: .skip, detail: "issuerAuth carries no signature to verify (see issuer.mock_data)",
+                    clause: log.checks[signatureLine].clause, document: index))
+            }
+            log.insert(testMode
+                ? CheckResult(id: id, status: .warn,
+                              detail: "mock data from a development device (Apple's Wallet developer profile): the device signature "
+                                  + "verifies, issuerAuth carries no issuer signature; accepted in test mode only, never as a real identity",
+                              document: index)
+                : CheckResult(id: id, status: .fail,
+                              detail: "mock data from a development device (Apple's Wallet developer profile): the device signature verifies "
+                                  + "but issuerAuth carries no issuer signature, so nothing vouches for the data and it cannot be trusted; "
+                                  + "test the integration in test mode, and in production present an ID from a device without the developer "
+                                  + "profile",
+                              document: index, code: .issuerMockData),
+                at: structure + 1)
+        }
+    }
+
+    private static func finding(_ lines: [CheckResult], document: CBORItem, index: Int) -> Finding {
+        guard let issuerAuth = document["issuerSigned"]?["issuerAuth"], lacksIssuerSignature(issuerAuth) else { return .signed }
+        guard document["deviceSigned"]?["deviceAuth"]?["deviceSignature"] != nil,
+              lines.contains(where: { $0.id == .deviceAuthentication && $0.document == index && $0.status == .pass })
+        else { return .unsignedWithoutDevice }
+        let signature = lines.lastIndex { $0.id == .issuerSignature && $0.document == index }
+        guard let signature, lines[signature].status == .fail, lines[signature].code == .issuerSignatureInvalid else {
+            return .mock(signatureLine: nil)
+        }
+        return .mock(signatureLine: signature)
+    }
+}

@@ -1,0 +1,168 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocTesting
+import Testing
+import Verifier
+
+/// Mock data from a development device (Apple's Wallet developer profile): no issuer signature, a device signature that
+/// verifies. Refused with `issuer.mock_data` outside test mode, a warning in it; only for apple-app and annex-c
+/// (docs/formats.md §1.6).
+@Suite("Mock data from a development device (issuer.mock_data)")
+struct MockDataTests {
+    static let time = Date(timeIntervalSince1970: 1_780_000_000)
+    static let appleFormats: [ResponseFormat] = [.appleApp, .annexC]
+
+    /// Builds the kit's response with `faults` and verifies it through the format's request flow, as the server does.
+    static func verify(_ faults: [Fault], format: ResponseFormat, testMode: Bool) throws -> VerificationReport {
+        let pki = try TestPKI(seed: 3, curve: .p256, at: time)
+        let configuration = VerifierConfiguration(trustStore: pki.trustStore, testMode: testMode)
+        let request = try SimulatedRequest(format, seed: 3, pki: pki, configuration: configuration)
+        let response = try MdocSimulator(pki: pki).simulate(request.target, options: SimulationOptions(time: time, faults: faults))
+        return try request.verify(response, policy: response.request, at: time)
+    }
+
+    static func line(_ report: VerificationReport, _ id: CheckID) -> CheckResult? {
+        let lines = report.checks.filter { $0.id == id }
+        #expect(lines.count <= 1, "\(id) appears \(lines.count) times")
+        return lines.first
+    }
+
+    @Test("production: mock data is refused with issuer.mock_data, the primary and only error; issuer.signature is a skip",
+          arguments: appleFormats)
+    func production(format: ResponseFormat) throws {
+        let report = try Self.verify([.mockData], format: format, testMode: false)
+        #expect(!report.verified)
+        #expect(report.documents.isEmpty)
+        #expect(report.assurance == .production)
+        #expect(report.errors.map(\.code) == [.issuerMockData])
+        #expect(report.primaryError?.code == .issuerMockData)
+        let message = try #require(report.primaryError?.message)
+        #expect(message.hasPrefix("document 0: mock data from a development device"))
+        #expect(message.contains("cannot be trusted") && message.contains("test mode"))
+        let mock = try #require(Self.line(report, .issuerMockData))
+        #expect(mock.status == .fail && mock.code == .issuerMockData && mock.document == 0)
+        #expect(Self.line(report, .issuerSignature)?.status == .skip)
+        #expect(Self.line(report, .deviceAuthentication)?.status == .pass)
+        // The line heads the document's checks, right after its structure.
+        let ids = report.checks.filter { $0.document == 0 }.map(\.id)
+        #expect(Array(ids.prefix(2)) == [.documentStructure, .issuerMockData])
+    }
+
+    @Test("test mode: the mock line warns and the document is released under assurance test", arguments: appleFormats)
+    func testMode(format: ResponseFormat) throws {
+        let report = try Self.verify([.mockData], format: format, testMode: true)
+        #expect(report.verified, "\(report.errors)")
+        #expect(report.assurance == .test)
+        #expect(report.errors.isEmpty)
+        #expect(report.documents.first?.docType == DocType.mDL)
+        let mock = try #require(Self.line(report, .issuerMockData))
+        #expect(mock.status == .warn && mock.code == nil)
+        #expect(mock.detail.contains("accepted in test mode only"))
+        #expect(Self.line(report, .issuerSignature)?.status == .skip)
+    }
+
+    @Test("the mock failure comes before the issuer failures beside it, so it is the primary error; test mode still rejects those")
+    func primaryBeforeChain() throws {
+        let production = try Self.verify([.mockData, .untrustedRoot], format: .appleApp, testMode: false)
+        #expect(Set(production.errors.map(\.code)) == [.issuerMockData, .issuerChainUntrusted])
+        #expect(production.errors.first?.code == .issuerMockData)
+        #expect(production.primaryError?.code == .issuerMockData)
+        let test = try Self.verify([.mockData, .untrustedRoot], format: .appleApp, testMode: true)
+        #expect(!test.verified)
+        #expect(test.documents.isEmpty)
+        #expect(Set(test.errors.map(\.code)) == [.issuerChainUntrusted])
+        #expect(Self.line(test, .issuerMockData)?.status == .warn)
+    }
+
+    @Test("a real issuer signature that fails stays issuer.signature_invalid; the mock line passes", arguments: appleFormats)
+    func realSignatureThatFails(format: ResponseFormat) throws {
+        for testMode in [false, true] {
+            let report = try Self.verify([.issuerSignatureCorrupted], format: format, testMode: testMode)
+            #expect(report.errors.map(\.code) == [.issuerSignatureInvalid])
+            #expect(Self.line(report, .issuerMockData)?.status == .pass)
+            #expect(Self.line(report, .issuerSignature)?.status == .fail)
+        }
+    }
+
+    @Test("a zeroed issuer signature with a device signature that does not verify is not mock data, in either mode",
+          arguments: appleFormats)
+    func zeroedWithBadDeviceSignature(format: ResponseFormat) throws {
+        for testMode in [false, true] {
+            let report = try Self.verify([.mockData, .deviceSignatureOtherTranscript], format: format, testMode: testMode)
+            #expect(!report.verified)
+            #expect(Set(report.errors.map(\.code)) == [.issuerSignatureInvalid, .deviceSignatureInvalid])
+            #expect(report.primaryError?.code == .issuerSignatureInvalid)
+            #expect(Self.line(report, .issuerMockData)?.status == .skip)
+            #expect(Self.line(report, .issuerSignature)?.status == .fail)
+        }
+    }
+
+    @Test("other formats have no such rule: a zeroed issuer signature is issuer.signature_invalid, and no mock line",
+          arguments: [ResponseFormat.deviceResponse, .openID4VP])
+    func otherFormats(format: ResponseFormat) throws {
+        for testMode in [false, true] {
+            let report = try Self.verify([.mockData], format: format, testMode: testMode)
+            #expect(report.errors.map(\.code) == [.issuerSignatureInvalid])
+            #expect(Self.line(report, .issuerMockData) == nil)
+        }
+    }
+
+    @Test("every apple-app and annex-c report has the line once per document; a signed document passes it", arguments: appleFormats)
+    func lineInEveryReport(format: ResponseFormat) throws {
+        let report = try Self.verify([], format: format, testMode: false)
+        #expect(report.verified, "\(report.errors)")
+        let mock = try #require(Self.line(report, .issuerMockData))
+        #expect(mock.status == .pass && mock.document == 0)
+    }
+
+    @Test("the byte forms: an empty or all-zero signature, tagged or not; anything else is not mock data")
+    func byteForms() throws {
+        func issuerAuth(_ signature: CBORValue, parts: Int = 4, tag: UInt64? = nil) throws -> CBORItem {
+            let array = CBORValue.array(Array([CBORValue.bytes([0xA1, 0x01, 0x26]), .map([]), .bytes([0xA0]), signature].prefix(parts)))
+            return try CBORDecoder.decode(CBOREncoder.encode(tag.map { .tagged($0, array) } ?? array))
+        }
+        #expect(MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes([]))))
+        #expect(MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes([UInt8](repeating: 0, count: 64)))))
+        #expect(MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes([UInt8](repeating: 0, count: 96)), tag: 18)))
+        var almost = [UInt8](repeating: 0, count: 64)
+        almost[63] = 1
+        #expect(!MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes(almost))))
+        #expect(!MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes([UInt8](repeating: 0, count: 64)), tag: 17)))
+        #expect(!MockDataRule.lacksIssuerSignature(try issuerAuth(.text(""))))
+        #expect(!MockDataRule.lacksIssuerSignature(try issuerAuth(.null)))
+        #expect(!MockDataRule.lacksIssuerSignature(try issuerAuth(.bytes([]), parts: 3)))
+        #expect(!MockDataRule.lacksIssuerSignature(try CBORDecoder.decode(CBOREncoder.encode(.bytes([])))))
+    }
+
+    @Test("Apple's test key (Simulator, sample) is unchanged: refused before decryption in production, verified in test mode")
+    func testKeyUnchanged() throws {
+        let sample = AppleSignedSample.self
+        let session = AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID)
+        let trust = TrustStore(anchors: [try sample.issuerRoot()])
+        let production = try AppleAppVerifier(configuration: VerifierConfiguration(trustStore: trust), keys: [try PrivateKey.generate(.p256)])
+        let refused = production.verify(encryptedData: sample.envelope, session: session, at: sample.time)
+        #expect(refused.errors.map(\.code) == [.envelopeTestKey])
+        #expect(Self.line(refused, .issuerMockData) == nil)
+        let test = try AppleAppVerifier(configuration: VerifierConfiguration(trustStore: trust, testMode: true), keys: [try sample.merchantKey()])
+        let verified = test.verify(encryptedData: sample.envelope, session: session, at: sample.time)
+        #expect(verified.verified, "\(verified.errors)")
+        #expect(Self.line(verified, .issuerMockData)?.status == .pass)
+    }
+
+    @Test("CheckLog.insert and replace keep one rejection per failed line, in line order")
+    func logEdits() {
+        var log = CheckLog()
+        log.pass(.documentStructure, "a", document: 0)
+        log.fail(.issuerSignature, .issuerSignatureInvalid, "b", document: 0)
+        log.insert(CheckResult(id: .issuerMockData, status: .fail, detail: "c", document: 0, code: .issuerMockData), at: 1)
+        #expect(log.errors.map(\.code) == [.issuerMockData, .issuerSignatureInvalid])
+        #expect(log.errors.first?.message == "document 0: c")
+        log.replace(at: 2, with: CheckResult(id: .issuerSignature, status: .skip, detail: "d", document: 0))
+        #expect(log.errors.map(\.code) == [.issuerMockData])
+        log.replace(at: 1, with: CheckResult(id: .issuerMockData, status: .warn, detail: "e", document: 0))
+        #expect(log.errors.isEmpty && !log.hasFailures)
+        #expect(log.checks.map(\.status) == [.pass, .warn, .skip])
+    }
+}

@@ -28,6 +28,8 @@ struct RefreshedList: Sendable {
     let publishList: @Sendable (_ mark: UInt64, _ issuers: [TestPKI], _ nextUpdate: Date?) throws -> [UInt8]
     /// Publishes a list numbered `mark` signed by an operator nobody pinned.
     let publishStranger: @Sendable (_ mark: UInt64, _ issuers: [TestPKI]) throws -> Void
+    /// Publishes a list numbered `mark` under the pinned root but of another provider (VICAL) or list type (LoTE).
+    let publishOtherOwner: @Sendable (_ mark: UInt64, _ issuers: [TestPKI]) throws -> Void
     /// Publishes a list without a number (a VICAL without vicalIssueID; nil for a LoTE, which always has one).
     var publishUnnumbered: (@Sendable (_ issuers: [TestPKI]) throws -> Void)?
     let lists: ListServerControls
@@ -83,6 +85,9 @@ struct RefreshedList: Sendable {
                                  publishStranger: { mark, issuers in
                                      fixture.lists.publish(try stranger.build(entries: issuers.map { .init($0.iaca, docTypes: [mDL]) }, issueID: mark,
                                                                               date: time, nextUpdate: time + 86_400))
+                                 }, publishOtherOwner: { mark, issuers in
+                                     try fixture.lists.publish(entries: issuers.map { .init($0.iaca, docTypes: [mDL]) }, issueID: mark, date: time,
+                                                               nextUpdate: time + 86_400, provider: "Another Provider")
                                  }, publishUnnumbered: { _ = try fixture.publish(nil, $0) }, lists: controls(fixture),
                                  tamper: VICALServer.badSignature)
         case .lote:
@@ -90,7 +95,11 @@ struct RefreshedList: Sendable {
             let stranger = try LoTEBuilder(seed: 14, at: time)
             return RefreshedList(kind: kind, url: fixture.lists.url, root: fixture.root, cache: fixture.cache, first: fixture.first,
                                  second: fixture.second, publishList: { try fixture.publish($0, $1, nextUpdate: $2) },
-                                 publishStranger: { try fixture.publish($0, $1, by: stranger) }, publishUnnumbered: nil, lists: controls(fixture),
+                                 publishStranger: { try fixture.publish($0, $1, by: stranger) },
+                                 publishOtherOwner: { mark, issuers in
+                                     try fixture.lists.publish(services: issuers.map { .init([$0.iaca], type: LoTEBuilder.mdlIssuance) }, sequenceNumber: mark,
+                                                               issued: time - 3600, nextUpdate: time + 86_400, type: LoTEBuilder.pidListType)
+                                 }, publishUnnumbered: nil, lists: controls(fixture),
                                  tamper: LoTEServer.tampered)
         }
     }
@@ -146,6 +155,7 @@ struct RefreshedList: Sendable {
             (code("signature_invalid"), { lists.serve(tamper(try publish(7, [second]))) }),
             (code("signer_untrusted"), { try publishStranger(8, [second]) }),
             (code("malformed"), { lists.serve(Array("not a list".utf8)) }),
+            ("provider_changed", { try publishOtherOwner(9, [second]) }),
             ("too_large", { lists.serve([UInt8](repeating: 0, count: 17 << 20)) }),
             ("refused_destination", { lists.redirect("http://10.1.2.3/list") }),
             ("refused_destination", { lists.redirect("file:///etc/passwd") }),
@@ -193,7 +203,7 @@ struct TrustListRefreshTests {
         }
     }
 
-    @Test("rollback, a bad signature, another root's list, not a list, 17 MB, redirects to a private address or another scheme, 503 and a server that is down each keep the last good list, with a warning on /readyz and a failure metric",
+    @Test("rollback, a bad signature, another root's list, not a list, another provider's list, 17 MB, redirects to a private address or another scheme, 503 and a server that is down each keep the last good list, with a warning on /readyz and a failure metric",
           arguments: Kind.allCases)
     func failuresKeepTheLastGoodList(_ kind: Kind) async throws {
         try await RefreshedList.with(kind) { list in

@@ -15,9 +15,10 @@ package final class MdocVerifier: Sendable {
         self.cache = cache
     }
 
+    /// One DeviceResponse verified on its own: its lines, its stage times and its documents.
     package struct Outcome: Sendable {
         package var log = CheckLog()
-        package var timings: StageTimings
+        package var timings = StageTimings()
         /// Filled only when every mdoc check passed.
         package var documents: [VerifiedDocument] = []
         /// Documents the response held (verified or not).
@@ -26,58 +27,88 @@ package final class MdocVerifier: Sendable {
         package var docTypeCounts: [String: Int] = [:]
     }
 
-    /// `log` holds the lines recorded before (the envelope's); the outcome's log continues it. Logs are moved from
-    /// step to step, never appended to one another: copying every line costs more than a check. `earlierDocTypes`:
-    /// the documents per docType of the DeviceResponses of the same answer checked before this one (the previous
-    /// outcome's `docTypeCounts`), so that the request's one document per docType holds across them. `review` may add or
-    /// change lines once every check ran, before the documents are released.
+    /// What verifying one DeviceResponse returns besides the lines and times it adds to the caller's.
+    package struct Documents: Sendable {
+        /// Filled only when the caller's log holds no failure once every check ran.
+        package var verified: [VerifiedDocument] = []
+        /// Documents the response held (verified or not).
+        package var count = 0
+        /// Documents per docType, this response's (those that parsed) added to `earlierDocTypes`.
+        package var docTypeCounts: [String: Int] = [:]
+    }
+
+    /// Verifies `item` with a log and timings of its own (a caller that recorded nothing before it).
+    package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
+                        readerKey: PrivateKey? = nil, request: RequestPolicy?, revocationLookups: RevocationLookups? = nil) -> Outcome {
+        var outcome = Outcome()
+        let documents = verify(deviceResponse: item, transcript: transcript, time: time, readerKey: readerKey, request: request,
+                               revocationLookups: revocationLookups, log: &outcome.log, timings: &outcome.timings)
+        (outcome.documents, outcome.documentCount, outcome.docTypeCounts) = (documents.verified, documents.count, documents.docTypeCounts)
+        return outcome
+    }
+
+    /// Verifies `item`, appending every check's line to `log` (after the lines the caller recorded before, such as the
+    /// envelope's) and the stages' times to `timings`. `earlierDocTypes`: the documents per docType of the
+    /// DeviceResponses of the same answer checked before this one (the previous result's `docTypeCounts`), so that
+    /// the request's one document per docType holds across them. `review` may add or change lines once every check
+    /// ran, before the documents are released.
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
                         earlierDocTypes: [String: Int] = [:], revocationLookups: RevocationLookups? = nil,
-                        log: consuming CheckLog = CheckLog(), traced: Bool = StageTimings.tracerInstalled,
-                        review: (inout CheckLog) -> Void = { _ in }) -> Outcome {
-        var outcome = Outcome(log: log, timings: StageTimings(traced: traced), docTypeCounts: earlierDocTypes)
+                        log: inout CheckLog, timings: inout StageTimings,
+                        review: (inout CheckLog) -> Void = { _ in }) -> Documents {
+        var result = Documents(docTypeCounts: earlierDocTypes)
         let response: DeviceResponse
         do {
-            response = try outcome.timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
+            response = try timings.measure(.decode) { () throws(VerificationError) in try DeviceResponse(item) }
         } catch {
-            outcome.log.fail(.responseStructure, error.code, error.message)
-            return outcome
+            log.fail(.responseStructure, error.code, error.message)
+            return result
         }
         var documents: [Result<MdocDocument, VerificationError>] = []
-        outcome.timings.measure(.decode) {
+        timings.measure(.decode) {
             documents = response.documents.map { node in Result { () throws(VerificationError) in try MdocDocument(node) } }
         }
         let parsed = documents.compactMap { try? $0.get() }
         let responseChecks = ResponseChecks(response: response, documents: parsed, request: request, earlierDocTypes: earlierDocTypes)
-        responseChecks.run(&outcome.log)
-        outcome.docTypeCounts = responseChecks.docTypeCounts
+        responseChecks.run(&log)
+        result.docTypeCounts = responseChecks.docTypeCounts
+        result.count = documents.count
 
         let context = MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options,
-                                              trustStore: trustStore, cache: cache, request: request, traced: traced,
-                                              revocationLookups: revocationLookups)
+                                              trustStore: trustStore, cache: cache, request: request,
+                                              documentTimings: timings.nested(), revocationLookups: revocationLookups)
+        let verified = Self.verifyDocuments(documents, from: firstDocumentIndex, context: context, log: &log, timings: &timings)
+        // The format's own reading of the lines (e.g. mock data from a development device), before documents are released.
+        review(&log)
+        if !log.hasFailures {
+            result.verified = verified.compactMap { $0.verifiedDocument() }
+        }
+        return result
+    }
+
+    /// Runs the checks of every document that parsed (numbered on from `firstIndex`) and appends their lines to
+    /// `log`; a document that did not parse gets its `document.structure` failure.
+    private static func verifyDocuments(_ documents: [Result<MdocDocument, VerificationError>], from firstIndex: Int,
+                                        context: MdocVerificationContext, log: inout CheckLog,
+                                        timings: inout StageTimings) -> [DocumentVerification] {
         var verified: [DocumentVerification] = []
-        outcome.documentCount = documents.count
         for (offset, result) in documents.enumerated() {
-            let index = firstDocumentIndex + offset
+            let index = firstIndex + offset
             switch result {
             case .failure(let error):
-                outcome.log.fail(.documentStructure, error.code, error.message, document: index)
+                log.fail(.documentStructure, error.code, error.message, document: index)
             case .success(let document):
+                log.pass(.documentStructure, document.docType, document: index)
                 var verification = DocumentVerification(index: index, document: document, context: context)
-                swap(&verification.log, &outcome.log)
-                verification.log.pass(.documentStructure, document.docType, document: index)
+                // Room for the document's lines at once (most checks write one line, a few more).
+                verification.log.reserveCapacity(2 * DocumentCheck.order.count)
                 verification.run()
-                swap(&verification.log, &outcome.log)
-                outcome.timings += verification.timings
-                verified.append(consume verification)
+                log.append(contentsOf: verification.log)
+                timings += verification.timings
+                verified.append(verification)
             }
         }
-        // The format's own reading of the lines (e.g. mock data from a development device), before documents are released.
-        review(&outcome.log)
-        if !outcome.log.hasFailures {
-            outcome.documents = verified.compactMap { $0.verifiedDocument() }
-        }
-        return outcome
+        return verified
     }
 }

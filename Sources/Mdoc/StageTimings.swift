@@ -1,7 +1,10 @@
 import Tracing
 
-/// Time spent per pipeline stage, summed over documents. Filled on every verification (reading the
-/// monotonic clock costs tens of nanoseconds); `mdocverify bench` prints it.
+/// Time spent per pipeline stage, summed over documents. Filled on every verification (a monotonic clock reading per
+/// stage); `mdocverify bench` prints it.
+///
+/// Timings also decide whether stages are traced as spans: `init()` looks the tracer up once, and the timings nested in
+/// a verification (`nested()`) inherit that decision, so no caller passes a flag.
 public struct StageTimings: Sendable, Equatable {
     /// Time spent decoding: the CBOR input, the envelope, the DeviceResponse and its documents.
     public var decode: Duration = .zero
@@ -45,23 +48,31 @@ public struct StageTimings: Sendable, Equatable {
         }
     }
 
-    /// Whether `measure` records spans: decided when the timings are created, so a process without a bootstrapped
-    /// tracer does not build a no-op span (a tracer lookup under a lock and a boxed span) for every stage.
+    /// Whether `measure` records spans: decided once, when the verification's timings are created, so a process
+    /// without a bootstrapped tracer builds no no-op span for every stage.
     @usableFromInline
     let traced: Bool
 
-    /// Creates timings with every stage at zero.
+    /// Creates timings with every stage at zero, which record spans when a tracer is bootstrapped.
     public init() {
         traced = Self.tracerInstalled
     }
 
-    /// Timings that record spans when `traced`: one tracer lookup per verification serves its nested timings.
-    package init(traced: Bool) {
+    private init(traced: Bool) {
         self.traced = traced
     }
 
-    /// Whether `measure` records spans.
-    package var isTraced: Bool { traced }
+    /// Timings with every stage at zero for a part of this verification (a document): they record spans when these
+    /// do, without looking the tracer up again.
+    package func nested() -> StageTimings {
+        StageTimings(traced: traced)
+    }
+
+    /// The tracer for spans this verification opens itself (one per run of same-stage checks), or nil when its
+    /// stages are not traced.
+    package var tracer: (any Tracer)? {
+        traced ? InstrumentationSystem.tracer : nil
+    }
 
     /// Whether a tracer other than the no-op one is bootstrapped (a lookup under a lock and a dynamic cast).
     package static var tracerInstalled: Bool { !(InstrumentationSystem.tracer is NoOpTracer) }

@@ -55,19 +55,14 @@ package struct VerificationPipeline: Sendable {
         var documentCount = 0
         var docTypeCounts: [String: Int] = [:]
         for deviceResponse in opened.deviceResponses {
-            // Moved, not copied: a second reference would make the first append copy every result.
-            var log = CheckLog()
-            swap(&log, &run.log)
-            var outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
+            let outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
                                       readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount,
-                                      earlierDocTypes: docTypeCounts, revocationLookups: revocationLookups, log: consume log,
-                                      traced: run.timings.isTraced) { [documentCount] in
+                                      earlierDocTypes: docTypeCounts, revocationLookups: revocationLookups,
+                                      log: &run.log, timings: &run.timings) { [documentCount] in
                 mockData?.review(&$0, deviceResponse: deviceResponse, firstDocumentIndex: documentCount)
             }
-            swap(&run.log, &outcome.log)
-            run.timings += outcome.timings
-            documents += outcome.documents
-            documentCount += outcome.documentCount
+            documents += outcome.verified
+            documentCount += outcome.count
             docTypeCounts = outcome.docTypeCounts
         }
         return report(run.log.hasFailures ? [] : documents)

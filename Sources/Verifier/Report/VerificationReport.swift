@@ -107,6 +107,6 @@ public struct VerificationReport: Sendable {
         self.checks = checks
         self.errors = errors
         self.documents = []
-        self.timings = StageTimings(traced: false)
+        self.timings = StageTimings()
     }
 }

@@ -3,16 +3,16 @@ import Foundation
 
 extension DocumentCheck {
     /// The document signer (and the IACA it chains to) against the Annex B profile.
-    static let certificateProfile = DocumentCheck(.issuerCertificateProfile, needs: [.documentSigner], stage: .chain) {
-        $0.checkCertificateProfile()
+    static let certificateProfile = DocumentCheck(.issuerCertificateProfile, needs: .documentSigner, uses: .trustedChain, stage: .chain) {
+        $0.checkCertificateProfile(signer: $1.signer, trustedChain: $2)
     }
 }
 
 extension DocumentVerification {
-    mutating func checkCertificateProfile() {
+    /// `trustedChain`: when the chain check established one, its root is checked too.
+    mutating func checkCertificateProfile(signer: Certificate, trustedChain: [Certificate]?) {
         let id = CheckID.issuerCertificateProfile
-        guard let signer = facts.documentSigner else { return }
-        let root = facts.trustedChain.flatMap { $0.count > 1 ? $0.last : nil }
+        let root = trustedChain.flatMap { $0.count > 1 ? $0.last : nil }
         let deviations = context.cache.profileDeviations(documentSigner: signer, root: root) {
             AnnexBRule.deviations(documentSigner: signer, iaca: root)
         }

@@ -3,8 +3,8 @@ import Foundation
 
 extension DocumentCheck {
     /// The document signer (and any CA between it and the anchor) is not on a current CRL its issuer signed.
-    static let certificateRevocation = DocumentCheck(.revocationCertificate, needs: [.trustedChain], stage: .chain) {
-        $0.checkCertificateRevocation()
+    static let certificateRevocation = DocumentCheck(.revocationCertificate, needs: .trustedChain, stage: .chain) {
+        $0.checkCertificateRevocation(chain: $1)
     }
 }
 
@@ -25,9 +25,9 @@ extension DocumentVerification {
         return true
     }
 
-    mutating func checkCertificateRevocation() {
+    mutating func checkCertificateRevocation(chain: [Certificate]) {
         let id = CheckID.revocationCertificate
-        guard let chain = facts.trustedChain, !revocationIsOff(id) else { return }
+        guard !revocationIsOff(id) else { return }
         guard chain.count > 1 else {
             skip(id, "the document signer is itself a pinned anchor; the operator vouches for it")
             return

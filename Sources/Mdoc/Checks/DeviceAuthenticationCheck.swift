@@ -6,17 +6,16 @@ extension DocumentCheck {
     /// DeviceAuthenticationBytes built from our session transcript, the docType and the received
     /// DeviceNameSpacesBytes, with the MSO device key. The payload is detached; an attached payload must
     /// equal our bytes.
-    static let deviceAuthentication = DocumentCheck(.deviceAuthentication, needs: [.mso], stage: .device) {
-        $0.checkDeviceAuthentication()
+    static let deviceAuthentication = DocumentCheck(.deviceAuthentication, needs: .mso, stage: .device) {
+        $0.checkDeviceAuthentication(mso: $1)
     }
 }
 
 extension DocumentVerification {
     static let deviceMacClause = "ISO/IEC 18013-5 §9.1.3.5, §9.3.2"
 
-    mutating func checkDeviceAuthentication() {
+    mutating func checkDeviceAuthentication(mso: MobileSecurityObject) {
         let id = CheckID.deviceAuthentication
-        guard let mso = facts.mso else { return }
         let key: PublicKey
         do {
             key = try COSEKey.publicKey(from: mso.deviceKey)

@@ -11,14 +11,16 @@ package struct MdocVerificationContext: Sendable {
     package let options: MdocVerificationOptions
     package let trustStore: TrustStore
     package let cache: CertificateCache
-    package let request: RequestPolicy?
-    /// Whether stage timings record spans (`StageTimings.tracerInstalled`, looked up once per verification).
-    package let traced: Bool
+    /// Reaches the checks only as the `.requestPolicy` fact, so only those that declare it read it.
+    fileprivate let request: RequestPolicy?
+    /// The verification's timings at zero: each document's timings start from them, so they record spans when the
+    /// verification's do.
+    package let documentTimings: StageTimings
     /// Where the revocation checks note the lists their source would have to fetch (nil: nobody fetches).
     package let revocationLookups: RevocationLookups?
 
     package init(time: Date, transcript: SessionTranscript, readerKey: PrivateKey?, options: MdocVerificationOptions,
-                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?, traced: Bool = StageTimings.tracerInstalled,
+                 trustStore: TrustStore, cache: CertificateCache, request: RequestPolicy?, documentTimings: StageTimings = StageTimings(),
                  revocationLookups: RevocationLookups? = nil) {
         self.time = time
         self.transcript = transcript
@@ -27,7 +29,7 @@ package struct MdocVerificationContext: Sendable {
         self.trustStore = trustStore
         self.cache = cache
         self.request = request
-        self.traced = traced
+        self.documentTimings = documentTimings
         self.revocationLookups = revocationLookups
     }
 }
@@ -42,7 +44,9 @@ package struct DocumentVerification {
     package let context: MdocVerificationContext
     package var log = CheckLog()
     package var timings: StageTimings
-    package var facts: DocumentFacts
+    /// What the checks established, for the assembly; set when `run()` ends. A check gets only the facts it declares
+    /// (`DocumentCheck`), never these.
+    package private(set) var facts: DocumentFacts
     /// Every returned element, issuer-signed first, with its value and provenance (listed once per document: the
     /// type, policy and assembly steps all read it).
     let returnedElements: [ReturnedElement]
@@ -60,7 +64,7 @@ package struct DocumentVerification {
         self.index = index
         self.document = document
         self.context = context
-        self.timings = StageTimings(traced: context.traced)
+        self.timings = context.documentTimings
         self.facts = DocumentFacts(requestPolicy: context.request)
         var returned: [ReturnedElement] = []
         returned.reserveCapacity(document.issuerNameSpaces.reduce(0) { $0 + $1.items.count }
@@ -85,7 +89,7 @@ package struct DocumentVerification {
     /// cost more than the checks.
     package mutating func run() {
         let clock = ContinuousClock()
-        let tracer: (any Tracer)? = timings.traced ? InstrumentationSystem.tracer : nil
+        let tracer = timings.tracer
         var open: (stage: StageTimings.Stage, start: ContinuousClock.Instant, span: (any Span)?)?
         func close(_ now: ContinuousClock.Instant, into timings: inout StageTimings) {
             guard let current = open else { return }
@@ -93,6 +97,7 @@ package struct DocumentVerification {
             current.span?.end()
             open = nil
         }
+        var facts = self.facts
         for check in DocumentCheck.order {
             if let missing = check.needs.first(where: { !facts.has($0) }) {
                 skip(check.id, DocumentCheck.skipDetail(missing))
@@ -105,9 +110,10 @@ package struct DocumentVerification {
                     open = (stage, now, tracer?.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel))
                 }
             }
-            check.body(&self)
+            check.body(&self, &facts)
         }
         close(clock.now, into: &timings)
+        self.facts = facts
     }
 
     // MARK: - Recording

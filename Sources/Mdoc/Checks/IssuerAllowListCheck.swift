@@ -4,12 +4,15 @@ extension DocumentCheck {
     /// The anchor the trusted chain ends at must be on the request's issuer allow-list, compared by the key identifier
     /// requests offer (`IssuerIdentifiers.identifier(of:)`), so what the app or page restricted is what the verifier
     /// accepts. The anchor comes from the trust store, never from the response.
-    static let policyIssuer = DocumentCheck(.policyIssuer, needs: [.requestPolicy, .trustedChain], stage: nil) { $0.checkAllowedIssuer() }
+    static let policyIssuer = DocumentCheck(.policyIssuer, needs: .requestPolicy, .trustedChain, stage: nil) {
+        $0.checkAllowedIssuer(request: $1, chain: $2)
+    }
 }
 
 extension DocumentVerification {
-    mutating func checkAllowedIssuer() {
-        guard let allowed = facts.requestPolicy?.allowedIssuers, let anchor = facts.trustedChain?.last else { return }
+    mutating func checkAllowedIssuer(request: RequestPolicy, chain: [Certificate]) {
+        let allowed = request.allowedIssuers
+        guard let anchor = chain.last else { return }
         guard !allowed.isEmpty else {
             pass(.policyIssuer, "the request names no issuer allow-list: any trusted issuer")
             return

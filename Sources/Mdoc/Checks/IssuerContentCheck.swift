@@ -4,15 +4,14 @@ import CryptoCore
 extension DocumentCheck {
     /// Disclosed `issuing_country` must equal the document signer's subject countryName, and
     /// `issuing_jurisdiction` its stateOrProvinceName, each when both sides exist.
-    static let issuerContent = DocumentCheck(.issuerContent, needs: [.documentSigner], stage: nil) { $0.checkIssuerContent() }
+    static let issuerContent = DocumentCheck(.issuerContent, needs: .documentSigner, stage: nil) { $0.checkIssuerContent(signer: $1.signer) }
 }
 
 extension DocumentVerification {
     static let mdlNameSpace = "org.iso.18013.5.1"
 
-    mutating func checkIssuerContent() {
+    mutating func checkIssuerContent(signer: Certificate) {
         let id = CheckID.issuerContent
-        guard let signer = facts.documentSigner else { return }
         var country: String?
         var jurisdiction: String?
         for nameSpace in document.issuerNameSpaces where nameSpace.name == Self.mdlNameSpace {

@@ -2,13 +2,12 @@ extension DocumentCheck {
     /// A device-signed element is accepted only if the MSO's keyAuthorizations allow its namespace or the
     /// element itself; without keyAuthorizations none is. A device-signed element may not shadow an
     /// issuer-signed one.
-    static let keyAuthorizations = DocumentCheck(.deviceKeyAuthorization, needs: [.mso], stage: .device) { $0.checkKeyAuthorizations() }
+    static let keyAuthorizations = DocumentCheck(.deviceKeyAuthorization, needs: .mso, stage: .device) { $0.checkKeyAuthorizations(mso: $1) }
 }
 
 extension DocumentVerification {
-    mutating func checkKeyAuthorizations() {
+    mutating func checkKeyAuthorizations(mso: MobileSecurityObject) {
         let id = CheckID.deviceKeyAuthorization
-        guard let mso = facts.mso else { return }
         let deviceElements = document.deviceNameSpaces.flatMap { ns in ns.elements.map { (ns.name, $0.identifier) } }
         guard !deviceElements.isEmpty else {
             pass(id, "no device-signed elements")

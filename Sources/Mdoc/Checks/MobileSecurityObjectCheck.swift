@@ -1,50 +1,51 @@
+import CryptoCore
+
 extension DocumentCheck {
     /// Decodes the MSO from the tag-24 payload and checks its version. The payload is only decoded here, never
     /// trusted: the signature check stands beside it.
-    static let msoDecode = DocumentCheck(.msoDecode, produces: [.mso], stage: .issuer) { $0.decodeMobileSecurityObject() }
+    static let msoDecode = DocumentCheck(.msoDecode, produces: .mso, stage: .issuer) { $0.decodeMobileSecurityObject() }
 
     /// The MSO's digest algorithm must be SHA-256, SHA-384 or SHA-512.
-    static let msoDigestAlgorithm = DocumentCheck(.msoDigestAlgorithm, needs: [.mso], produces: [.digestAlgorithm], stage: .issuer) {
-        $0.checkDigestAlgorithm()
+    static let msoDigestAlgorithm = DocumentCheck(.msoDigestAlgorithm, needs: .mso, produces: .digestAlgorithm, stage: .issuer) {
+        $0.checkDigestAlgorithm(mso: $1)
     }
 
     /// `MSO.docType` must equal `Document.docType`.
-    static let msoDocType = DocumentCheck(.msoDocType, needs: [.mso], stage: .issuer) { $0.checkDocType() }
+    static let msoDocType = DocumentCheck(.msoDocType, needs: .mso, stage: .issuer) { $0.checkDocType(mso: $1) }
 }
 
 extension DocumentVerification {
-    mutating func decodeMobileSecurityObject() {
+    mutating func decodeMobileSecurityObject() -> MobileSecurityObject? {
         guard let payload = document.issuerAuth.payload else {
             skip(.msoDecode, "no attached payload")
-            return
+            return nil
         }
         let decoded: MobileSecurityObject
         do {
             decoded = try MobileSecurityObject(payload: payload)
         } catch {
             fail(.msoDecode, error.code, error.message)
-            return
+            return nil
         }
         guard decoded.version.hasPrefix("1.") else {
             fail(.msoDecode, .msoMalformed, "MSO version \(decoded.version) is not 1.x")
-            return
+            return nil
         }
-        facts.mso = decoded
         pass(.msoDecode, "MSO version \(decoded.version)")
+        return decoded
     }
 
-    mutating func checkDigestAlgorithm() {
-        guard let mso = facts.mso else { return }
-        if mso.digestAlgorithm != nil {
+    mutating func checkDigestAlgorithm(mso: MobileSecurityObject) -> DigestAlgorithm? {
+        if let algorithm = mso.digestAlgorithm {
             pass(.msoDigestAlgorithm, mso.digestAlgorithmName)
-        } else {
-            fail(.msoDigestAlgorithm, .msoDigestAlgorithmUnsupported,
-                 "digest algorithm \(mso.digestAlgorithmName) is not SHA-256, SHA-384 or SHA-512")
+            return algorithm
         }
+        fail(.msoDigestAlgorithm, .msoDigestAlgorithmUnsupported,
+             "digest algorithm \(mso.digestAlgorithmName) is not SHA-256, SHA-384 or SHA-512")
+        return nil
     }
 
-    mutating func checkDocType() {
-        guard let mso = facts.mso else { return }
+    mutating func checkDocType(mso: MobileSecurityObject) {
         if mso.docType == document.docType {
             pass(.msoDocType, mso.docType)
         } else {

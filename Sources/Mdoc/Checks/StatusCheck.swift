@@ -4,7 +4,9 @@ import Foundation
 extension DocumentCheck {
     /// The MSO's `status` reference: the status list and the identifier list it names say the document is valid. Only
     /// an MSO whose issuer-side checks all passed is looked up (a fetching source then fetches each `uri`).
-    static let msoStatus = DocumentCheck(.revocationStatus, needs: [.mso, .trustedChain, .issuerSignature], stage: .chain) { $0.checkStatus() }
+    static let msoStatus = DocumentCheck(.revocationStatus, needs: .mso, .trustedChain, .issuerSignature, stage: .chain) {
+        run, mso, chain, _ in run.checkStatus(mso: mso, chain: chain)
+    }
 }
 
 extension DocumentVerification {
@@ -55,9 +57,10 @@ extension DocumentVerification {
     /// revocation, and the MSO's decoding, digest algorithm, docType, validity and signing time.
     private static let issuerSideChecks: Set<String> = Set(DocumentCheck.order.prefix { $0 !== DocumentCheck.msoStatus }.map(\.id.rawValue))
 
-    mutating func checkStatus() {
+    /// `chain`: the document signer's trusted chain; a status token must be signed under its anchor.
+    mutating func checkStatus(mso: MobileSecurityObject, chain: [Certificate]) {
         let id = CheckID.revocationStatus
-        guard let mso = facts.mso, !revocationIsOff(id) else { return }
+        guard !revocationIsOff(id) else { return }
         let failed = issuerSideFailures()
         guard failed.isEmpty else {
             skip(id, "not looked up: \(failed.joined(separator: ", ")) failed for this document, so its status reference is not followed")
@@ -85,7 +88,7 @@ extension DocumentVerification {
         // Every mechanism is looked up (a fetching source notes each URI at once) and has its own line; any revoked
         // or suspended answer rejects.
         for mechanism in mechanisms {
-            check(mechanism, id: id)
+            check(mechanism, id: id, anchor: chain.last)
         }
     }
 
@@ -101,12 +104,12 @@ extension DocumentVerification {
         return ids
     }
 
-    private mutating func check(_ mechanism: StatusMechanism, id: CheckID) {
+    private mutating func check(_ mechanism: StatusMechanism, id: CheckID, anchor: Certificate?) {
         guard let source = context.options.revocationSource else {
             revocationUnknown(id, "no \(mechanism.name) was given for \(InputQuote.short(mechanism.reference.uri))")
             return
         }
-        guard let (token, origin) = trustedToken(mechanism, source: source, id: id) else { return }
+        guard let (token, origin) = trustedToken(mechanism, source: source, id: id, anchor: anchor) else { return }
         switch (mechanism, token.content) {
         case (.statusList(_, let index), .statusList(let list)):
             guard let value = list.status(at: index) else {
@@ -136,7 +139,7 @@ extension DocumentVerification {
     /// names), with the mechanism's `typ`, `sub` equal to the URI, issued no later than now and not expired. Nil after
     /// reporting why not.
     private mutating func trustedToken(_ mechanism: StatusMechanism, source: any RevocationSource,
-                                       id: CheckID) -> (StatusToken, String)? {
+                                       id: CheckID, anchor: Certificate?) -> (StatusToken, String)? {
         let reference = mechanism.reference
         var pinned: Certificate?
         if let der = reference.certificateDER {
@@ -151,7 +154,7 @@ extension DocumentVerification {
             revocationUnknown(id, unavailable.reason)
             return nil
         case .success(let found):
-            switch tokenTrustProblem(found.value, mechanism: mechanism, pinned: pinned) {
+            switch tokenTrustProblem(found.value, mechanism: mechanism, pinned: pinned, anchor: anchor) {
             case .signerUntrusted(let problem)?:
                 fail(id, .statusSignerUntrusted, "the \(mechanism.name) token from \(found.origin) \(problem)")
                 return nil
@@ -165,13 +168,13 @@ extension DocumentVerification {
     }
 
     /// The signer first (no claim of an unauthenticated token is read), then `typ`, `sub`, `iat` and `exp`.
-    private func tokenTrustProblem(_ token: StatusToken, mechanism: StatusMechanism, pinned: Certificate?) -> TokenProblem? {
+    private func tokenTrustProblem(_ token: StatusToken, mechanism: StatusMechanism, pinned: Certificate?, anchor: Certificate?) -> TokenProblem? {
         guard let chain = try? token.certificates(), let signer = chain.first else {
             return .unknown("carries no well-formed x5chain to verify its signer against")
         }
         let intermediates = Array(chain.dropFirst())
-        // The anchor this document's signer chained to (the runner gives this check a trusted chain).
-        guard let anchor = facts.trustedChain?.last else { return .unknown("has no document anchor to be checked against") }
+        // The anchor this document's signer chained to.
+        guard let anchor else { return .unknown("has no document anchor to be checked against") }
         func chains(to root: Certificate) -> Bool {
             context.cache.validate(leaf: signer, intermediates: intermediates, at: context.time, pinnedAnchor: root).isTrusted
         }

@@ -4,16 +4,17 @@ import Foundation
 extension DocumentCheck {
     /// `validFrom ≤ now ≤ validUntil` (with the configured clock skew), `validFrom < validUntil`, `validFrom` not
     /// before `signed`.
-    static let msoValidity = DocumentCheck(.msoValidity, needs: [.mso], stage: .issuer) { $0.checkValidity() }
+    static let msoValidity = DocumentCheck(.msoValidity, needs: .mso, stage: .issuer) { $0.checkValidity(mso: $1) }
 
     /// `signed` inside the document signer's validity.
-    static let msoSignedWithinCertificate = DocumentCheck(.msoSignedWithinCertificate, needs: [.mso, .documentSigner],
-                                                          stage: .issuer) { $0.checkSignedWithinCertificate() }
+    static let msoSignedWithinCertificate = DocumentCheck(.msoSignedWithinCertificate, needs: .mso, .documentSigner, stage: .issuer) {
+        $0.checkSignedWithinCertificate(mso: $1, signer: $2.signer)
+    }
 }
 
 extension DocumentVerification {
-    mutating func checkValidity() {
-        guard let info = facts.mso?.validityInfo else { return }
+    mutating func checkValidity(mso: MobileSecurityObject) {
+        let info = mso.validityInfo
         let now = context.time
         let skew = context.options.clockSkew
         let id = CheckID.msoValidity
@@ -30,8 +31,8 @@ extension DocumentVerification {
         }
     }
 
-    mutating func checkSignedWithinCertificate() {
-        guard let info = facts.mso?.validityInfo, let signer = facts.documentSigner else { return }
+    mutating func checkSignedWithinCertificate(mso: MobileSecurityObject, signer: Certificate) {
+        let info = mso.validityInfo
         if info.signed < signer.notBefore || info.signed > signer.notAfter {
             fail(.msoSignedWithinCertificate, .issuerCertificateExpired,
                  "MSO signed \(info.signedAt) outside the document signer's validity "

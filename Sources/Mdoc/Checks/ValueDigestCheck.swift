@@ -4,13 +4,14 @@ extension DocumentCheck {
     /// Every disclosed IssuerSignedItem: the digest of its tag-24 bytes as received must equal
     /// `valueDigests[namespace][digestID]`. Duplicate digest IDs or element identifiers within a namespace
     /// are rejected; MSO digests without a disclosed item (decoys, undisclosed elements) are normal.
-    static let valueDigests = DocumentCheck(.digestValues, needs: [.mso, .digestAlgorithm], stage: .digests) { $0.checkValueDigests() }
+    static let valueDigests = DocumentCheck(.digestValues, needs: .mso, .digestAlgorithm, stage: .digests) {
+        $0.checkValueDigests(mso: $1, algorithm: $2)
+    }
 }
 
 extension DocumentVerification {
-    mutating func checkValueDigests() {
+    mutating func checkValueDigests(mso: MobileSecurityObject, algorithm: DigestAlgorithm) {
         let id = CheckID.digestValues
-        guard let mso = facts.mso, let algorithm = mso.digestAlgorithm else { return }
         var matched = 0
         var problems: [(ErrorCode, String)] = []
         for nameSpace in document.issuerNameSpaces {

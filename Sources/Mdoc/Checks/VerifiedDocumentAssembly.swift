@@ -1,13 +1,12 @@
 import CryptoCore
 
 extension DocumentVerification {
-    /// The caller-facing document. Only called once every check of the response passed. Elements the
-    /// request did not ask for but that answered an age question (`AgeDisclosure`) are withheld; the
-    /// answer is released instead, marked as derived.
-    func verifiedDocument() -> VerifiedDocument? {
-        guard let mso = facts.mso, let signer = facts.documentSigner else { return nil }
-        let request = facts.documentRequest
-        let withheld = facts.ageDisclosure?.withheld ?? [:]
+    /// The caller-facing document, from the facts the checks established (`verifiedDocument()`). Only called once
+    /// every check of the response passed. Elements the request did not ask for but that answered an age question
+    /// (`AgeDisclosure`) are withheld; the answer is released instead, marked as derived.
+    func verifiedDocument(mso: MobileSecurityObject, signer: Certificate, trustedChain: [Certificate]?,
+                          request: RequestPolicy.DocumentRequest?, ages: AgeDisclosure?) -> VerifiedDocument? {
+        let withheld = ages?.withheld ?? [:]
         // One namespace at a time (returned elements are grouped by namespace): its dictionary, its requested
         // elements and its withheld ones are looked up once, not per element.
         var elements: [String: [String: VerifiedDocument.Element]] = [:]
@@ -30,7 +29,7 @@ extension DocumentVerification {
             elements[nameSpace] = entries
             start = end
         }
-        for derivation in facts.ageDisclosure?.derivations ?? [] {
+        for derivation in ages?.derivations ?? [] {
             guard let source = returnedElements.first(where: { $0.nameSpace == derivation.nameSpace && $0.element == derivation.source }),
                   let answer = AgeDisclosure.answer(derivation, ageInYears: source.value) else { continue }
             elements[derivation.nameSpace, default: [:]][derivation.element] = VerifiedDocument.Element(
@@ -52,17 +51,17 @@ extension DocumentVerification {
             docType: document.docType,
             issuer: VerifiedDocument.Issuer(
                 documentSigner: signer.subject.description,
-                root: facts.trustedChain?.last.map { $0.subject.description },
+                root: trustedChain?.last.map { $0.subject.description },
                 documentSignerValidFrom: signer.notBefore,
                 documentSignerValidUntil: signer.notAfter,
-                anchor: verifiedAnchor()),
+                anchor: verifiedAnchor(trustedChain?.last)),
             validity: info,
             elements: elements,
             missing: missing.sorted())
     }
 
-    private func verifiedAnchor() -> VerifiedDocument.Anchor? {
-        guard let anchor = facts.trustedChain?.last else { return nil }
+    private func verifiedAnchor(_ anchor: Certificate?) -> VerifiedDocument.Anchor? {
+        guard let anchor else { return nil }
         let provenance = context.trustStore.provenance[anchor.sha256Fingerprint]
         return VerifiedDocument.Anchor(
             subject: anchor.subject.description, certificateSHA256: anchor.sha256Fingerprint, selfSigned: anchor.isSelfSigned,

@@ -14,11 +14,11 @@ public struct MdocSimulator: Sendable {
         self.pki = pki
     }
 
-    /// Creates a simulator with a new `TestPKI` from `seed`, on `curve`, valid at `time`.
+    /// Creates a simulator with the `TestPKI` from `seed`, on `curve`, valid at `time` (`TestPKI.shared`).
     ///
     /// Throws when the PKI cannot be made (`SimulationError.unsupported` for X25519).
     public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date()) throws {
-        self.pki = try TestPKI(seed: seed, curve: curve, at: time)
+        self.pki = try TestPKI.shared(seed: seed, curve: curve, at: time)
     }
 
     /// Builds a signed response for `target`: the Document, the faults in `options`, the transport wrapping, and the

@@ -1,5 +1,6 @@
 import CryptoCore
 import KitCertificates
+import Synchronization
 
 /// Deterministic bytes from a numeric seed and a label: HKDF-SHA-256(ikm = "MdocTesting v1" ‖ seed (8 bytes,
 /// big-endian), info = label). Every key, salt and serial number of a simulation comes from here, so one
@@ -29,15 +30,50 @@ public struct SeedMaterial: Sendable, Equatable {
         return out
     }
 
-    /// A private key on `curve`, derived from this seed and `label`.
+    /// A private key on `curve`, derived from this seed and `label`; derived once per process and then shared.
     public func key(_ label: String, curve: Curve) throws -> PrivateKey {
-        try PrivateKey.derived(fromSeed: bytes("key:" + label, count: 32), curve: curve)
+        try Self.keys.value(for: KeyID(seed: seed, label: label, curve: curve)) {
+            try PrivateKey.derived(fromSeed: bytes("key:" + label, count: 32), curve: curve)
+        }
     }
+
+    private struct KeyID: Hashable, Sendable {
+        let seed: UInt64
+        let label: String
+        let curve: Curve
+    }
+
+    private static let keys = ProcessCache<KeyID, PrivateKey>()
 
     /// A positive 16-byte certificate serial number (top byte 0x40…0x7f, like CertificateBuilder's random ones).
     public func serialNumber(_ label: String) -> [UInt8] {
         var serial = bytes("serial:" + label, count: 16)
         serial[0] = (serial[0] & 0x7f) | 0x40
         return serial
+    }
+}
+
+/// Values built once per key per process, for callers on any thread: the first caller of a key builds its value
+/// while later callers of that key wait; callers of other keys do not. A build that throws is not kept.
+final class ProcessCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private final class Entry: Sendable {
+        let value = Mutex<Value?>(nil)
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    func value(for key: Key, build: () throws -> Value) throws -> Value {
+        let entry = entries.withLock { entries in
+            if let entry = entries[key] { return entry }
+            let entry = Entry()
+            entries[key] = entry
+            return entry
+        }
+        return try entry.value.withLock { value in
+            if let value { return value }
+            let built = try build()
+            value = built
+            return built
+        }
     }
 }

@@ -70,7 +70,7 @@ public struct SimulatedCase: Sendable {
     /// that does not apply to the format). A verification that disagrees with the expectation does not throw: see
     /// the result's `failure`.
     public func run() throws -> Result {
-        let pki = try TestPKI(seed: seed, curve: curve, at: options.time)
+        let pki = try TestPKI.shared(seed: seed, curve: curve, at: options.time)
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, profile: profile)
         let request = try SimulatedRequest(format, seed: seed, pki: pki, configuration: configuration)
         let response = try MdocSimulator(pki: pki).simulate(request.target, options: options)

@@ -44,7 +44,7 @@ public struct SimulatedRevocation: Sendable {
             if faults.contains(.statusListIssuedInFuture) { builder.issuedAt = time + 3600 }
             var signer = try pki.issueStatusListSigner(at: time)
             if faults.contains(.statusListUntrusted) {
-                signer = try TestPKI(seed: pki.seed.seed &+ 7_919, curve: pki.curve, at: time).issueStatusListSigner(at: time)
+                signer = try TestPKI.shared(seed: pki.seed.seed &+ 7_919, curve: pki.curve, at: time).issueStatusListSigner(at: time)
             } else if faults.contains(.statusListOtherIssuer) {
                 let other = try Self.otherIssuer(pki, at: time)
                 signer = (other.documentSigner, other.documentSignerKey)
@@ -72,7 +72,7 @@ public struct SimulatedRevocation: Sendable {
     /// The second issuer of the `status-list-other-issuer` fault: another IACA and Document Signer, from a seed
     /// derived from `pki`'s.
     static func otherIssuer(_ pki: TestPKI, at time: Date) throws -> TestPKI {
-        try TestPKI(seed: pki.seed.seed &+ 104_729, curve: pki.curve, at: time, country: pki.country, jurisdiction: pki.jurisdiction)
+        try TestPKI.shared(seed: pki.seed.seed &+ 104_729, curve: pki.curve, at: time, country: pki.country, jurisdiction: pki.jurisdiction)
     }
 }
 

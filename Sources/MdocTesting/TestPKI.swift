@@ -62,6 +62,34 @@ public struct TestPKI: Sendable {
             country: country, jurisdiction: jurisdiction)
     }
 
+    /// The PKI `init` makes for these arguments, made once per process and UTC day and then shared: what the kit's
+    /// simulations sign with, so a test run does not derive keys and sign certificates for every response.
+    ///
+    /// Its keys are those of a fresh `TestPKI` from the same seed (keys come from the seed alone); for distinct keys
+    /// use another seed. `init` still makes new certificates on every call.
+    ///
+    /// - Throws: what `init` throws; a failed build is not kept.
+    public static func shared(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date(),
+                              country: String = "US", jurisdiction: String = "US-CA", iacaPathLength: Int? = 0) throws -> TestPKI {
+        // The certificates depend on the time only through its UTC day (and that day's year).
+        let key = SharedKey(seed: seed, curve: curve, day: startOfDay(time), country: country, jurisdiction: jurisdiction,
+                            iacaPathLength: iacaPathLength)
+        return try cache.value(for: key) {
+            try TestPKI(seed: seed, curve: curve, at: time, country: country, jurisdiction: jurisdiction, iacaPathLength: iacaPathLength)
+        }
+    }
+
+    private struct SharedKey: Hashable, Sendable {
+        let seed: UInt64
+        let curve: Curve
+        let day: Date
+        let country: String
+        let jurisdiction: String
+        let iacaPathLength: Int?
+    }
+
+    private static let cache = ProcessCache<SharedKey, TestPKI>()
+
     /// The trust store a relying party would configure: this IACA only.
     public var trustStore: TrustStore { TrustStore(anchors: [iaca]) }
 

@@ -11,6 +11,9 @@ public struct TestReaderPKI: Sendable {
     /// The reader's key and certificate chain, ready for `AnnexCWebRequest.create(reader:)`.
     public let identity: ReaderIdentity
 
+    /// 2025-01-01 to 2035-01-01, the default validity of both certificates.
+    public static let defaultValidity = Date(timeIntervalSince1970: 1_735_689_600) ... Date(timeIntervalSince1970: 2_051_222_400)
+
     /// Creates a root and a reader certificate it issued, with new random P-256 keys.
     ///
     /// - Parameters:
@@ -18,16 +21,48 @@ public struct TestReaderPKI: Sendable {
     ///   - readerEKU: false gives the leaf a TLS client EKU instead of 1.0.18013.5.1.6 (a deliberate fault).
     ///   - validity: the period both certificates are valid for.
     /// - Throws: an error from key generation or certificate signing.
-    public init(commonName: String = "Test Reader", readerEKU: Bool = true,
-                validity: ClosedRange<Date> = Date(timeIntervalSince1970: 1_735_689_600) ... Date(timeIntervalSince1970: 2_051_222_400)) throws {
-        let rootKey = try PrivateKey.generate(.p256)
+    public init(commonName: String = "Test Reader", readerEKU: Bool = true, validity: ClosedRange<Date> = defaultValidity) throws {
+        try self.init(rootKey: try PrivateKey.generate(.p256), key: try PrivateKey.generate(.p256), commonName: commonName,
+                      readerEKU: readerEKU, validity: validity)
+    }
+
+    /// Creates a root and a reader certificate it issued, with P-256 keys derived from `seed` (`SeedMaterial`).
+    ///
+    /// - Throws: an error from key derivation or certificate signing.
+    public init(seed: UInt64, commonName: String = "Test Reader", readerEKU: Bool = true,
+                validity: ClosedRange<Date> = defaultValidity) throws {
+        let material = SeedMaterial(seed)
+        try self.init(rootKey: try material.key("reader-root", curve: .p256), key: try material.key("reader", curve: .p256),
+                      commonName: commonName, readerEKU: readerEKU, validity: validity)
+    }
+
+    /// The PKI `init(seed:…)` makes for these arguments, made once per process and then shared, for tests that need
+    /// a reader identity but not a new one; for distinct keys use another seed.
+    ///
+    /// - Throws: what `init(seed:…)` throws; a failed build is not kept.
+    public static func shared(seed: UInt64 = 1, commonName: String = "Test Reader", readerEKU: Bool = true,
+                              validity: ClosedRange<Date> = defaultValidity) throws -> TestReaderPKI {
+        try cache.value(for: SharedKey(seed: seed, commonName: commonName, readerEKU: readerEKU, validity: validity)) {
+            try TestReaderPKI(seed: seed, commonName: commonName, readerEKU: readerEKU, validity: validity)
+        }
+    }
+
+    private struct SharedKey: Hashable, Sendable {
+        let seed: UInt64
+        let commonName: String
+        let readerEKU: Bool
+        let validity: ClosedRange<Date>
+    }
+
+    private static let cache = ProcessCache<SharedKey, TestReaderPKI>()
+
+    private init(rootKey: PrivateKey, key: PrivateKey, commonName: String, readerEKU: Bool, validity: ClosedRange<Date>) throws {
         let root = try CertificateBuilder(
             subject: [("C", "US"), ("CN", "Test Reader Root")], notBefore: validity.lowerBound, notAfter: validity.upperBound,
             publicKey: rootKey.publicKey,
             extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
                          .subjectKeyIdentifier]
         ).sign(issuer: nil, issuerKey: rootKey)
-        let key = try PrivateKey.generate(.p256)
         let usage: CertificateBuilder.Extension = readerEKU
             ? .extendedKeyUsage([ReaderAuthentication.readerExtendedKeyUsage], critical: true)
             : .extendedKeyUsage(["1.3.6.1.5.5.7.3.2"], critical: false)

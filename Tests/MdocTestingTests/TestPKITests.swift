@@ -5,7 +5,7 @@ import MdocTesting
 import Testing
 import Verifier
 
-@Suite("MdocTesting: test PKI")
+@Suite("MdocTesting: the test PKI (Annex B profile, reproducible keys, one shared build per seed)")
 struct TestPKITests {
     @Test("a conformant PKI gives zero profile warnings under the default profile and verifies under strict",
           arguments: [Curve.p256, .p384, .p521, .ed25519])
@@ -103,6 +103,53 @@ struct TestPKITests {
         let rogue = try pki.issueDocumentSigner(label: "t3", validity: validity, untrustedIssuer: true, at: Fixtures.time)
         #expect(rogue.certificate.issuer == pki.iaca.subject)
         #expect(!rogue.certificate.isSignedBy(pki.iaca))
+    }
+
+    @Test("shared builds one PKI per seed, curve and day, also for many callers at once; init still makes new certificates")
+    func shared() async throws {
+        let time = Fixtures.time
+        let ders = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0 ..< 16 { group.addTask { try TestPKI.shared(seed: 77, at: time).documentSigner.derEncoded } }
+            return try await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+        }
+        // ECDSA signatures are randomized: equal certificates mean one build.
+        #expect(Set(ders).count == 1)
+        let later = try TestPKI.shared(seed: 77, at: time.addingTimeInterval(3600))  // same UTC day
+        #expect(later.iaca.derEncoded == (try TestPKI.shared(seed: 77, at: time)).iaca.derEncoded)
+        let fresh = try TestPKI(seed: 77, at: time)
+        #expect(fresh.documentSigner.derEncoded != ders[0])
+        #expect(fresh.documentSignerKey.publicKey == later.documentSignerKey.publicKey)
+        // Another seed: other keys; another day: other validity; another curve: another PKI.
+        #expect(try TestPKI.shared(seed: 78, at: time).iacaKey.publicKey != later.iacaKey.publicKey)
+        let nextDay = try TestPKI.shared(seed: 77, at: time.addingTimeInterval(86_400))
+        #expect(nextDay.documentSigner.notBefore == later.documentSigner.notBefore.addingTimeInterval(86_400))
+        #expect(try TestPKI.shared(seed: 77, curve: .p384, at: time).curve == .p384)
+        #expect(throws: SimulationError.self) { try TestPKI.shared(curve: .x25519, at: time) }
+    }
+
+    @Test("seed material derives each key once: the same label and curve give the same key object")
+    func derivedKeysAreShared() throws {
+        let material = SeedMaterial(4_242)
+        let first = try material.key("device/test", curve: .p256)
+        #expect(try material.key("device/test", curve: .p256) === first)
+        #expect(try SeedMaterial(4_242).key("device/test", curve: .p256) === first)
+        #expect(try material.key("device/test", curve: .p384).publicKey != first.publicKey)
+        #expect(try material.key("device/other", curve: .p256).publicKey != first.publicKey)
+    }
+
+    @Test("reader PKIs: random keys by default, seeded keys on request, and one shared build per seed")
+    func readerPKI() throws {
+        let a = try TestReaderPKI()
+        let b = try TestReaderPKI()
+        #expect(a.identity.key.publicKey != b.identity.key.publicKey)
+        let seeded = try TestReaderPKI(seed: 5)
+        #expect(try TestReaderPKI(seed: 5).identity.key.publicKey == seeded.identity.key.publicKey)
+        #expect(try TestReaderPKI(seed: 6).identity.key.publicKey != seeded.identity.key.publicKey)
+        let shared = try TestReaderPKI.shared(seed: 5)
+        #expect(try TestReaderPKI.shared(seed: 5).identity.certificates[0].derEncoded == shared.identity.certificates[0].derEncoded)
+        #expect(shared.identity.key.publicKey == seeded.identity.key.publicKey)
+        #expect(shared.identity.certificates[0].isSignedBy(shared.root))
+        #expect(try TestReaderPKI.shared(seed: 5, readerEKU: false).identity.certificates[0].extendedKeyUsage == ["1.3.6.1.5.5.7.3.2"])
     }
 
     @Test("X25519 cannot be an issuer curve")

@@ -18,7 +18,7 @@ enum AnnexCFixtures {
 
     /// A reader root and a reader certificate with EKU 1.0.18013.5.1.6.
     static func readerPKI() throws -> (root: Certificate, identity: ReaderIdentity) {
-        let pki = try TestReaderPKI(commonName: "shop.example reader")
+        let pki = try TestReaderPKI.shared(commonName: "shop.example reader")
         return (pki.root, pki.identity)
     }
 

@@ -68,10 +68,10 @@ struct HAIPProfileTests {
     }
 
     static func setup(profile: OpenID4VPProfile = .haip, reader: ReaderIdentity? = nil) throws -> Setup {
-        let identity = try reader ?? TestReaderPKI().identity
+        let identity = try reader ?? TestReaderPKI.shared().identity
         let created = try OpenID4VPWebRequest.create(origin: origin, request: policy, reader: identity, profile: profile)
         let wallet = try OpenID4VPRequest(protocolIdentifier: created.protocolIdentifier, data: created.data.serialized(), origin: origin)
-        return Setup(created: created, wallet: wallet, holder: try TestPKI(seed: 41, at: time))
+        return Setup(created: created, wallet: wallet, holder: try TestPKI.shared(seed: 41, at: time))
     }
 
     static func status(_ report: VerificationReport, _ id: CheckID) -> [CheckStatus] {
@@ -95,7 +95,7 @@ struct HAIPProfileTests {
 
     @Test("the request: signed, x509_hash, x5c without the trust anchor, dc_api.jwt, both enc values, one P-256 ECDH-ES key with kid, DCQL with intent_to_retain")
     func request() throws {
-        let readerPKI = try TestReaderPKI()
+        let readerPKI = try TestReaderPKI.shared()
         // The configured chain ends in its root: HAIP 1.0 §5 keeps the trust anchor out of x5c.
         let withRoot = try ReaderIdentity(key: readerPKI.identity.key, certificates: readerPKI.identity.certificates + [readerPKI.root])
         let setup = try Self.setup(reader: withRoot)
@@ -128,7 +128,7 @@ struct HAIPProfileTests {
 
     @Test("the default profile keeps the trust anchor the operator configured in x5c (the HAIP rule is the profile's)")
     func defaultKeepsChain() throws {
-        let readerPKI = try TestReaderPKI()
+        let readerPKI = try TestReaderPKI.shared()
         let withRoot = try ReaderIdentity(key: readerPKI.identity.key, certificates: readerPKI.identity.certificates + [readerPKI.root])
         let (header, _) = try Self.requestObject(try Self.setup(profile: .default, reader: withRoot).created)
         #expect((header["x5c"] as? [String])?.count == 2)
@@ -136,7 +136,7 @@ struct HAIPProfileTests {
 
     @Test("settings HAIP refuses: no reader identity, dc_api, x509_san_dns, a self-signed signing certificate; each message names the setting")
     func refusedSettings() throws {
-        let readerPKI = try TestReaderPKI()
+        let readerPKI = try TestReaderPKI.shared()
         func refusal(reader: ReaderIdentity?, mode: OpenID4VPSession.ResponseMode = .dcAPIJWT,
                      prefix: OpenID4VPWebRequest.ClientIDPrefix = .x509Hash) -> VerificationError? {
             do {

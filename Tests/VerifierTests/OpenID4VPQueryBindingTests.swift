@@ -67,7 +67,7 @@ struct OpenID4VPQueryBindingTests {
     static func setup(_ mode: OpenID4VPSession.ResponseMode = .dcAPIJWT) throws -> Setup {
         let created = try OpenID4VPWebRequest.create(origin: origin, request: policy, responseMode: mode)
         let wallet = try OpenID4VPRequest(protocolIdentifier: created.protocolIdentifier, data: created.data.serialized(), origin: origin)
-        return Setup(created: created, wallet: wallet, holderA: try TestPKI(seed: 31, at: time), holderB: try TestPKI(seed: 32, at: time))
+        return Setup(created: created, wallet: wallet, holderA: try TestPKI.shared(seed: 31, at: time), holderB: try TestPKI.shared(seed: 32, at: time))
     }
 
     static func line(_ report: VerificationReport, _ id: CheckID) -> [CheckResult] { report.checks.filter { $0.id == id } }

@@ -3,18 +3,34 @@ import CryptoCore
 import Foundation
 import Mdoc
 import MdocTesting
+import Synchronization
 import Testing
+import TestSupport
 import Verifier
 
-/// Every fault × every format it applies to → the verifier's verdict is exactly the fault's expected code
-/// (or still verified, for the encodings a verifier must accept). Each row would fail if its fault were not
+/// The one place each fault's verdict is asserted: every fault × every format it applies to, built by the kit and
+/// verified once through the format's request flow, as `verify-server` verifies it. Each row's report must carry
+/// exactly the fault's code (or verify, for the encodings a verifier must accept), agree with the kit's prediction,
+/// stay inside the check catalog, and hash to its recorded snapshot. Each row would fail if its fault were not
 /// applied: an unfaulted response verifies (see `PositiveVariantTests`), and every coded row demands a rejection.
-@Suite("MdocTesting: fault table")
+///
+/// The front-ends keep a few named rows each, to show they pass the library's outcome through (`SimulatedWalletTests`,
+/// `RevocationFetchServerTests`, `AnnexCRoundTripTests`, `SimulateCLITests`); CI's conformance run sends every case
+/// of the corpus through `verify-server` and `mdocverify`.
+@Suite("Fault table: each fault in each format ends in its code")
 struct FaultTableTests {
     struct Row: CustomTestStringConvertible, Sendable {
         let fault: Fault
         let format: ResponseFormat
         var testDescription: String { "\(fault.name) (\(format.rawValue))" }
+
+        /// The issuer and device curve of the row: brainpoolP384r1 for the bare DeviceResponse, so the table also
+        /// holds on a non-NIST curve (signatures, certificates and device authentication); P-256 elsewhere.
+        var curve: Curve { format == .deviceResponse ? .brainpoolP384r1 : .p256 }
+
+        func run() throws -> SimulatedCase.Result {
+            try SimulatedCase(faults: [fault], format: format, curve: curve, time: Fixtures.time) { $0.deviceCurve = curve }.run()
+        }
     }
 
     static let rows: [Row] = Fault.allCases.flatMap { fault in
@@ -68,46 +84,40 @@ struct FaultTableTests {
         }
     }
 
-    @Test("fault → expected code", arguments: rows)
+    @Test("fault → its code (or verified), the kit's prediction, catalog codes and the recorded report", arguments: rows)
     func row(_ row: Row) throws {
-        let result = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run()
-        let codes = Set(result.report.errors.map(\.code))
+        let result = try row.run()
+        let report = result.report
+        let codes = Set(report.errors.map(\.code))
         if let code = Self.code(row.fault, row.format) {
-            #expect(!result.report.verified)
-            #expect(codes == [code], "\(expectation(result.report, .rejected(code)) ?? "")")
-            #expect(result.report.documents.isEmpty)
+            #expect(!report.verified)
+            #expect(codes == [code], "\(expectation(report, .rejected(code)) ?? "")")
+            #expect(report.documents.isEmpty)
         } else {
-            #expect(result.report.verified, "\(result.report.errors)")
+            #expect(report.verified, "\(report.errors)")
         }
         // The kit's own prediction agrees with the table, so users who rely on it get the same answer.
         #expect(result.expected == (Self.code(row.fault, row.format).map(ExpectedOutcome.rejected) ?? .verified))
         #expect(result.failure == nil, "\(result.failure ?? "")")
-    }
-
-    @Test("the fault table holds on a brainpoolP384r1 issuer and device key", arguments: rows.filter { $0.format == .appleApp })
-    func brainpoolRow(_ row: Row) throws {
-        let result = try SimulatedCase(faults: [row.fault], format: row.format, curve: .brainpoolP384r1, time: Fixtures.time) {
-            $0.deviceCurve = .brainpoolP384r1
-        }.run()
-        let codes = Set(result.report.errors.map(\.code))
-        if let code = Self.code(row.fault, row.format) {
-            #expect(codes == [code], "\(expectation(result.report, .rejected(code)) ?? "")")
-        } else {
-            #expect(result.report.verified, "\(result.report.errors)")
-        }
-    }
-
-    @Test("every failed check carries a code its catalog entry lists, and every check id is in the catalog", arguments: rows)
-    func catalogHoldsTheReport(_ row: Row) throws {
-        let report = try SimulatedCase(faults: [row.fault], format: row.format, time: Fixtures.time).run().report
+        // Every check id is in the catalog, and a failed check carries a code its catalog entry lists.
         let known = Set(CheckID.verificationChecks.map(\.rawValue))
         for check in report.checks {
             #expect(known.contains(check.id.rawValue), "\(check.id) is not in CheckID.verificationChecks")
-            let entry = CheckID.verificationChecks.first { $0 == check.id }
             if let code = check.code {
+                let entry = CheckID.verificationChecks.first { $0 == check.id }
                 #expect(entry?.codes.contains(code) == true, "\(check.id) failed with \(code), which its catalog entry does not list")
             }
         }
+        // Reports are product: the compact report is the recorded one (ReportSnapshotTests explains the file).
+        ReportSnapshotTests.expectSameBytes(report)
+        try FaultTableSnapshot.check(row, report)
+    }
+
+    @Test("the recorded fault-table snapshot lists exactly the table's rows, in table order")
+    func snapshotRows() {
+        guard !ReportSnapshotTests.recording else { return }
+        #expect(FaultTableSnapshot.recorded.map { $0.row } == Self.rows.map(FaultTableSnapshot.name),
+                "rows were added, removed or reordered: rerun with RECORD_REPORTS=1 and review the diff")
     }
 
     @Test("document-signer-no-key-usage: a warning under the default profile, issuer.certificate_profile under strict")
@@ -157,5 +167,50 @@ struct FaultTableTests {
         }
         #expect(Fault(name: "no-such-fault") == nil)
         #expect(Fault.allCases.filter { $0.expectedCode(format: .appleApp) == nil } == [.documentSignerNoKeyUsage, .nonShortestCBOR, .unknownMapKeys])
+    }
+}
+
+/// `TestVectors/reports/fault-table.sha256`: one line per row, "format fault SHA-256", the hash of the row's compact
+/// JSON report with what randomized ECDSA signatures change masked (certificate fingerprints, and the sizes a DER
+/// length moves by a byte). With `RECORD_REPORTS=1` each row writes its line back, the others keep theirs.
+enum FaultTableSnapshot {
+    static let file = ReportSnapshotTests.folder + "fault-table.sha256"
+
+    /// The recorded lines, split into the row ("format fault") and the hash.
+    static let recorded: [(row: String, hash: String)] = VectorFiles.text(file).split(separator: "\n").compactMap { line in
+        let words = line.split(separator: " ")
+        guard words.count == 3 else { return nil }
+        return ("\(words[0]) \(words[1])", String(words[2]))
+    }
+
+    static func name(_ row: FaultTableTests.Row) -> String { "\(row.format.rawValue) \(row.fault.name)" }
+
+    static func digest(of report: VerificationReport) -> (hash: String, json: String) {
+        let json = report.json.serialized()
+            .replacing(/[0-9]+(-byte| bytes)/) { "#" + $0.output.1 }
+            .replacing(/"certificateSHA256":"[0-9a-f]+"/) { _ in "\"certificateSHA256\":\"#\"" }
+        return (Hex.encode(Digest.hash(.sha256, Array(json.utf8))), json)
+    }
+
+    static func check(_ row: FaultTableTests.Row, _ report: VerificationReport) throws {
+        let (hash, json) = digest(of: report)
+        if ReportSnapshotTests.recording {
+            try record(name(row), hash)
+            return
+        }
+        let recordedHash = recorded.first { $0.row == name(row) }?.hash
+        #expect(recordedHash == hash, "the report of \(name(row)) differs from \(file); rerun with RECORD_REPORTS=1 only if the change is intended: \(json)")
+    }
+
+    /// Lines recorded by this run; the file is rewritten in table order after each.
+    private static let recordedNow = Mutex<[String: String]>([:])
+
+    private static func record(_ row: String, _ hash: String) throws {
+        try recordedNow.withLock { lines in
+            lines[row] = hash
+            let kept = Dictionary(recorded.map { ($0.row, $0.hash) }, uniquingKeysWith: { first, _ in first })
+            let text = FaultTableTests.rows.map(name).compactMap { row in (lines[row] ?? kept[row]).map { "\(row) \($0)" } }
+            try Data((text.joined(separator: "\n") + "\n").utf8).write(to: VectorFiles.url(file))
+        }
     }
 }

@@ -85,6 +85,18 @@ struct LoTEFetchCLITests {
         }
     }
 
+    @Test("a stale list is imported and said to be stale; --profile strict refuses it (lote.stale)")
+    func stale() async throws {
+        try await Self.with { fixture in
+            try fixture.publish(2, [fixture.first], nextUpdate: Self.time - 3600)
+            let strict = try fixture.fetch(["--fetch-allow", "127.0.0.1", "--profile", "strict"])
+            #expect(strict.status == 1 && strict.stdout.contains("REJECTED LoTE — lote.stale"), "\(strict.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.trust))
+            let imported = try fixture.fetch()
+            #expect(imported.status == 0 && imported.stdout.contains("STALE since"), "\(imported.stdout)")
+        }
+    }
+
     @Test("usage: not an http(s) URL, no --doctype-map, no pinned root, a bad --timeout are exit 2 before any download")
     func usage() async throws {
         try await Self.with { fixture in

@@ -5,7 +5,8 @@ import Verifier
 /// The benchmark cases state their namespace and element counts (the floor's SHA-256 count uses them) without
 /// verifying at construction, so the first timed verification stays cold; these tests hold the counts to the verified
 /// documents.
-@Suite struct PerformanceCaseTests {
+@Suite("Benchmark cases: the stated namespace and element counts are the verified document's")
+struct PerformanceCaseTests {
     @Test(arguments: [PerformanceCase.Name.apple, .large])
     func countsMatchTheVerifiedDocument(name: PerformanceCase.Name) throws {
         let bench = try PerformanceCase.make(name)

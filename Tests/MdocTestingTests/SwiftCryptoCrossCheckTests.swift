@@ -10,7 +10,7 @@ import Verifier
 /// swift-crypto (BoringSSL) as an independent implementation: it opens what the kit seals and verifies what it
 /// signs or MACs, so a misunderstanding shared by our simulator and our verifier cannot pass silently.
 @Suite("MdocTesting: cross-check with swift-crypto")
-struct CrossCheckTests {
+struct SwiftCryptoCrossCheckTests {
     static let suite = Crypto.HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .AES_GCM_128)
 
     static func swiftCryptoKey(_ key: CryptoCore.PrivateKey) throws -> P256.KeyAgreement.PrivateKey {

@@ -5,8 +5,8 @@ import Testing
 import Verifier
 
 /// Faults compose; conflicts and misapplied faults are refused; the expectation helper explains mismatches.
-@Suite("MdocTesting: composition and expectations")
-struct CompositionTests {
+@Suite("MdocTesting: faults combine, conflicts are refused, expectation() explains mismatches")
+struct FaultCompositionTests {
     @Test("document faults combine: the report holds codes from the faults only")
     func combined() throws {
         let combos: [[Fault]] = [

@@ -9,7 +9,7 @@ import Verifier
 /// Every error code that applies to the Apple format, produced from Apple's sample: envelope faults
 /// directly, mdoc faults by modifying the decrypted plaintext and re-encrypting it to the sample key.
 @Suite("Apple Verify with Wallet: rejections")
-struct AppleNegativeTests {
+struct AppleRejectionTests {
     typealias F = AppleFixtures
 
     static func codes(_ report: VerificationReport) -> Set<ErrorCode> { Set(report.errors.map(\.code)) }

@@ -8,8 +8,8 @@ import Verifier
 /// Bad input never crashes, hangs or releases data: random byte mutations of Apple's sample (the envelope
 /// as received, and the plaintext re-encrypted so the mutation reaches the mdoc checks) always end in a
 /// report whose every error has a stable code, with no documents unless everything passed.
-@Suite("Mutated responses")
-struct MutationRobustnessTests {
+@Suite("Apple's sample, randomly mutated: rejected with a code, or verified with only true values")
+struct AppleSampleMutationTests {
     static func mutate(_ bytes: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
         switch rng.next() % 4 {

@@ -7,8 +7,8 @@ import MdocTesting
 import Testing
 import Verifier
 
-@Suite("MdocTesting: Annex C responses")
-struct AnnexCTests {
+@Suite("MdocTesting: the kit's Annex C wallet (response shape, encryptionInfo, transcript)")
+struct AnnexCWalletTests {
     @Test("the response is base64url without padding of [\"dcapi\", {enc, cipherText}] and opens to the DeviceResponse")
     func shape() throws {
         let pki = try TestPKI(seed: 1, at: Fixtures.time)
@@ -53,7 +53,7 @@ struct AnnexCTests {
     }
 }
 
-extension AnnexCTests {
+extension AnnexCWalletTests {
     @Test("SimulatedCase verifies Annex C with AnnexCVerifier; deviceMac is refused there as for Apple")
     func simulatedCase() throws {
         let good = try SimulatedCase(format: .annexC, time: Fixtures.time).run()
@@ -65,7 +65,7 @@ extension AnnexCTests {
     }
 }
 
-extension AnnexCTests {
+extension AnnexCWalletTests {
     @Test("from the encryptionInfo text alone (what a wallet sees), the response verifies with the request's private key")
     func fromEncryptionInfo() throws {
         let request = try AnnexCRequest(seed: 6, origin: "https://shop.example")

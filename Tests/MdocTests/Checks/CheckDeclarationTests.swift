@@ -41,6 +41,23 @@ struct CheckDeclarationTests {
         }
     }
 
+    @Test("each check run alone in the declared order, threading the facts, writes exactly the runner's lines")
+    func tablesRunAsTheRunner() throws {
+        let parsed = try CheckFixture.mDL()
+        let request = PolicyElementsTests.request(for: parsed.document, naming: nil)
+        let context = MdocVerificationContext(time: CheckFixture.time, transcript: CheckFixture.transcript, readerKey: nil,
+                                              options: MdocVerificationOptions(), trustStore: parsed.pki.trustStore,
+                                              cache: CertificateCache(), request: request)
+        var runner = DocumentVerification(index: 0, document: parsed.document, context: context)
+        runner.run()
+        var alone = DocumentVerification(index: 0, document: parsed.document, context: context)
+        var facts = DocumentFacts(requestPolicy: request)
+        for check in DocumentCheck.order { check.run(&alone, facts: &facts) }
+        #expect(alone.log.checks == runner.log.checks)
+        #expect(runner.log.checks.map(\.id) == DocumentCheck.order.map(\.id))
+        #expect(runner.verifiedDocument() != nil)
+    }
+
     @Test("a fact a check uses when present is established earlier in the order, and is never also a need")
     func usesComeFromEarlierChecks() {
         var established: [DocumentFact] = []

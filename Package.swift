@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Data flow, lowest first: system libraries → their C shims → CBOR / CryptoCore → HPKE → Mdoc → Verifier →
-// RevocationFetch → front-ends; the kit (KitCertificates → MdocTesting → MdocTestingServer) beside the front-ends.
-// A module only imports modules to its left. A relying party that depends on `Verifier` compiles no swift-nio, no
-// second TLS stack and no database driver.
+// Data flow, lowest first: system libraries → their C shims → CBOR / CryptoCore → HPKE, MdocModel → MdocTrust → Mdoc →
+// Verifier → front-ends, with RevocationFetch (on MdocTrust) beside Mdoc; the kit (KitCertificates → MdocTesting →
+// MdocTestingServer) beside the front-ends. A module only imports modules to its left. A relying party that depends
+// on `Verifier` compiles no swift-nio, no second TLS stack and no database driver.
 let opensslSettings: [CSetting] = [.define("OPENSSL_NO_DEPRECATED")]
 
 // The upcoming-feature settings the Swift server packages use, on the library modules (CBOR up to Verifier and
@@ -60,15 +60,22 @@ let package = Package(
         .target(name: "CBOR", dependencies: ["CCBORWalker", "CLibCBOR"], swiftSettings: strictSettings),
         .target(name: "CryptoCore", dependencies: ["COpenSSLShims", "COpenSSL"], swiftSettings: strictSettings),
         .target(name: "HPKE", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], swiftSettings: strictSettings),
+        // The mdoc data and its vocabulary: COSE, the DeviceResponse model, elements, error codes and check results,
+        // the SessionTranscript type, DeviceRequest / ReaderAuth, the request policy, the verified document.
+        .target(name: "MdocModel", dependencies: ["CBOR", "CryptoCore"], swiftSettings: strictSettings),
+        // Trust and revocation: VICALs, LoTEs, trust folders, the Annex B profile rules, the certificate cache, status
+        // lists (zlib) and CRL sources.
         // Locks: CryptoCore.Locked, a pthread mutex, which ThreadSanitizer understands (Linux's Synchronization.Mutex
         // hands a contended lock over in the kernel, where it cannot see it; Fuzz/README.md).
-        .target(name: "Mdoc", dependencies: ["CBOR", "CryptoCore", "CZlib",
+        .target(name: "MdocTrust", dependencies: ["MdocModel", "CBOR", "CryptoCore", "CZlib"], swiftSettings: strictSettings),
+        // The ISO/IEC 18013-5 checks over the model, with their catalog, options and stage timings (spans).
+        .target(name: "Mdoc", dependencies: ["MdocModel", "MdocTrust", "CBOR", "CryptoCore",
                                              .product(name: "Tracing", package: "swift-distributed-tracing")], swiftSettings: strictSettings),
-        .target(name: "Verifier", dependencies: ["Mdoc", "HPKE", "CBOR", "CryptoCore"], swiftSettings: strictSettings),
+        .target(name: "Verifier", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore"], swiftSettings: strictSettings),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",
-            dependencies: ["Mdoc", "CBOR", "CryptoCore", "CListFetch",
+            dependencies: ["MdocModel", "MdocTrust", "CBOR", "CryptoCore", "CListFetch",
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
@@ -76,25 +83,25 @@ let package = Package(
         // Certificate and CRL builders for test PKIs: the kit and the tests, never the verifier.
         .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
-        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
         // The kit's lists on loopback over HTTP (RevocationListServer).
-        .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "Mdoc", "CryptoCore",
+        .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "MdocTrust", "CryptoCore",
                                                          .product(name: "NIOCore", package: "swift-nio"),
                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                                          .product(name: "NIOPosix", package: "swift-nio"),
                                                          .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", "MdocTesting", "CBOR", "RevocationFetch",
+            dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "MdocTesting", "CBOR", "RevocationFetch",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTTP API's request bodies and their rules, without the HTTP stack (the server and the fuzz harness).
-        .target(name: "VerifyServerAPI", dependencies: ["Mdoc"]),
+        .target(name: "VerifyServerAPI", dependencies: ["MdocModel"]),
         // The HTTP service: app, configuration, request stores, metrics (a library so tests start it in-process).
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator", "CListFetch",
+                "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator", "CListFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -133,7 +140,7 @@ let package = Package(
         // Loopback load tool for verify-server (bounded count and time); see Benchmarks/README.md.
         .executableTarget(
             name: "verify-server-load",
-            dependencies: ["VerifyServer", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "CAllocator",
+            dependencies: ["VerifyServer", "Verifier", "MdocModel", "CryptoCore", "MdocTesting", "CAllocator",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
@@ -141,7 +148,7 @@ let package = Package(
         ),
         // libFuzzer targets (Fuzz/README.md): the harness, and one driver that libFuzzer links when built with
         // -DFUZZING (Fuzz/run.sh) and that otherwise lists targets, writes seeds and replays inputs. Not in any product.
-        .target(name: "FuzzHarness", dependencies: ["Verifier", "Mdoc", "CBOR", "CryptoCore", "MdocTesting", "VerifyServerAPI", "TestSupport"],
+        .target(name: "FuzzHarness", dependencies: ["Verifier", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "MdocTesting", "VerifyServerAPI", "TestSupport"],
                 path: "Fuzz/Harness"),
         .executableTarget(name: "fuzz-verifier", dependencies: ["FuzzHarness"], path: "Fuzz/Driver"),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
@@ -149,12 +156,12 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates", "Verifier"]),
-        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore", "TestSupport"]),
-        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
+        .testTarget(name: "MdocTests", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates", "Verifier"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
+            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
                            "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
@@ -169,11 +176,11 @@ let package = Package(
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),
-        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "CryptoCore", "TestSupport",
+        .testTarget(name: "RevocationFetchTests", dependencies: ["RevocationFetch", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport",
                                                                .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MdocTestingTests",
-            dependencies: ["MdocTesting", "KitCertificates", "Verifier", "Mdoc", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
+            dependencies: ["MdocTesting", "KitCertificates", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 import MdocTesting
 import Verifier
 import VerifyServer

@@ -1,6 +1,5 @@
 import CryptoCore
 import Foundation
-import Mdoc
 import MdocTesting
 import Verifier
 

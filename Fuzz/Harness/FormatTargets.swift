@@ -1,6 +1,6 @@
 import CBOR
 import Foundation
-import Mdoc
+import MdocModel
 import MdocTesting
 import TestSupport
 import Verifier

@@ -1,5 +1,6 @@
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// What every input must leave true. A broken invariant traps, so libFuzzer saves the input as a crash.

@@ -1,5 +1,4 @@
 import Foundation
-import Mdoc
 import Verifier
 import VerifyServerAPI
 

@@ -1,8 +1,8 @@
 import CBOR
 import CryptoCore
 import Foundation
-import Mdoc
 import MdocTesting
+import MdocTrust
 import TestSupport
 import Verifier
 

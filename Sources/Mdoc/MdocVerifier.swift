@@ -1,6 +1,8 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
+import MdocTrust
 
 /// Verifies a decoded DeviceResponse against a session transcript (ISO/IEC 18013-5 §9.3). Holds the trust
 /// store and the certificate cache, so one instance should serve many verifications.

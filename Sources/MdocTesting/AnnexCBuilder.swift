@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import HPKE
 import Mdoc
+import MdocModel
 
 /// The relying party's side of one ISO/IEC 18013-7 Annex C request (`org-iso-mdoc` over the Digital
 /// Credentials API): its recipient key, the exact `encryptionInfo` string it sent, and its origin.

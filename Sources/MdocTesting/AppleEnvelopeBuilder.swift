@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import HPKE
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Apple "Verify with Wallet" in-app response (`PKIdentityDocument.encryptedData`): `{"identity": DeviceResponse}`

@@ -6,6 +6,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// Apple's signed sample response with the test merchant key and test IACA that open and verify it (test mode only).
 public enum AppleSignedSample {

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 
 /// COSE_Sign1 and COSE_Mac0 (RFC 9052 §4.2, §6.2) as mdoc uses them: `alg` in the protected header,
 /// untagged arrays, raw r‖s ECDSA signatures.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 
 /// `DeviceSigned = {"nameSpaces": DeviceNameSpacesBytes, "deviceAuth": {"deviceSignature" / "deviceMac"}}`
 /// (ISO/IEC 18013-5 §8.3.2.1.2.2, §9.1.3). Both authenticate the detached

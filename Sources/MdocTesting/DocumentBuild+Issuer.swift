@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 extension DocumentBuild {
     static let day: TimeInterval = 86_400

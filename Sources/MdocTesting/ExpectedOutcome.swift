@@ -1,4 +1,6 @@
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// What a verification of a simulated response must end in.

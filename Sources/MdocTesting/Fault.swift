@@ -1,4 +1,6 @@
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// The response formats the kit produces (the verifier's report formats).

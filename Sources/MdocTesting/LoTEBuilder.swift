@@ -2,6 +2,8 @@ import CryptoCore
 import Foundation
 import KitCertificates
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// Builds ETSI TS 119 602 Lists of Trusted Entities (JSON binding) signed by a seeded test scheme operator: a root CA

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Builds signed responses from a `TestPKI`: sample or given content, the requested disclosure, and faults.

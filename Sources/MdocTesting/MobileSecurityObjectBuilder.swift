@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), encoded as `MobileSecurityObjectBytes` (tag 24).
 public struct MobileSecurityObjectBuilder: Sendable {

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// An OpenID4VP request as the simulated wallet answers it: origin, nonce, response mode, the verifier's

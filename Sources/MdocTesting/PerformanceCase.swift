@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// A response the benchmarks verify over and over: `mdocverify bench` and the package-benchmark suite

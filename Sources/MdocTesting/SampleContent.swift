@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 
 /// Realistic, fictitious document content: an mDL (ISO `org.iso.18013.5.1` plus AAMVA
 /// `org.iso.18013.5.1.aamva`) and an ISO/IEC 23220 photo ID. Age elements follow the birth date at the

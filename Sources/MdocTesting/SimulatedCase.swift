@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocTrust
 import Verifier
 
 /// One call that builds a simulated response, verifies it with the library's verifier and compares the

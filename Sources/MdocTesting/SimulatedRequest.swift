@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// The relying party's side of one simulated request, for each format: what the simulated wallet answers, and the

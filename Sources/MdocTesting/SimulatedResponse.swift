@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// A built response with everything needed to verify it.
 public struct SimulatedResponse: Sendable {

@@ -2,6 +2,7 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocTrust
 
 /// The revocation material the kit issues with a response: the IACA's CRL (listing the Document Signer under the
 /// `document-signer-revoked` fault) and, when the MSO names them, the status list token and the identifier list token

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// What to put in a simulated document and how to encode it.
 public struct SimulationOptions: Sendable {

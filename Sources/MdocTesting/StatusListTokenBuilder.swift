@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocTrust
 
 /// Builds a Status List Token or an Identifier List Token in CWT form (draft-ietf-oauth-status-list §5.2): COSE_Sign1
 /// with protected `{1: alg, 16: typ}`, x5chain in the unprotected header, and the claims

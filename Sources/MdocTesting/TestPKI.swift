@@ -2,6 +2,7 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocModel
 
 /// A test PKI shaped like a real mDL issuer's: an IACA root (ISO/IEC 18013-5 Annex B, Table B.1) and a
 /// Document Signer issued by it (Table B.3), plus device keys. Keys and serial numbers come from the seed;

@@ -2,6 +2,7 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocModel
 
 /// A reader (relying-party) root and a reader certificate for signing requests (ReaderAuth, ISO/IEC
 /// 18013-5 §9.1.4 and Annex B Table B.7): what Apple Business Connect issues for Apple Wallet, but for tests.

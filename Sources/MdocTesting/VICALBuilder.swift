@@ -3,6 +3,8 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Builds VICALs (ISO/IEC 18013-5 Annex C) signed by a seeded test trust-list operator: a root and a VICAL signer
 /// (EKU 1.0.18013.5.1.8) whose chain goes in `x5chain`. For testing docType scope, rollback and staleness with lists

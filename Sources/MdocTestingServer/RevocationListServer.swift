@@ -1,6 +1,6 @@
 import Foundation
-import Mdoc
 import MdocTesting
+import MdocTrust
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocTrust
 
 /// What the fetcher holds for one URI: the last list fetched from it, how long that may be reused, and how the
 /// latest attempt went.

@@ -1,5 +1,6 @@
 import CryptoCore
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Revocation material for the checks: files first, then what `RevocationFetcher` fetched. Status tokens are looked
 /// up by the MSO's `uri`; CRLs by the certificate's distribution points when `FetchSettings.crlDistributionPoints`

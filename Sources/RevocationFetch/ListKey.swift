@@ -1,4 +1,4 @@
-import Mdoc
+import MdocTrust
 
 /// One list the fetcher keeps: a status list or identifier list token, or a CRL, by the URI it is fetched from.
 public struct ListKey: Hashable, Sendable, CustomStringConvertible {

@@ -3,7 +3,8 @@ import CoreMetrics
 import CryptoCore
 import Foundation
 import Logging
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Fetches status list tokens and CRLs over HTTP(S) and keeps them for the synchronous checks.
 ///

@@ -1,4 +1,5 @@
-import Mdoc
+import MdocModel
+import MdocTrust
 
 // Codes raised by the format front doors: the envelope around a DeviceResponse and its decryption.
 extension ErrorCode {

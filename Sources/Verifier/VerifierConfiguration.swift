@@ -1,7 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocTrust
 
 /// Server-side settings shared by every verification format.
 public struct VerifierConfiguration: Sendable {

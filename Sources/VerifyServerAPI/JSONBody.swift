@@ -1,5 +1,5 @@
 import Foundation
-import Mdoc
+import MdocModel
 
 /// Decodes a request body that has already been read within the size limit. A failure is `input.malformed` naming
 /// the offending field, never echoing its value.

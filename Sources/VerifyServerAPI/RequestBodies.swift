@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 /// `POST /v1/requests` and `POST /v1/transactions` body.
 package struct CreateRequestBody: Decodable, Sendable {

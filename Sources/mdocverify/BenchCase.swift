@@ -3,6 +3,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Verifier
 

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 
 /// `--target command -- CMD ARGS…`: runs the command once per case, the case folder in `MDOC_CONFORMANCE_CASE_DIR`,

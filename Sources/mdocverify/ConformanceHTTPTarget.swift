@@ -7,6 +7,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Mdoc
+import MdocModel
 import MdocTesting
 import Verifier
 

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Reading local inputs. Every failure is a `UsageFailure` (exit 2) naming the path, never the contents.

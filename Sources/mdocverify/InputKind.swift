@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// What a local file holds, told from its bytes, so that a file given to the wrong option is named for what it is
 /// ("a PEM certificate") together with the option it belongs to, instead of a parser's complaint about its first byte.

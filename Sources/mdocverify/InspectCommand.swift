@@ -3,6 +3,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// `mdocverify inspect`: what a response holds, for people. An indented tree by default (`--json` for machines,

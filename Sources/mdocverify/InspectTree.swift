@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// What `mdocverify inspect` prints: CBOR as an indented tree in which the mdoc structures it recognises are named

@@ -2,6 +2,7 @@ import ArgumentParser
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// `mdocverify keygen`: a P-256 merchant key pair for testing without an Apple developer account.

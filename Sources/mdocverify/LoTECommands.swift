@@ -3,6 +3,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// `mdocverify trust lote …`: ETSI TS 119 602 Lists of Trusted Entities (the EU's trusted lists of PID, wallet, mDL

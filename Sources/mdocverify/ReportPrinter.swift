@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Prints a report and returns the exit status for its verdict.

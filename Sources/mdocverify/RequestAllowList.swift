@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 
 /// The issuer allow-list of a `--request` file (`allowedIssuers`) on the command line: read and bounded with the
 /// request, narrowed to the trust anchors when a request is created.

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// `session.json`: what `request <format>` keeps for `verify <format> --session` (README, "Kept state").

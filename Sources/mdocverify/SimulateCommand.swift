@@ -2,6 +2,7 @@ import ArgumentParser
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Verifier
 

@@ -1,6 +1,8 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 
 /// `--trust` files and folders as the CLI reads them: what `TrustFolder` reads (PEM or DER certificates, manifests),
 /// plus a file given directly that holds hex or base64 text of one DER certificate (test vectors ship such files).

@@ -2,6 +2,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// How `trust vical verify` prints a verified VICAL.

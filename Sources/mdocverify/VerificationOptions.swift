@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import RevocationFetch
 import Verifier
 

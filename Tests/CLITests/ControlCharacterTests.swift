@@ -2,7 +2,9 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import TestSupport
 

@@ -1,7 +1,9 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import TestSupport
 

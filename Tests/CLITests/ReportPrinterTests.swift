@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 import MdocTesting
 @testable import mdocverify
 import Testing

@@ -1,6 +1,8 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Testing
 import TestSupport
 import Verifier

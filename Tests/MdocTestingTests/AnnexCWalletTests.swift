@@ -3,6 +3,7 @@ import CryptoCore
 import Foundation
 import HPKE
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

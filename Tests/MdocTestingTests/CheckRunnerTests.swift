@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

@@ -3,6 +3,7 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

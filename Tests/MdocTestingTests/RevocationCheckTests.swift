@@ -3,7 +3,9 @@ import CryptoCore
 import KitCertificates
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import Verifier
 

@@ -3,6 +3,7 @@ import Crypto
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

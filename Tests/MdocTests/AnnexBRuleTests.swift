@@ -2,6 +2,8 @@ import CryptoCore
 import KitCertificates
 import Foundation
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 
 /// One table per Annex B rule: a certificate that follows the rule and one that breaks it (built from a

@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 import Testing
 
 /// Base64url (RFC 4648 §5) against the RFC's own vectors and against Foundation's standard base64 with the

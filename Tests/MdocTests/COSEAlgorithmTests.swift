@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 import Testing
 
 /// COSE algorithm identifiers as the IANA COSE Algorithms registry assigns them (RFC 9053; RFC 9864 §2.1 and §2.2

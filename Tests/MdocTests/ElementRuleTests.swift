@@ -1,5 +1,7 @@
 import CBOR
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 
 /// The small parsers behind the element checks, read as bytes for speed: they must still answer as the rules say.

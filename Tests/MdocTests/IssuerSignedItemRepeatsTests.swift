@@ -1,5 +1,7 @@
 import CBOR
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 
 /// `IssuerSignedItem.repeats` compares short namespaces pairwise and longer ones through sets. Both must name the same

@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 import Testing
 
 @Suite("RFC 3339 dates")

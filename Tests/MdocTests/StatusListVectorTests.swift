@@ -3,6 +3,8 @@ import CryptoCore
 import CZlib
 import Foundation
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 import TestSupport
 

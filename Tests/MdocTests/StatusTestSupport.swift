@@ -3,6 +3,8 @@ import CryptoCore
 import KitCertificates
 import Foundation
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Synchronization
 

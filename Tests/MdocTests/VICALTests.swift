@@ -2,6 +2,8 @@ import CryptoCore
 import Foundation
 import CBOR
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 import TestSupport
 

@@ -1,6 +1,8 @@
 import CBOR
 import CryptoCore
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import Testing
 
 /// `ValueDigests` reads an MSO's digests in place: a short namespace is scanned, a long one indexed. Both must find

@@ -3,6 +3,7 @@ import Logging
 import Mdoc
 import MdocTesting
 import MdocTestingServer
+import MdocTrust
 import RevocationFetch
 import Synchronization
 import Testing

@@ -3,6 +3,8 @@ import CryptoCore
 import Foundation
 import HPKE
 import Mdoc
+import MdocModel
+import MdocTrust
 import TestSupport
 import Verifier
 

@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import Verifier
 

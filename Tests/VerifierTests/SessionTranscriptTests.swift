@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Testing
 import TestSupport
 import Verifier

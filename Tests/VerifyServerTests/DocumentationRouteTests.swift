@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

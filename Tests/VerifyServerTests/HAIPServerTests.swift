@@ -2,6 +2,7 @@ import CryptoCore
 import Foundation
 import LoopbackClient
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import Verifier

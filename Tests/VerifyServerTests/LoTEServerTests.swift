@@ -3,6 +3,7 @@ import Foundation
 import LoopbackClient
 import Mdoc
 import MdocTesting
+import MdocTrust
 import Testing
 import TestSupport
 import Verifier

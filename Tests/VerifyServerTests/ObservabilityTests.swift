@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
 import Synchronization
 import Testing
 import TestSupport

@@ -1,4 +1,6 @@
 import Foundation
+import MdocModel
+import MdocTrust
 import Testing
 import TestSupport
 import Mdoc

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
 import Testing
 import VerifyServer
 

@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackClient
 import Mdoc
+import MdocModel
+import MdocTrust
 import TestSupport
 import MdocTesting
 import MdocTestingServer

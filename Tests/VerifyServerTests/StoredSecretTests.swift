@@ -2,6 +2,7 @@ import LoopbackClient
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Testing
 import TestSupport
 import Verifier

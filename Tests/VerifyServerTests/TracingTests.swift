@@ -2,6 +2,7 @@ import Foundation
 import InMemoryTracing
 import Instrumentation
 import Mdoc
+import MdocModel
 import Testing
 import TestSupport
 import Tracing

@@ -1,5 +1,7 @@
 import CBOR
 import CryptoCore
+import MdocModel
+import MdocTrust
 
 extension DocumentCheck {
     /// Reads `x5chain` (label 33): one DER certificate as a bstr, or an array, leaf (document signer) first.

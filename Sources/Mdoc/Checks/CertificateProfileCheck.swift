@@ -1,5 +1,7 @@
 import CryptoCore
 import Foundation
+import MdocModel
+import MdocTrust
 
 extension DocumentCheck {
     /// The document signer (and the IACA it chains to) against the Annex B profile.

@@ -1,5 +1,7 @@
 import CryptoCore
 import Foundation
+import MdocModel
+import MdocTrust
 
 extension DocumentCheck {
     /// The document signer (and any CA between it and the anchor) is not on a current CRL its issuer signed.

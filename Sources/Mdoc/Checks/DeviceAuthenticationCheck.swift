@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import MdocModel
 
 extension DocumentCheck {
     /// mdoc authentication: deviceSignature (COSE_Sign1) or deviceMac (COSE_Mac0) over

@@ -1,3 +1,4 @@
+import MdocModel
 extension DocumentCheck {
     /// Per-document `errors` (elements the wallet could not return) are reported, not ignored.
     static let documentErrors = DocumentCheck(.documentErrors, stage: nil) { $0.checkDocumentErrors() }

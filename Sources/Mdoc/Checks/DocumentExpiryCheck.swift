@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import MdocModel
 
 extension DocumentCheck {
     /// A returned `expiry_date` that has passed at the verification time is reported as a warning: the MSO may still be

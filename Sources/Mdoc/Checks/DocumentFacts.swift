@@ -1,4 +1,5 @@
 import CryptoCore
+import MdocModel
 
 /// What one check establishes for later checks of the same document.
 package enum DocumentFact: Sendable, CaseIterable, CustomStringConvertible {

@@ -1,6 +1,8 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
+import MdocTrust
 import Tracing
 
 /// Inputs shared by every document of one response.

@@ -1,3 +1,5 @@
+import MdocModel
+import MdocTrust
 extension DocumentCheck {
     /// Every returned element of a namespace the product knows has its data type (`ElementTypeTable`), so the relying
     /// party can use the value; unknown elements and namespaces pass untyped.

@@ -1,3 +1,4 @@
+import MdocModel
 extension DocumentCheck {
     /// issuerAuth's headers follow RFC 9052 §3 (`crit` protected and listing only labels we process, `alg` protected
     /// only, no label twice), and `alg` is one we verify (ES256/384/512, EdDSA).

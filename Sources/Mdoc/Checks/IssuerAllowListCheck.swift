@@ -1,4 +1,5 @@
 import CryptoCore
+import MdocModel
 
 extension DocumentCheck {
     /// The anchor the trusted chain ends at must be on the request's issuer allow-list, compared by the key identifier

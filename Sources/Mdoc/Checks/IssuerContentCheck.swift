@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import MdocModel
 
 extension DocumentCheck {
     /// Disclosed `issuing_country` must equal the document signer's subject countryName, and

@@ -1,4 +1,6 @@
 import CryptoCore
+import MdocModel
+import MdocTrust
 
 extension DocumentCheck {
     /// Verifies issuerAuth's `Sig_structure = ["Signature1", protected, h'', MobileSecurityObjectBytes]` over the

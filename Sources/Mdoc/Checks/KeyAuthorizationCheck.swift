@@ -1,3 +1,4 @@
+import MdocModel
 extension DocumentCheck {
     /// A device-signed element is accepted only if the MSO's keyAuthorizations allow its namespace or the
     /// element itself; without keyAuthorizations none is. A device-signed element may not shadow an

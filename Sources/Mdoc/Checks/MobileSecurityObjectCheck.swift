@@ -1,4 +1,5 @@
 import CryptoCore
+import MdocModel
 
 extension DocumentCheck {
     /// Decodes the MSO from the tag-24 payload and checks its version. The payload is only decoded here, never

@@ -1,4 +1,5 @@
 import CBOR
+import MdocModel
 
 extension DocumentCheck {
     /// The returned docType must be one the relying party asked for.

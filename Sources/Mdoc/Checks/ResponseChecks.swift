@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import MdocModel
 
 /// The checks of a DeviceResponse as a whole (ISO/IEC 18013-5 §8.3.2.1.2.2), before its documents are checked one
 /// by one: version and status, the set of documents, `documentErrors`, and the number of documents per requested

@@ -1,5 +1,7 @@
 import CryptoCore
 import Foundation
+import MdocModel
+import MdocTrust
 
 extension DocumentCheck {
     /// The MSO's `status` reference: the status list and the identifier list it names say the document is valid. Only

@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 extension DocumentCheck {
     /// `validFrom ≤ now ≤ validUntil` (with the configured clock skew), `validFrom < validUntil`, `validFrom` not

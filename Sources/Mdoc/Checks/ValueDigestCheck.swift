@@ -1,4 +1,5 @@
 import CryptoCore
+import MdocModel
 
 extension DocumentCheck {
     /// Every disclosed IssuerSignedItem: the digest of its tag-24 bytes as received must equal

@@ -1,4 +1,5 @@
 import CryptoCore
+import MdocModel
 
 extension DocumentVerification {
     /// The caller-facing document, from the facts the checks established (`verifiedDocument()`). Only called once

@@ -1,3 +1,5 @@
+import MdocModel
+import MdocTrust
 /// Every check of the ISO/IEC 18013-5 layer, in report order, with its clause and the codes it can raise: the
 /// one place where a check id meets its error codes. The format front doors add theirs in `Verifier`
 /// (`CheckID.formatChecks`).

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// One case of the conformance corpus: a response for one format, what it exercises, and the verdict any verifier

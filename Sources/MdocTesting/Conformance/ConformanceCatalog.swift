@@ -1,6 +1,8 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// The cases of the corpus, per format: positive controls, every kit fault that applies to the format, and the attack

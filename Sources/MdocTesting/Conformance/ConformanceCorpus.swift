@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// The conformance corpus: every case for every format the kit simulates (`KitFormat.all`), at one fixed

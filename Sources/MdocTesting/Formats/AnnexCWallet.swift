@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Verifier
 
 /// ISO/IEC 18013-7 Annex C, sealed to the recipient key the request's `encryptionInfo` carries, for the page origin.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Apple's in-app "Verify with Wallet" envelope, sealed to the request's merchant key.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Verifier
 
 /// A bare DeviceResponse for a transcript the caller chose: no envelope.

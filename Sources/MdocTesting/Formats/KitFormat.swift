@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// The compliance kit's side of one format: how it stands in for the relying party of a seeded case, which

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Verifier
 
 /// OpenID4VP over the DC API, answered to the request's key (`dc_api.jwt`) or in plain (`dc_api`).

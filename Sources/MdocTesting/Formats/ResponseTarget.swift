@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Where the response goes: the format and the relying party's out-of-band values.

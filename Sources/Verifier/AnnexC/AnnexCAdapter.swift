@@ -2,6 +2,7 @@ import CBOR
 import Foundation
 import HPKE
 import Mdoc
+import MdocModel
 
 /// ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API, docs/formats.md §2): response
 /// shape → session transcript from the kept encryptionInfo text and origin → HPKE open → bare DeviceResponse.

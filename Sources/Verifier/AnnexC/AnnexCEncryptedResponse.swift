@@ -1,6 +1,6 @@
 import CBOR
 import Foundation
-import Mdoc
+import MdocModel
 
 /// The wallet's answer (ISO/IEC TS 18013-7 Annex C; docs/formats.md §2.4):
 /// `DigitalCredential.data = {"response": Base64EncryptedResponse}` with

@@ -1,6 +1,6 @@
 import CBOR
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// `EncryptionInfo = ["dcapi", {"nonce": bstr, "recipientPublicKey": COSE_Key}]` (ISO/IEC TS 18013-7 Annex C,
 /// docs/formats.md §2.1; the encoding follows Apple's sample request).

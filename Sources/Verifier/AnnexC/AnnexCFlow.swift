@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// ISO/IEC TS 18013-7 Annex C over the Digital Credentials API as a request flow: a fresh recipient key, nonce and
 /// EncryptionInfo per request (signed with the reader identity when configured). The kept state is the private key

@@ -1,4 +1,3 @@
-import Mdoc
 
 extension VerificationReport.Format {
     /// ISO/IEC TS 18013-7 Annex C over the Digital Credentials API (`annex-c`).

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// What the server keeps for one Annex C request until its response arrives (docs/formats.md §2.5).
 /// Store it server-side, bound to the user's session, and use it once: the verifier itself is stateless and

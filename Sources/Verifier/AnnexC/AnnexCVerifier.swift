@@ -1,5 +1,5 @@
 import Foundation
-import Mdoc
+import MdocTrust
 
 /// Verifies ISO/IEC TS 18013-7 Annex C responses (`org-iso-mdoc` over the Digital Credentials API): the
 /// `ResponseVerifier`, named for this format.

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// An ISO/IEC TS 18013-7 Annex C request for
 /// `navigator.credentials.get({digital: {requests: [{protocol: "org-iso-mdoc", data}]}})`, and what the

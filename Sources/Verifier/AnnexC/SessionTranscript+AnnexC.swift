@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 extension SessionTranscript {
     /// The session transcript for ISO/IEC TS 18013-7 Annex C (`org-iso-mdoc` over the Digital Credentials API).

@@ -3,6 +3,7 @@ import CryptoCore
 import Foundation
 import HPKE
 import Mdoc
+import MdocModel
 
 /// Apple "Verify with Wallet" in-app (`PKIdentityDocument.encryptedData`, docs/formats.md §1): envelope →
 /// pkRHash and infoHash before decrypting → HPKE open → `{"identity": DeviceResponse}`.

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Apple "Verify with Wallet" in-app as a request flow: a fresh 32-byte nonce per request (the app passes it to
 /// `PKIdentityRequest`) and, per requested docType, issuer identifiers for

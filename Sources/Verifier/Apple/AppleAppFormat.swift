@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 extension VerificationReport.Format {
     /// Apple "Verify with Wallet" in-app, `PKIdentityDocument.encryptedData` (`apple-app`).

@@ -2,7 +2,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import HPKE
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// What the server knows about one Apple in-app request, out of band (never read from the response).
 public struct AppleAppSession: Sendable {

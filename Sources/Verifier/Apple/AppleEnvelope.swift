@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 /// Apple's `APPLE-HPKE-v1` envelope (`PKIdentityDocument.encryptedData`):
 /// `{"algorithm": "APPLE-HPKE-v1", "params": {"mode": 0, "pkEm", "pkRHash", "infoHash"}, "data"}`.

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// The merchant's decryption keys, indexed by pkRHash (SHA-256 of the 65-byte uncompressed point), so
 /// several keys can be active during rotation.

@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 extension SessionTranscript {
     /// The session transcript for Apple "Verify with Wallet" in-app (iOS 16+).

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// A bare ISO/IEC 18013-5 DeviceResponse with a session transcript the caller built (proximity, OpenID4VP,
 /// ProximityReader on iPhone; docs/formats.md §3). deviceMac is accepted when the reader key is given.

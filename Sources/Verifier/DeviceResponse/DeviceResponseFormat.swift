@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 extension VerificationReport.Format {
     /// A bare ISO/IEC 18013-5 DeviceResponse with a transcript its caller built (`device-response`).

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Verifies a bare ISO/IEC 18013-5 DeviceResponse against a session transcript the caller built: the
 /// `ResponseVerifier`, named for this format.

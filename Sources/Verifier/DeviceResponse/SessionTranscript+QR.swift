@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 extension SessionTranscript {
     /// The session transcript for ISO/IEC 18013-5 device engagement by QR code.

@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 /// Everything the library knows about one response format, in one value: its identity, where it is documented, the
 /// checks and codes of its front door, and its request flow.

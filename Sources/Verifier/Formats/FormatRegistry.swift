@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 /// The one list of formats. A new format is its folder (adapter, `verify` method, flow, descriptor) and one line here;
 /// the server offers and verifies it, and the compliance kit runs its fault table through it, without further changes.

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// A format whose relying party first creates a request (a nonce, keys, a transcript it keeps) and later
 /// verifies the wallet's answer to it. The server's routes and the compliance kit read formats only through

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Verifies wallet responses of every format through the one `VerificationPipeline`: each format adds a `verify`
 /// method for its input in its own folder (`verify(response:session:)` for Annex C and OpenID4VP,

@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 /// The origin the web formats (Annex C, OpenID4VP) bind into their transcripts: the WHATWG ASCII serialization of the calling page's
 /// origin, `scheme://host[:port]` with no path, no trailing slash and the default port omitted

@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 
 /// A compact JWE as OpenID4VP `dc_api.jwt` responses carry it (OpenID4VP 1.0 §8.3; RFC 7516 §7.1, RFC 7518 §4.6):
 /// `protected..iv.ciphertext.tag` with ECDH-ES direct key agreement and AES-GCM (docs/formats.md §7.3). Parsing

@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 
 /// The verifier's P-256 response encryption key as a JWK in `client_metadata.jwks` (OpenID4VP 1.0 §5.1, §8.3):
 /// `kty`, `crv`, `x`, `y`, `use: enc`, `alg: ECDH-ES` and a `kid`. Its RFC 7638 thumbprint binds `dc_api.jwt`

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// RFC 7638 JWK SHA-256 thumbprint of a public key, for the `jwkThumbprint` of the OpenID4VP handovers
 /// (OpenID4VP 1.0 Appendix B.2.6). The hash input is the JSON of the required members in lexicographic

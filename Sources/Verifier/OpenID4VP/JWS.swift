@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 
 /// A compact JWS (RFC 7515 §7.1) signed with the reader identity: ES256/384/512 by the key's curve, `x5c` with
 /// the reader's chain or the part of it given as `chain` (standard base64 DER, RFC 7515 §4.1.6). Used for OpenID4VP

@@ -1,6 +1,8 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 
 /// The `dc_api.jwt` half of `OpenID4VPAdapter`: the compact JWE's checks, each a report line, in the order a wallet's
 /// mistakes are best explained.

@@ -1,6 +1,6 @@
 import CBOR
 import Foundation
-import Mdoc
+import MdocModel
 
 /// OpenID4VP 1.0 over the Digital Credentials API with `mso_mdoc` (docs/formats.md §7): the DC API result → the
 /// wallet's error, or the compact JWE (`dc_api.jwt`: ECDH-ES + AES-GCM to the request's key) or plain `vp_token`

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// OpenID4VP 1.0 over the Digital Credentials API as a request flow (docs/formats.md §7): a fresh nonce and, for
 /// `dc_api.jwt`, a fresh encryption key per request; signed with the reader identity when one is configured. The

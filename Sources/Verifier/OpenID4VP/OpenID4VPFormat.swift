@@ -1,4 +1,4 @@
-import Mdoc
+import MdocModel
 
 extension VerificationReport.Format {
     /// OpenID4VP over the Digital Credentials API (`openid4vp`).

@@ -1,7 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 
 /// The rules an OpenID4VP request is made and its answer checked under (docs/formats.md §7.7).
 public enum OpenID4VPProfile: String, Sendable, CaseIterable {

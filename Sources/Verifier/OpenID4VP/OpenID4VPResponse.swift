@@ -1,5 +1,5 @@
 import Foundation
-import Mdoc
+import MdocModel
 
 /// What a page posts for an OpenID4VP request (docs/formats.md §7.2): the DC API result `{protocol, data}`, its
 /// `data` alone (an object, or the JSON string Android hands over), or the bare compact JWE. `data` is

@@ -1,5 +1,5 @@
 import CryptoCore
-import Mdoc
+import MdocModel
 
 /// What the server keeps for one OpenID4VP request until its response arrives (docs/formats.md §7.5): the origin
 /// and nonce the transcript binds, the response mode asked for, the encryption key and the `enc` values offered,

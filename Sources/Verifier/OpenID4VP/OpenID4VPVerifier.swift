@@ -1,5 +1,5 @@
 import Foundation
-import Mdoc
+import MdocTrust
 
 /// Verifies OpenID4VP responses over the Digital Credentials API against the session kept when the request was made:
 /// the `ResponseVerifier`, named for this format. Stateless: the caller keeps each session and uses it once.

@@ -1,6 +1,6 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
 
 /// An OpenID4VP 1.0 request for `navigator.credentials.get({digital: {requests: [{protocol, data}]}})` (docs/formats.md
 /// §7.1), and the session the server keeps to verify its answer.

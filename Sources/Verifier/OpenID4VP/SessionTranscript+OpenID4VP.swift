@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 extension SessionTranscript {
     /// The session transcript for OpenID4VP 1.0 invoked via redirects (Appendix B.2.6.1, `OpenID4VPHandover`).

@@ -1,5 +1,5 @@
 import CBOR
-import Mdoc
+import MdocModel
 
 extension SessionTranscript {
     /// The session transcript for ISO/IEC TS 18013-7:2024 Annex B (OpenID4VP draft 18), B.4.4 `OID4VPHandover`.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Mdoc
+import MdocModel
 
 /// A format's front door: it unwraps what the wallet sent into a DeviceResponse and the session transcript to
 /// check it against, recording its own checks (envelope, decryption) in the run. Everything else — input

@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 
 /// The checks of the format front doors, with the codes each can raise (the mdoc layer's are in `Mdoc`'s
 /// `CheckCatalog.swift`). Each format passes its own clause when it records one of these.

@@ -1,6 +1,8 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 
 /// The one path every format takes: input ceiling → the format's adapter (envelope, decryption) → the
 /// ISO/IEC 18013-5 checks → the request policy → the report. The check log, stage timings and assurance are

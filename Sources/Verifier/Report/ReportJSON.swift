@@ -1,5 +1,5 @@
 import Foundation
-import Mdoc
+import MdocModel
 
 extension VerificationReport {
     /// The report as JSON: `{"verified", "format", "assurance", "errors", "checks", "documents"}`.

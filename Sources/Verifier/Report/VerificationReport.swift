@@ -1,5 +1,7 @@
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 
 /// The outcome of one verification: every check with its status, the errors with stable codes and,
 /// only when everything passed, the disclosed documents.

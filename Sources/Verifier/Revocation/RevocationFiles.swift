@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// Revocation material from files, as the CLI (`--crl`, `--status-list`) and the server (`crls`, `statusLists`)
 /// take it: CRLs in PEM or DER; status list and identifier list tokens as raw CWT bytes or hex text, matched to the

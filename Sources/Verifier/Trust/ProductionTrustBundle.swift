@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
-import Mdoc
+import MdocModel
+import MdocTrust
 
 /// The curated production trust bundle (`Certificates/production/`), embedded in the binaries so the CLI and the
 /// server trust real issuers from any working directory. `--trust` and the server's `trustStore` replace it.

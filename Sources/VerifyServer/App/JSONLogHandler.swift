@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
 import NIOConcurrencyHelpers
 
 /// A swift-log handler that writes one JSON object per line (`logFormat: json`), for log collectors.

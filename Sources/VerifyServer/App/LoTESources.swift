@@ -2,6 +2,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// An ETSI TS 119 602 List of Trusted Entities (a file, or a URL the server downloads), the signer root pinned to

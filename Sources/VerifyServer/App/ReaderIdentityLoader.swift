@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 
 /// Loads the optional Annex C reader identity (key and certificate chain) named by the configuration.
 enum ReaderIdentityLoader {

@@ -3,6 +3,8 @@ import CryptoCore
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
+import MdocTrust
 import NIOConcurrencyHelpers
 import RevocationFetch
 import ServiceLifecycle

@@ -1,6 +1,8 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// The server's trust: the configured anchors (or the embedded production bundle) plus the IACAs of every

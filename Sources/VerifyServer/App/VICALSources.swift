@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 
 /// What a VICAL or LoTE past its `nextUpdate` does (`vicalStalePolicy`).
 public enum VICALStalePolicy: String, CaseIterable, Sendable {

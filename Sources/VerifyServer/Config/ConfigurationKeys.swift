@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// The configuration keys: the name in a config file, the environment variable that overrides it, and how the

@@ -1,6 +1,7 @@
 import CBOR
 import Foundation
 import Mdoc
+import MdocModel
 import Yams
 
 /// Reads the server configuration from its defaults, a config file and the environment.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mdoc
+import MdocModel
 import Verifier
 import VerifyServerAPI
 

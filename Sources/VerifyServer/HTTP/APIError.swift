@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mdoc
+import MdocModel
 import Verifier
 
 /// A rejection answered before (or instead of) a verification report: `{"error": {"code", "message"}}`, with its

@@ -2,6 +2,7 @@ import CryptoCore
 import Foundation
 import Hummingbird
 import Mdoc
+import MdocModel
 import Verifier
 
 /// One API key of the backend API (`POST /v1/transactions`, `GET /v1/transactions/{requestId}`), as configured:

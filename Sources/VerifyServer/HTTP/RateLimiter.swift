@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mdoc
+import MdocModel
 import NIOConcurrencyHelpers
 import Verifier
 

@@ -1,4 +1,5 @@
 import Mdoc
+import MdocModel
 import Verifier
 
 // Codes only the server raises: the single-use request behind a nonce, and its store.

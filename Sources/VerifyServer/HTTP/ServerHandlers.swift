@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mdoc
+import MdocModel
 import RevocationFetch
 import Verifier
 

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mdoc
+import MdocModel
 import Verifier
 import VerifyServerAPI
 

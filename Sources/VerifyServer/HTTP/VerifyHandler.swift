@@ -2,6 +2,7 @@ import CBOR
 import Foundation
 import Hummingbird
 import Mdoc
+import MdocModel
 import Tracing
 import Verifier
 import VerifyServerAPI

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Mdoc
+import MdocModel
 import Verifier
 
 /// Cross-origin answers of the wallet-facing endpoint: only to the configured origins (every API key's `origins`, and

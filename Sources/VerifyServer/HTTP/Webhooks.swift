@@ -3,6 +3,7 @@ import CryptoCore
 import Foundation
 import Logging
 import Mdoc
+import MdocModel
 import Verifier
 import NIOConcurrencyHelpers
 import RevocationFetch

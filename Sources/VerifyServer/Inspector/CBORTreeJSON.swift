@@ -1,5 +1,6 @@
 import CBOR
 import Mdoc
+import MdocModel
 import Verifier
 
 /// A decoded CBOR item as the inspector page draws it: one JSON node per item, tag-24 contents decoded beside the

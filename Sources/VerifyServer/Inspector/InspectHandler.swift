@@ -2,6 +2,7 @@ import CryptoCore
 import Foundation
 import Hummingbird
 import Mdoc
+import MdocModel
 import Verifier
 import VerifyServerAPI
 

@@ -1,6 +1,8 @@
 import Foundation
 import CoreMetrics
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 import Prometheus
 

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import ServiceLifecycle
 
 /// The key that encrypts every request's state (the format's secrets) before the store keeps it: 32 random bytes,

@@ -1,5 +1,6 @@
 import Foundation
 import Mdoc
+import MdocModel
 import Verifier
 
 /// One pending request as the store keeps it.

@@ -1,7 +1,7 @@
 import Benchmark
 import CBOR
 import Foundation
-import Mdoc
+import MdocModel
 import MdocTesting
 import Verifier
 

@@ -1,4 +1,5 @@
 import CBOR
+import MdocModel
 
 /// The MSO's `status` (ISO/IEC 18013-5 second edition §9.1.2.6):
 /// `{? "status_list": {"idx": uint, "uri": tstr, ? "certificate": bstr}, ? "identifier_list": {"id": bstr, "uri": tstr, ? "certificate": bstr}}`.

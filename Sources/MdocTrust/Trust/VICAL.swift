@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// A Verified Issuer Certificate Authority List (ISO/IEC 18013-5 Annex C), as read from its payload:
 /// `{"version", "vicalProvider", "date", ? "vicalIssueID", ? "nextUpdate", "certificateInfos": [* CertificateInfo]}`.

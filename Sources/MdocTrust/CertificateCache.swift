@@ -98,7 +98,7 @@ package final class CertificateCache: Sendable {
     }
 
     /// Annex B findings for a document signer (and its root), computed once per certificate pair.
-    func profileDeviations(documentSigner: Certificate, root: Certificate?,
+    package func profileDeviations(documentSigner: Certificate, root: Certificate?,
                            compute: () -> [AnnexBDeviation]) -> [AnnexBDeviation] {
         let key = DigestKey(documentSigner.sha256Fingerprint + (root?.sha256Fingerprint ?? []))
         if let cached = state.withLockedValue({ $0.profiles[key] }) { return cached }

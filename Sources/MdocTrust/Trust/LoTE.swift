@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// An ETSI TS 119 602 List of Trusted Entities (LoTE), JSON binding, as read from its JWS payload:
 /// `{"LoTE": {"ListAndSchemeInformation": {…}, "TrustedEntitiesList": [{"TrustedEntityInformation", "TrustedEntityServices"}]}}`.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// Verifies a VICAL (ISO/IEC 18013-5 Annex C) against the VICAL roots the operator pinned: a COSE_Sign1 (tagged or
 /// not) with ES256/384/512 in its protected header, `x5chain` (a bstr or an array, signer first) whose signer has

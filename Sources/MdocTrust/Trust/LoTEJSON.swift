@@ -1,3 +1,4 @@
+import MdocModel
 /// A small, bounded JSON reader (RFC 8259) for trust lists and their JWS headers: nesting depth and node count are
 /// capped before anything is built, a member name repeated in one object is refused (parsers disagree on which value
 /// counts, RFC 8259 §4), and numbers keep their text so an integer is read exactly. Nothing is sized from the input's

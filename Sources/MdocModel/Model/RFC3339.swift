@@ -169,7 +169,7 @@ public enum RFC3339 {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
 
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -14,6 +14,13 @@ public struct VerifiedDocument: Sendable {
         /// Set when the value is not an element the wallet returned but the answer to a requested question
         /// computed from one: a requested `age_over_NN` answered from `age_in_years` names `age_in_years` here.
         public let derivedFrom: String?
+
+        package init(value: ElementValue, intentToRetain: Bool?, deviceSigned: Bool, derivedFrom: String?) {
+            self.value = value
+            self.intentToRetain = intentToRetain
+            self.deviceSigned = deviceSigned
+            self.derivedFrom = derivedFrom
+        }
     }
 
     /// Who vouches for the document: its document signer certificate and the trust anchor the chain reached.
@@ -28,6 +35,15 @@ public struct VerifiedDocument: Sendable {
         public let documentSignerValidUntil: Date
         /// The trust anchor the chain reached and what the trust configuration says about it.
         public let anchor: Anchor?
+
+        package init(documentSigner: String, root: String?, documentSignerValidFrom: Date, documentSignerValidUntil: Date,
+                     anchor: Anchor?) {
+            self.documentSigner = documentSigner
+            self.root = root
+            self.documentSignerValidFrom = documentSignerValidFrom
+            self.documentSignerValidUntil = documentSignerValidUntil
+            self.anchor = anchor
+        }
     }
 
     /// The trust anchor a document signer chained to.
@@ -44,6 +60,16 @@ public struct VerifiedDocument: Sendable {
         public let listNextUpdate: Date?
         /// True when `listNextUpdate` had passed at the verification time (the list is stale).
         public let listStale: Bool
+
+        package init(subject: String, certificateSHA256: [UInt8], selfSigned: Bool, source: String?, listNextUpdate: Date?,
+                     listStale: Bool) {
+            self.subject = subject
+            self.certificateSHA256 = certificateSHA256
+            self.selfSigned = selfSigned
+            self.source = source
+            self.listNextUpdate = listNextUpdate
+            self.listStale = listStale
+        }
     }
 
     /// The MSO's validityInfo, as written (to the nanosecond); the `Date`s are for comparisons.
@@ -85,6 +111,14 @@ public struct VerifiedDocument: Sendable {
     public let elements: [String: [String: Element]]
     /// Requested elements the wallet did not return ("namespace/element"), sorted.
     public let missing: [String]
+
+    package init(docType: String, issuer: Issuer, validity: Validity, elements: [String: [String: Element]], missing: [String]) {
+        self.docType = docType
+        self.issuer = issuer
+        self.validity = validity
+        self.elements = elements
+        self.missing = missing
+    }
 
     /// The value of an element, or nil when the document holds no such element.
     ///

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// A Status List Token or Identifier List Token in CWT form (draft-ietf-oauth-status-list §5.2; ISO/IEC 18013-5
 /// second edition §9.1.2.6): a COSE_Sign1 (tag 18, optionally inside CWT tag 61) whose payload is the claims map.

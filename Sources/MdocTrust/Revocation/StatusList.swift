@@ -1,4 +1,5 @@
 import CBOR
+import MdocModel
 
 /// An inflated Token Status List (draft-ietf-oauth-status-list §4).
 ///

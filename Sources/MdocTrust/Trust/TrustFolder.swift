@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// A trust folder as operators keep it: certificate files (any may be an anchor) and an optional `manifest.json` that
 /// scopes each anchor to docTypes and records where it came from. `mdocverify trust vical import` writes such a

@@ -1,3 +1,4 @@
+import MdocModel
 // Codes raised when a document's revocation status is checked (ISO/IEC 18013-5 Annex B CRLs, §9.1.2.6 MSO status).
 extension ErrorCode {
     /// A CRL signed by its issuer lists the document signer (or a CA between it and the anchor) as revoked at the

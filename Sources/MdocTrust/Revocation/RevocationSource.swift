@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// Revocation material and where it came from, for the report ("file crl.pem", "https://… fetched 12 s ago").
 public struct RevocationMaterial<Value: Sendable>: Sendable {

@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// Which docTypes the services of a LoTE may anchor: the operator maps a service type URI
 /// (`http://uri.etsi.org/19602/SvcType/PID/Issuance`) or a list type URI (`…/LoTEType/EUPIDProvidersList`) to docTypes.

@@ -1,5 +1,6 @@
 import CryptoCore
 import Foundation
+import MdocModel
 
 /// Verifies an ETSI TS 119 602 List of Trusted Entities (JSON binding) against the signer roots the operator pinned:
 /// a JAdES signature as a compact JWS (or the flattened / one-signature general JSON serialization) with `x5c` in its

@@ -79,7 +79,7 @@ public struct RequestPolicy: Sendable, Equatable, Codable {
 extension RequestPolicy.DocumentRequest {
     /// Intent to retain for a requested element, or nil if it was not requested. Age questions answered from
     /// `age_in_years` are resolved by `AgeDisclosure`.
-    func intentToRetain(nameSpace: String, element: String) -> Bool? {
+    package func intentToRetain(nameSpace: String, element: String) -> Bool? {
         nameSpaces[nameSpace]?[element]
     }
 }

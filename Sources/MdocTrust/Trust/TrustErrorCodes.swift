@@ -1,3 +1,4 @@
+import MdocModel
 // Codes raised when a VICAL (ISO/IEC 18013-5 Annex C) is verified or imported.
 extension ErrorCode {
     /// Not a COSE_Sign1 over a VICAL of the Annex C shape (the detail names what is wrong).

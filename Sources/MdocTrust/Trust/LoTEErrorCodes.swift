@@ -1,3 +1,4 @@
+import MdocModel
 // Codes raised when an ETSI TS 119 602 List of Trusted Entities (LoTE) is verified or imported.
 extension ErrorCode {
     /// Not a compact JWS over a LoTE of the TS 119 602 JSON shape (the detail names what is wrong).

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Hex and base64url text ↔ bytes, for inputs given as text (CLI files, JSON fields, vectors).
-public enum Hex {
+package enum Hex {
     /// Decodes hex, ignoring ASCII whitespace; nil on an odd digit count or a non-hex character.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count / 2)
         var high: UInt8? = nil
@@ -21,7 +21,7 @@ public enum Hex {
     }
 
     /// Encodes `bytes` as lowercase hex, two digits per byte, without separators.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for b in bytes {
@@ -42,14 +42,14 @@ public enum Hex {
 }
 
 /// Base64url (RFC 4648 §5) text ↔ bytes: strict decoding for protocol strings, lenient decoding for files.
-public enum Base64URL {
+package enum Base64URL {
     /// Decodes base64url or standard base64, padded or not, ignoring ASCII whitespace (line-wrapped files).
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         text.utf8.withContiguousStorageIfAvailable { decode($0, lenient: true) } ?? decode(Array(text.utf8), lenient: true)
     }
 
     /// base64url without padding (RFC 4648 §5), as ISO 18013-7 Annex C uses.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
         let alphabet = Self.alphabet
         return String(unsafeUninitializedCapacity: (input.count * 4 + 2) / 3) { out in
@@ -82,7 +82,7 @@ public enum Base64URL {
     /// Strict base64url for protocol strings (RFC 4648 §5): only `A–Z a–z 0–9 - _`, no whitespace, no
     /// standard-alphabet characters, padding tolerated only as one or two trailing `=` that complete a
     /// quantum, and zero leftover bits (canonical, §3.5). ISO 18013-7 Annex C strings are decoded with this.
-    public static func decodeStrict(_ text: String) -> [UInt8]? {
+    package static func decodeStrict(_ text: String) -> [UInt8]? {
         text.utf8.withContiguousStorageIfAvailable { decode($0, lenient: false) } ?? decode(Array(text.utf8), lenient: false)
     }
 
@@ -174,10 +174,10 @@ public enum Base64URL {
 
 /// Bytes given as text in either form, as the CLI's input files and the inspector's fields take them: hex when the
 /// text is only hex digits (and whitespace), base64 or base64url otherwise. Nil for empty or undecodable text.
-public enum BinaryText {
+package enum BinaryText {
     /// Decodes `text` as hex when it is only hex digits and whitespace, else as base64 or base64url; nil when the
     /// text is empty or undecodable.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         if let hex = Hex.decode(text), !hex.isEmpty { return hex }
         if let bytes = Base64URL.decode(text), !bytes.isEmpty { return bytes }
         return nil

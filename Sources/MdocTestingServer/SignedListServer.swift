@@ -1,5 +1,4 @@
 import Foundation
-import Mdoc
 import MdocTesting
 
 /// A signed trust list published on 127.0.0.1 for tests of downloading verifiers (the server's `vicals` and `lotes`

@@ -2,6 +2,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import Verifier
 
 /// What `trust vical import|fetch` and `trust lote import|fetch` share: verify, print the refusal or write the trust

@@ -3,6 +3,8 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import RevocationFetch
 import Verifier
 

@@ -1,8 +1,10 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import MdocTestingServer
+import MdocTrust
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import CBOR
 import Mdoc
+import MdocModel
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import CBOR
 import Mdoc
+import MdocModel
 
 extension CheckID {
     /// `issuer.mock_data`: whether a document is mock data from a development device (Apple's Wallet developer

@@ -1,6 +1,8 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
+import MdocTrust
 import RevocationFetch
 
 /// A configured signed trust list, VICAL or LoTE, as the one download and refresh path (`TrustListRefresher`) sees it:

@@ -5,6 +5,7 @@ import HPKE
 import Mdoc
 import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import TestSupport
 import Verifier

@@ -2,6 +2,8 @@ import CBOR
 import CryptoCore
 import Foundation
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Synchronization
 import Testing

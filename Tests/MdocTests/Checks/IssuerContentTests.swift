@@ -1,5 +1,7 @@
 import CBOR
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Testing
 

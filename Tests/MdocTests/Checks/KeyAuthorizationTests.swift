@@ -1,6 +1,8 @@
 import CBOR
 import Foundation
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Testing
 

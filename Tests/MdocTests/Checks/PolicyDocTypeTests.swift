@@ -1,4 +1,6 @@
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Testing
 

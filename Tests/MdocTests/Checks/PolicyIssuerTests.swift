@@ -1,5 +1,7 @@
 import CryptoCore
 @testable import Mdoc
+@testable import MdocModel
+@testable import MdocTrust
 import MdocTesting
 import Testing
 

@@ -18,26 +18,9 @@ package struct DeviceResponse: Sendable {
         guard let status = item["status"]?.uint else {
             throw VerificationError(.responseMalformed, "DeviceResponse has no unsigned `status`")
         }
-        var documents: [CBORItem] = []
-        if let node = item["documents"] {
-            guard let array = node.array else {
-                throw VerificationError(.responseMalformed, "DeviceResponse `documents` is not an array")
-            }
-            guard array.count <= ResponseLimits.maxDocuments else {
-                throw VerificationError(.responseMalformed, ResponseLimits.over(
-                    "DeviceResponse `documents`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
-            }
-            documents = Array(array)
-        }
+        let documents = try Self.boundedArray(item, "documents").map { Array($0) } ?? []
         var documentErrors: [(String, Int64)] = []
-        if let node = item["documentErrors"] {
-            guard let array = node.array else {
-                throw VerificationError(.responseMalformed, "DeviceResponse `documentErrors` is not an array")
-            }
-            guard array.count <= ResponseLimits.maxDocuments else {
-                throw VerificationError(.responseMalformed, ResponseLimits.over(
-                    "DeviceResponse `documentErrors`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
-            }
+        if let array = try Self.boundedArray(item, "documentErrors") {
             for entry in array {
                 guard let map = entry.map else {
                     throw VerificationError(.responseMalformed, "a DocumentError is not a map")
@@ -54,5 +37,18 @@ package struct DeviceResponse: Sendable {
         self.status = status
         self.documents = documents
         self.documentErrors = documentErrors
+    }
+
+    /// The array under `key`, nil when absent; malformed when it is not an array or holds more than `maxDocuments`.
+    private static func boundedArray(_ item: CBORItem, _ key: String) throws(VerificationError) -> CBORArray? {
+        guard let node = item[key] else { return nil }
+        guard let array = node.array else {
+            throw VerificationError(.responseMalformed, "DeviceResponse `\(key)` is not an array")
+        }
+        guard array.count <= ResponseLimits.maxDocuments else {
+            throw VerificationError(.responseMalformed, ResponseLimits.over(
+                "DeviceResponse `\(key)`", count: array.count, limit: ResponseLimits.maxDocuments, name: "maxDocuments"))
+        }
+        return array
     }
 }

@@ -9,8 +9,9 @@ public struct SignedListFixture<Builder: Sendable>: Sendable {
     public let folder: URL
     /// The list server.
     public let lists: SignedListServer<Builder>
-    /// Two issuers, seeded apart.
+    /// The first of two issuers, seeded apart.
     public let first: TestPKI
+    /// The second issuer.
     public let second: TestPKI
     /// The time the lists are issued around.
     public let time: Date

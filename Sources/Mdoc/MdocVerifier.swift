@@ -102,11 +102,14 @@ package final class MdocVerifier: Sendable {
                 log.fail(.documentStructure, error.code, error.message, document: index)
             case .success(let document):
                 log.pass(.documentStructure, document.docType, document: index)
-                var verification = DocumentVerification(index: index, document: document, context: context)
+                // The document's lines go into the caller's log itself: the verification holds it while its checks
+                // run and hands it back, so no line is copied.
+                var verification = DocumentVerification(index: index, document: document, context: context, continuing: log)
+                log = CheckLog()
                 // Room for the document's lines at once (most checks write one line, a few more).
-                verification.log.reserveCapacity(2 * DocumentCheck.order.count)
+                verification.log.reserveCapacity(verification.log.checks.count + 2 * DocumentCheck.order.count)
                 verification.run()
-                log.append(contentsOf: verification.log)
+                log = verification.handOverLog()
                 timings += verification.timings
                 verified.append(verification)
             }

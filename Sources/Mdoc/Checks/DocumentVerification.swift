@@ -62,10 +62,12 @@ package struct DocumentVerification {
         let deviceSigned: Bool
     }
 
-    package init(index: Int, document: MdocDocument, context: MdocVerificationContext) {
+    /// A verification whose lines follow those of `log` (by default, a log of its own).
+    package init(index: Int, document: MdocDocument, context: MdocVerificationContext, continuing log: CheckLog = CheckLog()) {
         self.index = index
         self.document = document
         self.context = context
+        self.log = log
         self.timings = context.documentTimings
         self.facts = DocumentFacts(requestPolicy: context.request)
         var returned: [ReturnedElement] = []
@@ -116,6 +118,13 @@ package struct DocumentVerification {
         }
         close(clock.now, into: &timings)
         self.facts = facts
+    }
+
+    /// The log: the lines it was created with, then this document's. Left empty here, so the caller holds the only
+    /// copy and appends to it in place.
+    package mutating func handOverLog() -> CheckLog {
+        defer { log = CheckLog() }
+        return log
     }
 
     // MARK: - Recording

@@ -30,8 +30,9 @@ public struct CheckID: Hashable, Sendable, Comparable, CustomStringConvertible, 
     /// The identifier, as written in reports.
     public var description: String { rawValue }
 
-    /// Whether two checks have the same identifier; clauses and codes are not compared.
-    public static func == (lhs: CheckID, rhs: CheckID) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Whether two checks have the same identifier; clauses and codes are not compared. The declared static members
+    /// are single instances, so comparing them is comparing references.
+    public static func == (lhs: CheckID, rhs: CheckID) -> Bool { lhs.storage === rhs.storage || lhs.rawValue == rhs.rawValue }
 
     /// Hashes the identifier only.
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }

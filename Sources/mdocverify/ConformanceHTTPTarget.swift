@@ -195,16 +195,24 @@ struct HTTPProfileTarget: ConformanceTarget {
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
     }
 
-    /// `${name}` and `${env:NAME}` replaced in `text`.
+    /// `${name}` and `${env:NAME}` replaced in `text`, in one pass from left to right: what a value inserts (such as
+    /// an id the tested verifier chose) is never scanned again, so it cannot name an environment variable.
     static func fill(_ text: String, _ values: [String: String]) -> String {
-        var out = text
-        for (name, value) in values { out = out.replacingOccurrences(of: "${\(name)}", with: value) }
-        let environment = ProcessInfo.processInfo.environment
-        while let start = out.range(of: "${env:"), let end = out[start.upperBound...].firstIndex(of: "}") {
-            let name = String(out[start.upperBound..<end])
-            out.replaceSubrange(start.lowerBound...end, with: environment[name] ?? "")
+        var out = ""
+        var rest = text[...]
+        while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+            out += rest[..<start.lowerBound]
+            let name = rest[start.upperBound..<end]
+            if name.hasPrefix("env:") {
+                out += ProcessInfo.processInfo.environment[String(name.dropFirst(4))] ?? ""
+            } else if let value = values[String(name)] {
+                out += value
+            } else {
+                out += rest[start.lowerBound...end]
+            }
+            rest = rest[rest.index(after: end)...]
         }
-        return out
+        return out + rest
     }
 
     /// The template with its strings filled; a string that is exactly `${name}` of a JSON value becomes that value.

@@ -226,9 +226,13 @@ enum LoTEImport {
                                    + "\(verified.lote.type ?? "list"); import each list into its own folder")
             }
             let anchors = verified.anchors(scope: scope)
-            guard !anchors.isEmpty else {
+            // Mapped services that are withdrawn (or list no certificate) leave the folder with no anchor from this
+            // list: what the operator withdrew stops being trusted. Only a map that names none of the list's services
+            // is a usage mistake.
+            let decisions = verified.decisions(scope: scope)
+            guard decisions.contains(where: { if case .unmapped = $0.outcome { false } else { true } }) else {
                 let types = Set(verified.lote.services.compactMap(\.type)).sorted()
-                throw UsageFailure("no active service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
+                throw UsageFailure("no service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
                                    + "\(verified.lote.type ?? "-") and its service types are \(types.isEmpty ? "-" : types.joined(separator: ", "))")
             }
             let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out, highest: previous?.highestSequenceNumber)

@@ -123,6 +123,18 @@ struct VICALImportTests {
         #expect(scoped.status == 1 && scoped.stdout.contains("may anchor only org.iso.23220.photoid.1"))
     }
 
+    @Test("a folder holding a LoTE import is refused, naming it: its sequence mark is not a VICAL's")
+    func loteFolderRefused() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        try FileManager.default.createDirectory(atPath: fixture.trust, withIntermediateDirectories: true)
+        try Data(#"{"list":"ETSI TS 119 602 LoTE","highestSequenceNumber":9,"entries":[]}"#.utf8)
+            .write(to: URL(fileURLWithPath: fixture.trust + "/manifest.json"))
+        let entries: [VICALBuilder.Entry] = [.init(fixture.issuerA.iaca, docTypes: ["org.iso.18013.5.1.mDL"])]
+        let run = try fixture.importList(try fixture.list(7, entries))
+        #expect(run.status == 2 && run.stderr.contains("holds another import (ETSI TS 119 602 LoTE)"), "\(run.stderr)")
+    }
+
     @Test("an older list, or one without an issue ID after one with, is vical.rollback unless --allow-rollback; another provider is refused")
     func rollback() throws {
         let fixture = try Fixture()

@@ -243,7 +243,7 @@ struct ConformanceOptions {
             guard run.command.isEmpty, run.corpus == nil else { throw UsageFailure("--target http takes neither a command nor --corpus") }
             return (.http(profile: profile), [.revocation])
         default:
-            throw UsageFailure("--target must be command or verify-server, not \(InputQuote.short(kind))")
+            throw UsageFailure("--target must be command, verify-server or http, not \(InputQuote.short(kind))")
         }
     }
 

@@ -358,7 +358,7 @@ struct ConformanceSummary {
             lines.append(outcome == .wronglyAccepted ? "WRONGLY ACCEPTED (critical):" : "\(outcome.rawValue.uppercased()):")
             for result in failing {
                 lines.append("  \(result.testCase.id) [\(result.testCase.clause)]")
-                lines.append("      " + TerminalText.escaped(result.reason))
+                lines.append("      " + result.reason)
                 if let reproduce = result.reproduce { lines.append("      reproduce: \(reproduce)") }
             }
         }
@@ -366,7 +366,9 @@ struct ConformanceSummary {
             lines.append("")
             lines.append("The case files were removed: run again with --keep DIR to keep them.")
         }
-        return lines.joined(separator: "\n")
+        // Case ids, clauses, reasons, the target and reproduce lines can all come from outside (a corpus, a profile,
+        // the tested verifier's output): every line is escaped before it reaches the terminal.
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 
     func json() -> String {

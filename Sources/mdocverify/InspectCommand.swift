@@ -64,7 +64,7 @@ struct Inspect: ParsableCommand {
                 do {
                     item = try CBORDecoder.decode(bytes)
                 } catch {
-                    FileHandle.standardError.write(Data(TerminalText.escaped("not well-formed CBOR: \(error)\n").utf8))
+                    FileHandle.standardError.write(Data((TerminalText.escaped("not well-formed CBOR: \(error)") + "\n").utf8))
                     return .rejected
                 }
                 if diagnostic {

@@ -53,12 +53,13 @@ package final class MdocVerifier: Sendable {
     /// envelope's) and the stages' times to `timings`. `earlierDocTypes`: the documents per docType of the
     /// DeviceResponses of the same answer checked before this one (the previous result's `docTypeCounts`), so that
     /// the request's one document per docType holds across them. `review` may add or change lines once every check
-    /// ran, before the documents are released.
+    /// ran, before the documents are released; it is given the documents as parsed (index 0 is
+    /// `firstDocumentIndex`).
     package func verify(deviceResponse item: CBORItem, transcript: SessionTranscript, time: Date,
                         readerKey: PrivateKey? = nil, request: RequestPolicy?, firstDocumentIndex: Int = 0,
                         earlierDocTypes: [String: Int] = [:], revocationLookups: RevocationLookups? = nil,
                         log: inout CheckLog, timings: inout StageTimings,
-                        review: (inout CheckLog) -> Void = { _ in }) -> Documents {
+                        review: (inout CheckLog, [Result<MdocDocument, VerificationError>]) -> Void = { _, _ in }) -> Documents {
         var result = Documents(docTypeCounts: earlierDocTypes)
         let response: DeviceResponse
         do {
@@ -82,7 +83,7 @@ package final class MdocVerifier: Sendable {
                                               documentTimings: timings.nested(), revocationLookups: revocationLookups)
         let verified = Self.verifyDocuments(documents, from: firstDocumentIndex, context: context, log: &log, timings: &timings)
         // The format's own reading of the lines (e.g. mock data from a development device), before documents are released.
-        review(&log)
+        review(&log, documents)
         if !log.hasFailures {
             result.verified = verified.compactMap { $0.verifiedDocument() }
         }

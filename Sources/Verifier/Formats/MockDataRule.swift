@@ -1,4 +1,3 @@
-import CBOR
 import Mdoc
 import MdocModel
 
@@ -45,24 +44,17 @@ package struct MockDataRule: Sendable {
         self.testMode = testMode
     }
 
-    /// Whether `issuerAuth` (a COSE_Sign1, optionally tagged 18) carries no signature: its signature is an empty byte
-    /// string or all zero bytes. False for anything that is not a four-element COSE_Sign1 with a byte-string signature.
-    package static func lacksIssuerSignature(_ issuerAuth: CBORItem) -> Bool {
-        var message = issuerAuth
-        if let (tag, inner) = issuerAuth.tag {
-            guard tag == 18 else { return false }
-            message = inner
-        }
-        guard let parts = message.array, parts.count == 4, let signature = parts[3].bytes else { return false }
-        return signature.allSatisfy { $0 == 0 }
+    /// Whether an issuerAuth signature, as received, is no signature: empty or all zero bytes (no ECDSA or EdDSA
+    /// signature is all zeros).
+    package static func lacksIssuerSignature(_ signature: ArraySlice<UInt8>) -> Bool {
+        signature.allSatisfy { $0 == 0 }
     }
 
-    /// Adds the `issuer.mock_data` line of every document of `deviceResponse` (numbered from `firstDocumentIndex`) whose
-    /// `document.structure` line passed, once its mdoc checks are in `log`.
-    package func review(_ log: inout CheckLog, deviceResponse: CBORItem, firstDocumentIndex: Int) {
-        guard let documents = deviceResponse["documents"]?.array else { return }
-        for offset in documents.indices {
-            review(&log, document: documents[offset], index: firstDocumentIndex + offset)
+    /// Reviews the lines of the documents of one DeviceResponse, as parsed (the first is `firstDocumentIndex`).
+    package func review(_ log: inout CheckLog, documents: [Result<MdocDocument, VerificationError>], firstDocumentIndex: Int) {
+        for (offset, parsed) in documents.enumerated() {
+            guard case .success(let document) = parsed else { continue }
+            review(&log, document: document, index: firstDocumentIndex + offset)
         }
     }
 
@@ -74,7 +66,7 @@ package struct MockDataRule: Sendable {
         case mock(signatureLine: Int?)
     }
 
-    private func review(_ log: inout CheckLog, document: CBORItem, index: Int) {
+    private func review(_ log: inout CheckLog, document: MdocDocument, index: Int) {
         guard let structure = log.checks.lastIndex(where: { $0.id == .documentStructure && $0.document == index }),
               log.checks[structure].status == .pass else { return }
         let id = CheckID.issuerMockData
@@ -108,9 +100,9 @@ package struct MockDataRule: Sendable {
         }
     }
 
-    private static func finding(_ lines: [CheckResult], document: CBORItem, index: Int) -> Finding {
-        guard let issuerAuth = document["issuerSigned"]?["issuerAuth"], lacksIssuerSignature(issuerAuth) else { return .signed }
-        guard document["deviceSigned"]?["deviceAuth"]?["deviceSignature"] != nil,
+    private static func finding(_ lines: [CheckResult], document: MdocDocument, index: Int) -> Finding {
+        guard lacksIssuerSignature(document.issuerAuth.authenticator) else { return .signed }
+        guard case .signature = document.deviceAuth,
               lines.contains(where: { $0.id == .deviceAuthentication && $0.document == index && $0.status == .pass })
         else { return .unsignedWithoutDevice }
         let signature = lines.lastIndex { $0.id == .issuerSignature && $0.document == index }

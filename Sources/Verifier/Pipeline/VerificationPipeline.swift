@@ -60,8 +60,8 @@ package struct VerificationPipeline: Sendable {
             let outcome = mdoc.verify(deviceResponse: deviceResponse, transcript: opened.transcript, time: time,
                                       readerKey: opened.readerKey, request: request, firstDocumentIndex: documentCount,
                                       earlierDocTypes: docTypeCounts, revocationLookups: revocationLookups,
-                                      log: &run.log, timings: &run.timings) { [documentCount] in
-                mockData?.review(&$0, deviceResponse: deviceResponse, firstDocumentIndex: documentCount)
+                                      log: &run.log, timings: &run.timings) { [documentCount] log, parsed in
+                mockData?.review(&log, documents: parsed, firstDocumentIndex: documentCount)
             }
             documents += outcome.verified
             documentCount += outcome.count

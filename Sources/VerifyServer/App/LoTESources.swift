@@ -155,9 +155,8 @@ extension RuntimeBox {
             let stale = lote.isStale(at: time)
             var warnings = listRefreshes.warning(lote.source.url).map { [$0] } ?? []
             if stale {
-                warnings.append(lote.anchoring && runtime.configuration.vicalStalePolicy == .warn
-                    ? "stale since its NextUpdate \(lote.nextUpdate); its anchors are still trusted (vicalStalePolicy warn)"
-                    : "stale since its NextUpdate \(lote.nextUpdate); its anchors are not trusted (vicalStalePolicy refuse) until a current list is loaded")
+                warnings.append("stale since its NextUpdate \(lote.nextUpdate); "
+                                + StaleListWording.anchors(anchoring: lote.anchoring, policy: runtime.configuration.vicalStalePolicy, noun: "anchors"))
             }
             if lote.anchors == 0 {
                 warnings.append("no active service of the mapped serviceTypes lists a certificate: the list anchors nothing")

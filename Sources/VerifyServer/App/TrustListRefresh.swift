@@ -371,9 +371,8 @@ extension RuntimeBox {
             let stale = vical.isStale(at: time)
             var warnings = listRefreshes.warning(vical.source.url).map { [$0] } ?? []
             if stale, let next = vical.nextUpdate {
-                warnings.append(vical.anchoring && policy == .warn
-                    ? "stale since its nextUpdate \(next); its IACAs are still trusted (vicalStalePolicy warn)"
-                    : "stale since its nextUpdate \(next); its IACAs are not trusted (vicalStalePolicy refuse) until a current list is loaded")
+                warnings.append("stale since its nextUpdate \(next); "
+                                + StaleListWording.anchors(anchoring: vical.anchoring, policy: policy, noun: "IACAs"))
             }
             var fields: [(String, JSONValue)] = [
                 ("provider", .string(vical.provider)),
@@ -389,5 +388,16 @@ extension RuntimeBox {
             fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
             return .object(fields)
         })
+    }
+}
+
+/// What `/readyz` says of a stale list's anchors: taken from whether they anchor now, so the words never contradict
+/// `trusted`. Under `refuse` they stop anchoring at the reload that notices the staleness; until that reload succeeds
+/// (a failed one is `trustReloadError`) they are said to be still trusted.
+enum StaleListWording {
+    static func anchors(anchoring: Bool, policy: VICALStalePolicy, noun: String) -> String {
+        if !anchoring { return "its \(noun) are not trusted (vicalStalePolicy refuse) until a current list is loaded" }
+        if policy == .warn { return "its \(noun) are still trusted (vicalStalePolicy warn)" }
+        return "its \(noun) are still trusted until a reload succeeds (vicalStalePolicy refuse; see trustReloadError)"
     }
 }

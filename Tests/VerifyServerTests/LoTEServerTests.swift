@@ -146,7 +146,7 @@ struct LoTEServerTests {
         }
     }
 
-    @Test("a tampered list, another pinned root, an unreadable file or the same file twice refuse the start, one message each")
+    @Test("a tampered list, another pinned root, an unreadable file, an endless one or the same file twice refuse the start, one message each")
     func refused() throws {
         let lists = try Lists(time: Date())
         defer { lists.remove() }
@@ -164,6 +164,8 @@ struct LoTEServerTests {
             LoTESource(file: lists.file.path, root: other.path, serviceTypes: mapping.serviceTypes, docTypes: mapping.docTypes),
             LoTESource(file: "/nonexistent/lote.jwt", root: lists.root.path, serviceTypes: mapping.serviceTypes, docTypes: mapping.docTypes),
             LoTESource(file: "/nonexistent/lote.jwt", root: lists.root.path, serviceTypes: mapping.serviceTypes, docTypes: mapping.docTypes),
+            // Its size says 0; it is read only up to the limit.
+            LoTESource(file: "/dev/zero", root: lists.root.path, serviceTypes: mapping.serviceTypes, docTypes: mapping.docTypes),
         ]
         do {
             _ = try VerifierRuntime.load(configuration)
@@ -173,6 +175,7 @@ struct LoTEServerTests {
             #expect(error.problems.contains { $0.contains("lote \(lists.file.path): lote.signer_untrusted") }, "\(error.problems)")
             #expect(error.problems.contains { $0.contains("cannot read the file") })
             #expect(error.problems.contains { $0.contains("is listed twice") })
+            #expect(error.problems.contains { $0.contains("lote /dev/zero: lote.too_large") }, "\(error.problems)")
         }
     }
 

@@ -115,17 +115,20 @@ struct TrustLoader {
     static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date) -> Result<VerifiedList, Failure> {
         let path = configuration.copyPath(list) ?? list.file
         let prefix = "\(list.kind) \(list.name): " + (list.url == nil ? "" : "the copy in \(configuration.vicalCacheDirectory): ")
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= list.maxBytes else {
-            let code = list.kind == "lote" ? "\(ErrorCode.loteTooLarge.rawValue): " : ""
-            return .failure(Failure(message: prefix + code + "the file is \(size) bytes; at most \(list.maxBytes) are read",
-                                    aboutCopy: list.url != nil))
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read at most one byte over the limit, whatever the file claims to be (a file that grows, a FIFO, a device).
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let read = try? handle.read(upToCount: list.maxBytes + 1) ?? Data() else {
             return .failure(Failure(message: list.url == nil ? "\(list.kind) \(list.name): cannot read the file"
                                                              : "\(list.kind) \(list.name): no copy downloaded yet (\(path))",
                                     aboutCopy: list.url != nil))
         }
+        try? handle.close()
+        guard read.count <= list.maxBytes else {
+            let code = list.kind == "lote" ? ErrorCode.loteTooLarge : ErrorCode.vicalMalformed
+            return .failure(Failure(message: prefix + "\(code.rawValue): the file is over \(list.maxBytes) bytes, the most a list may be",
+                                    aboutCopy: list.url != nil))
+        }
+        let data = read
         let roots: [Certificate]
         switch Self.roots(list) {
         case .success(let found): roots = found

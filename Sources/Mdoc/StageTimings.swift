@@ -58,7 +58,7 @@ public struct StageTimings: Sendable, Equatable {
         traced = Self.tracerInstalled
     }
 
-    private init(traced: Bool) {
+    init(traced: Bool) {
         self.traced = traced
     }
 

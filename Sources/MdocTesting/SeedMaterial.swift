@@ -1,6 +1,5 @@
 import CryptoCore
 import KitCertificates
-import Synchronization
 
 /// Deterministic bytes from a numeric seed and a label: HKDF-SHA-256(ikm = "MdocTesting v1" ‖ seed (8 bytes,
 /// big-endian), info = label). Every key, salt and serial number of a simulation comes from here, so one
@@ -54,22 +53,23 @@ public struct SeedMaterial: Sendable, Equatable {
 }
 
 /// Values built once per key per process, for callers on any thread: the first caller of a key builds its value
-/// while later callers of that key wait; callers of other keys do not. A build that throws is not kept.
+/// while later callers of that key wait; callers of other keys do not. A build that throws is not kept. CryptoCore's
+/// `Locked` (a pthread mutex), as elsewhere, so ThreadSanitizer sees the hand-over.
 final class ProcessCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Entry: Sendable {
-        let value = Mutex<Value?>(nil)
+        let value = Locked<Value?>(nil)
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = Locked<[Key: Entry]>([:])
 
     func value(for key: Key, build: () throws -> Value) throws -> Value {
-        let entry = entries.withLock { entries in
+        let entry = entries.withLockedValue { entries in
             if let entry = entries[key] { return entry }
             let entry = Entry()
             entries[key] = entry
             return entry
         }
-        return try entry.value.withLock { value in
+        return try entry.value.withLockedValue { value in
             if let value { return value }
             let built = try build()
             value = built

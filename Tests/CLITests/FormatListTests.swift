@@ -1,4 +1,5 @@
 import Foundation
+@testable import mdocverify
 import MdocTesting
 import Testing
 import TestSupport
@@ -34,6 +35,12 @@ struct FormatListTests {
         #expect(try Self.subcommands("verify") == Self.all)
         #expect(try Self.subcommands("simulate") == Self.all)
         #expect(try Self.subcommands("request") == Self.requestable)
+    }
+
+    @Test("the CLI's per-format command list has one entry per registered format, in registry order")
+    func commandList() {
+        #expect(FormatCommands.all.map(\.format) == VerificationReport.Format.allCases)
+        #expect(FormatCommands.all.map { $0.request != nil } == VerificationReport.Format.allCases.map(\.hasRequestFlow))
     }
 
     @Test("simulate --list-faults names every format")

@@ -1,4 +1,4 @@
-import Mdoc
+@testable import Mdoc
 import Testing
 
 /// The tracing decision lives in `StageTimings`: made once when a verification's timings are created, inherited by the
@@ -11,7 +11,14 @@ struct StageTimingsTests {
         verification.measure(.decode) { _ = [UInt8](repeating: 1, count: 64).reduce(0, +) }
         let document = verification.nested()
         #expect(document == StageTimings())
-        #expect((document.tracer == nil) == (verification.tracer == nil))
-        #expect((document.nested().tracer == nil) == (verification.tracer == nil))
+        #expect(document.traced == verification.traced)
+    }
+
+    @Test("a traced verification's nested timings trace, an untraced one's do not, two levels down")
+    func inheritsTheDecision() {
+        #expect(StageTimings(traced: true).nested().traced)
+        #expect(StageTimings(traced: true).nested().nested().traced)
+        #expect(!StageTimings(traced: false).nested().traced)
+        #expect(!StageTimings(traced: false).nested().nested().traced)
     }
 }

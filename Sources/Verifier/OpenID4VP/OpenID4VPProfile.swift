@@ -101,12 +101,13 @@ extension OpenID4VPAdapter {
         return true
     }
 
-    /// Each DeviceResponse holds at most one mdoc (HAIP 1.0 §5.3.1); one that does not parse is left to the mdoc checks.
+    /// Each DeviceResponse holds at most one mdoc (HAIP 1.0 §5.3.1), counted without parsing it (the mdoc checks parse it
+    /// once, and report one that does not parse).
     func checkHAIPDocuments(_ answers: Zip2Sequence<[String], [CBORItem]>, in run: inout PipelineRun) -> Bool {
         for (queryID, item) in answers {
-            guard let response = try? DeviceResponse(item), response.documents.count > 1 else { continue }
+            guard let count = item["documents"]?.array?.count, count > 1 else { continue }
             run.log.fail(.haipPresentation, .haipDocumentsPerDeviceResponse,
-                         "the DeviceResponse for credential query \(InputQuote.short(queryID)) holds \(response.documents.count) mdocs; "
+                         "the DeviceResponse for credential query \(InputQuote.short(queryID)) holds \(count) mdocs; "
                          + "HAIP 1.0 §5.3.1 returns each mdoc in a separate DeviceResponse")
             return false
         }

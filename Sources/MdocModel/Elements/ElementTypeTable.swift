@@ -1,20 +1,26 @@
 /// The types of the elements of the namespaces the product knows. Only what the standards and real wallets agree
 /// on is typed: a table that rejects a real document is worse than none.
 package enum ElementTypeTable {
-    static let mDL = "org.iso.18013.5.1"
-    static let aamva = "org.iso.18013.5.1.aamva"
-    static let iso23220 = "org.iso.23220.1"
-    static let iso23220Japan = "org.iso.23220.1.jp"
+    @usableFromInline static let mDL = "org.iso.18013.5.1"
+    @usableFromInline static let aamva = "org.iso.18013.5.1.aamva"
+    @usableFromInline static let iso23220 = "org.iso.23220.1"
+    @usableFromInline static let iso23220Japan = "org.iso.23220.1.jp"
 
-    /// The types of one namespace's elements.
+    /// The types of one namespace's elements. Inlinable, as `types(nameSpace:)`: the element check in `Mdoc` asks
+    /// once per returned element.
     package struct NameSpaceTypes: Sendable {
-        let elements: [String: ElementType]
+        @usableFromInline let elements: [String: ElementType]
         /// `age_over_NN` elements are booleans.
-        var ageOverIsBool = false
+        @usableFromInline var ageOverIsBool = false
         /// Every element named *_unicode is text.
-        var unicodeSuffixIsText = false
+        @usableFromInline var unicodeSuffixIsText = false
+
+        init(elements: [String: ElementType], ageOverIsBool: Bool = false, unicodeSuffixIsText: Bool = false) {
+            (self.elements, self.ageOverIsBool, self.unicodeSuffixIsText) = (elements, ageOverIsBool, unicodeSuffixIsText)
+        }
 
         /// The type of `element`, or nil when it is not typed.
+        @inlinable
         package func type(_ element: String) -> ElementType? {
             if unicodeSuffixIsText { return element.hasSuffix("_unicode") ? .text : nil }
             // The table first: most elements are in it, and no `age_over_NN` is.
@@ -25,6 +31,7 @@ package enum ElementTypeTable {
 
     /// The types of `nameSpace`'s elements, or nil when the namespace is not typed. Looked up once per namespace: the
     /// returned elements are grouped by namespace.
+    @inlinable
     package static func types(nameSpace: String) -> NameSpaceTypes? {
         switch nameSpace {
         case mDL: mDLTypes
@@ -36,10 +43,10 @@ package enum ElementTypeTable {
         }
     }
 
-    static let mDLTypes = NameSpaceTypes(elements: mDLElements, ageOverIsBool: true)
-    static let aamvaTypes = NameSpaceTypes(elements: aamvaElements)
-    static let iso23220Types = NameSpaceTypes(elements: iso23220Elements, ageOverIsBool: true)
-    static let iso23220JapanTypes = NameSpaceTypes(elements: [:], unicodeSuffixIsText: true)
+    @usableFromInline static let mDLTypes = NameSpaceTypes(elements: mDLElements, ageOverIsBool: true)
+    @usableFromInline static let aamvaTypes = NameSpaceTypes(elements: aamvaElements)
+    @usableFromInline static let iso23220Types = NameSpaceTypes(elements: iso23220Elements, ageOverIsBool: true)
+    @usableFromInline static let iso23220JapanTypes = NameSpaceTypes(elements: [:], unicodeSuffixIsText: true)
 
     /// ISO/IEC 18013-5 §7.2.1, Table 5.
     static let mDLElements: [String: ElementType] = [

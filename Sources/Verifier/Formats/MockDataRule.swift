@@ -67,7 +67,7 @@ package struct MockDataRule: Sendable {
     }
 
     private func review(_ log: inout CheckLog, document: MdocDocument, index: Int) {
-        guard let structure = log.checks.lastIndex(where: { $0.id == .documentStructure && $0.document == index }),
+        guard let structure = Self.lastLine(of: .documentStructure, document: index, in: log.checks),
               log.checks[structure].status == .pass else { return }
         let id = CheckID.issuerMockData
         switch Self.finding(log.checks, document: document, index: index) {
@@ -103,12 +103,23 @@ package struct MockDataRule: Sendable {
     private static func finding(_ lines: [CheckResult], document: MdocDocument, index: Int) -> Finding {
         guard lacksIssuerSignature(document.issuerAuth.authenticator) else { return .signed }
         guard case .signature = document.deviceAuth,
-              lines.contains(where: { $0.id == .deviceAuthentication && $0.document == index && $0.status == .pass })
+              let device = lastLine(of: .deviceAuthentication, document: index, in: lines), lines[device].status == .pass
         else { return .unsignedWithoutDevice }
-        let signature = lines.lastIndex { $0.id == .issuerSignature && $0.document == index }
-        guard let signature, lines[signature].status == .fail, lines[signature].code == .issuerSignatureInvalid else {
+        guard let signature = lastLine(of: .issuerSignature, document: index, in: lines),
+              lines[signature].status == .fail, lines[signature].code == .issuerSignatureInvalid else {
             return .mock(signatureLine: nil)
         }
         return .mock(signatureLine: signature)
+    }
+
+    /// The last line of check `id` for document `index`. Read by index, field by field: the rule runs on every
+    /// document of its formats, and a closure over whole lines copied each one.
+    private static func lastLine(of id: CheckID, document index: Int, in lines: [CheckResult]) -> Int? {
+        var position = lines.endIndex
+        while position > lines.startIndex {
+            position -= 1
+            if lines[position].document == index, lines[position].id == id { return position }
+        }
+        return nil
     }
 }

@@ -13,10 +13,15 @@ struct VICALBuilderTests {
     static let transcript = SessionTranscript(built: .array([.null, .null, .array([.text("VICALBuilderTests")])]))
 
     /// Verifies a simulated mDL with the IACAs of `vical` as the trust store, scoped as the list says.
-    static func verifyMDL(trusting vical: VICALVerification, pki: TestPKI, profile: CertificateProfile = .default) throws -> VerificationReport {
+    static func verifyMDL(trusting vical: VICALVerification, pki: TestPKI, profile: CertificateProfile = .default,
+                          refusedWhenStale: Bool = false) throws -> VerificationReport {
         let entries = vical.vical.entries
-        let store = TrustStore(anchors: entries.map(\.certificate),
-                               provenance: Dictionary(uniqueKeysWithValues: entries.map { ($0.certificate.sha256Fingerprint, vical.provenance(of: $0)) }))
+        let provenance = entries.map { entry in
+            var recorded = vical.provenance(of: entry)
+            recorded.refusedWhenStale = refusedWhenStale
+            return (entry.certificate.sha256Fingerprint, recorded)
+        }
+        let store = TrustStore(anchors: entries.map(\.certificate), provenance: Dictionary(uniqueKeysWithValues: provenance))
         let response = try MdocSimulator(pki: pki).simulate(.deviceResponse(Self.transcript), options: SimulationOptions(time: Fixtures.time))
         return DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: store, profile: profile))
             .verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Fixtures.time)
@@ -93,5 +98,12 @@ struct VICALBuilderTests {
         let strict = try Self.verifyMDL(trusting: stale, pki: pki, profile: .strict)
         #expect(strict.errors.map(\.code) == [.vicalStale])
         #expect(strict.documents.isEmpty)
+        // An operator who refuses stale lists (verify-server's vicalStalePolicy refuse) marks the anchors: refused at
+        // use under the default profile too, whatever the trust store was loaded with.
+        let refused = try Self.verifyMDL(trusting: stale, pki: pki, refusedWhenStale: true)
+        #expect(refused.errors.map(\.code) == [.vicalStale], "\(refused.errors)")
+        #expect(refused.errors.first?.message.contains("vicalStalePolicy refuse") == true)
+        #expect(refused.documents.isEmpty)
+        #expect(try Self.verifyMDL(trusting: fresh, pki: pki, refusedWhenStale: true).verified, "a current list is not refused")
     }
 }

@@ -200,6 +200,30 @@ struct LoTEServerTests {
         }
     }
 
+    @Test("refuse: a list that passes its nextUpdate while in use is refused at use, before any reload (here every reload fails)")
+    func staleAtUse() async throws {
+        let lists = try Lists(time: Date())
+        defer { lists.remove() }
+        try lists.write(4, nextUpdate: lists.wallet.time + Self.day)
+        var refusing = lists.configuration()
+        refusing.vicalStalePolicy = .refuse
+        let clock = TestClock(lists.wallet.time)
+        try await ServerFixture.withServer(refusing, store: InMemoryRequestStore(), clock: clock) { server in
+            let verified = try await Self.verify(server, lists.wallet)
+            #expect(verified.status == 200, "\(verified.text)")
+            // The pinned root goes: every reload fails now and keeps the runtime, which still holds the list's anchors.
+            try FileManager.default.removeItem(at: lists.root)
+            #expect(!server.app.reloadTrust())
+            clock.advance(by: 2 * Self.day)
+            let refused = try await Self.verify(server, lists.wallet)
+            #expect(refused.status == 422 && refused.text.contains("vical.stale") && refused.text.contains("vicalStalePolicy refuse"),
+                    "\(refused.text)")
+            let lote = try #require(try await Self.lotes(server).first)
+            #expect(lote["stale"] as? Bool == true && lote["trusted"] as? Bool == false, "\(lote)")
+            #expect((lote["warning"] as? String)?.contains("not trusted (vicalStalePolicy refuse)") == true)
+        }
+    }
+
     @Test("configuration: lotes objects from a file (lists or comma text), FILE=ROOT=TYPE=DOCTYPE from the environment; unknown keys and missing mappings are named")
     func configuration() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lote-config-\(UUID().uuidString)")

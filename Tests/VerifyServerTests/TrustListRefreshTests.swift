@@ -324,6 +324,44 @@ struct TrustListRefreshTests {
         }
     }
 
+    @Test("the operator rotates the pinned root: the reload drops the list the new root does not vouch for (listed on /readyz); putting the root back brings it back",
+          arguments: Kind.allCases)
+    func rootRotatedOnReload(_ kind: Kind) async throws {
+        try await RefreshedList.with(kind) { list in
+            try list.publish(2, [list.first])
+            try await ServerFixture.withServer(list.configuration()) { server in
+                #expect(RefreshedList.trusts(server, list.first))
+                let original = try Data(contentsOf: URL(fileURLWithPath: list.root))
+                try PEMText.certificate(try TestPKI(seed: 77, at: RefreshedList.time).iaca).write(toFile: list.root, atomically: true, encoding: .utf8)
+                #expect(server.app.reloadTrust(), "the reload goes on without the list")
+                #expect(!RefreshedList.trusts(server, list.first))
+                let body = try jsonObject(try await server.client.get("/readyz"))
+                let untrusted = try #require(body["untrustedLists"] as? [[String: Any]], "\(body)")
+                #expect(untrusted.count == 1 && untrusted.first?["kind"] as? String == kind.rawValue, "\(untrusted)")
+                // The list server still serves the list the old root signed: the download does not verify either.
+                #expect(await server.app.refreshTrustLists() == [list.url: "\(kind.rawValue).signer_untrusted"])
+                #expect(!RefreshedList.trusts(server, list.first))
+                try original.write(to: URL(fileURLWithPath: list.root))
+                #expect(server.app.reloadTrust())
+                #expect(RefreshedList.trusts(server, list.first))
+                #expect((try jsonObject(try await server.client.get("/readyz"))["untrustedLists"] as? [Any])?.isEmpty == true)
+            }
+        }
+    }
+
+    @Test("a rotated root seen first by a refresh: the unchanged list in use is verified again and dropped", arguments: Kind.allCases)
+    func rootRotatedOnRefresh(_ kind: Kind) async throws {
+        try await RefreshedList.with(kind) { list in
+            try list.publish(2, [list.first])
+            try await ServerFixture.withServer(list.configuration()) { server in
+                #expect(RefreshedList.trusts(server, list.first))
+                try PEMText.certificate(try TestPKI(seed: 78, at: RefreshedList.time).iaca).write(toFile: list.root, atomically: true, encoding: .utf8)
+                #expect(await server.app.refreshTrustLists() == [list.url: "\(kind.rawValue).signer_untrusted"])
+                #expect(!RefreshedList.trusts(server, list.first))
+            }
+        }
+    }
+
     @Test("a redirect to the list on an allowed address is followed", arguments: Kind.allCases)
     func redirectFollowed(_ kind: Kind) async throws {
         try await RefreshedList.with(kind) { list in

@@ -15,11 +15,15 @@ public struct AnchorProvenance: Sendable, Hashable {
     public var source: String?
     /// The trust list's nextUpdate: once it has passed, the listing that vouches for the anchor is stale.
     public var listNextUpdate: Date?
+    /// Whether the anchor stops anchoring once `listNextUpdate` has passed, under any profile (verify-server's
+    /// `vicalStalePolicy: refuse`). Without it a stale list is a warning, and a failure under the strict profile only.
+    public var refusedWhenStale: Bool
 
-    /// Creates a provenance record; every field defaults to nil (any docType, no source, no list expiry).
-    public init(docTypes: [String]? = nil, source: String? = nil, listNextUpdate: Date? = nil) {
+    /// Creates a provenance record; every field defaults to nil or false (any docType, no source, no list expiry).
+    public init(docTypes: [String]? = nil, source: String? = nil, listNextUpdate: Date? = nil, refusedWhenStale: Bool = false) {
         self.docTypes = docTypes
         self.source = source
         self.listNextUpdate = listNextUpdate
+        self.refusedWhenStale = refusedWhenStale
     }
 }

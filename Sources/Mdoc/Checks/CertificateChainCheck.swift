@@ -65,7 +65,8 @@ extension DocumentVerification {
     /// The path is trusted; the anchor it reached must be allowed to anchor this docType (a VICAL entry's scope), the
     /// list that vouches for it must be fresh, and an anchor that is not a self-signed root (a pinned intermediate or
     /// document signer) is reported. A stale list or a non-root anchor is a warning under the default profile and a
-    /// failure under strict. The detail names the anchor and the list it came from.
+    /// failure under strict; a stale list whose provenance says `refusedWhenStale` fails under any profile, at use, so
+    /// its anchors stop anchoring the second it turns stale, whether or not the trust was reloaded since. The detail names the anchor and the list it came from.
     private mutating func checkAnchor(_ chain: [Certificate]) -> [Certificate]? {
         let id = CheckID.issuerCertificateChain
         guard let anchor = chain.last else { return nil }
@@ -80,6 +81,10 @@ extension DocumentVerification {
         if let next = provenance?.listNextUpdate, next < context.time {
             let detail = "the anchor \(anchor.subject) comes from \(provenance?.source ?? "a trust list") whose nextUpdate "
                 + "\(RFC3339.format(next)) has passed: the list is stale"
+            if provenance?.refusedWhenStale == true {
+                fail(id, .vicalStale, detail + "; the operator refuses stale lists (vicalStalePolicy refuse): load a current list")
+                return nil
+            }
             if strict {
                 fail(id, .vicalStale, detail + "; the strict profile asks for a current list")
                 return nil

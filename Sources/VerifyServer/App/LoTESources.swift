@@ -113,6 +113,9 @@ extension TrustLoader {
         let anchoring: Bool
 
         func isStale(at time: Date) -> Bool { nextUpdate.date <= time }
+
+        /// Whether its anchors anchor at `time`: loaded into the trust store and, under `refuse`, not stale.
+        func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
     }
 
     /// Verifies every configured LoTE (a file, or the last good copy of a downloaded one) and adds its anchors (scoped to
@@ -131,7 +134,9 @@ extension TrustLoader {
             if anchoring {
                 for anchor in listAnchors {
                     anchors.append(anchor.certificate)
-                    provenance[anchor.certificate.sha256Fingerprint] = verified.provenance(of: anchor)
+                    var recorded = verified.provenance(of: anchor)
+                    recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
+                    provenance[anchor.certificate.sha256Fingerprint] = recorded
                     scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.name)"))
                 }
             }
@@ -153,10 +158,10 @@ extension RuntimeBox {
         let time = runtime.trustTime()
         return .array(runtime.lotes.map { lote in
             let stale = lote.isStale(at: time)
+            let trusted = lote.isTrusted(at: time, policy: runtime.configuration.vicalStalePolicy)
             var warnings = listRefreshes.warning(lote.source.url).map { [$0] } ?? []
             if stale {
-                warnings.append("stale since its NextUpdate \(lote.nextUpdate); "
-                                + StaleListWording.anchors(anchoring: lote.anchoring, policy: runtime.configuration.vicalStalePolicy, noun: "anchors"))
+                warnings.append("stale since its NextUpdate \(lote.nextUpdate); " + StaleListWording.anchors(trusted: trusted, noun: "anchors"))
             }
             if lote.anchors == 0 {
                 warnings.append("no active service of the mapped serviceTypes lists a certificate: the list anchors nothing")
@@ -172,7 +177,7 @@ extension RuntimeBox {
                 ("anchoredServices", .int(UInt64(lote.anchoredServices))),
                 ("anchors", .int(UInt64(lote.anchors))),
                 ("docTypes", .array(lote.source.docTypes.map(JSONValue.string))),
-                ("trusted", .bool(lote.anchoring && lote.anchors > 0)),
+                ("trusted", .bool(trusted && lote.anchors > 0)),
                 ("source", .string(lote.source.name)),
             ]
             fields += listRefreshes.readiness(lote.source.url)

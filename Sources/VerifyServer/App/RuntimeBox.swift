@@ -64,17 +64,25 @@ final class RuntimeBox: Sendable {
 
     /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use);
     /// `logFailure` false leaves logging them to the caller (the start, which refuses on them).
-    func reloadProblems(logger: Logger, logFailure: Bool = true) -> [String] {
+    ///
+    /// A downloaded list whose copy is gone or no longer verifies against its pinned root (the operator rotated it)
+    /// refuses the reload only when `pendingBlocks` (the start, which waits for its download). On a reload the new
+    /// runtime goes without it: its anchors are not trusted until a download verifies, rather than the old runtime
+    /// keeping a list the current root no longer vouches for. `/readyz` lists it under `untrustedLists`.
+    func reloadProblems(logger: Logger, logFailure: Bool = true, pendingBlocks: Bool = false) -> [String] {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
-            // A downloaded list whose copy is gone or no longer verifies: the current trust stays.
-            let problems = runtime.pendingLists.map(\.reason) + Self.rollbacks(runtime, against: highestIssueIDs)
+            let pending = runtime.pendingLists.map(\.reason)
+            let problems = (pendingBlocks ? pending : []) + Self.rollbacks(runtime, against: highestIssueIDs)
                 + Self.loteRollbacks(runtime, against: highestIssueIDs)
             guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }
             accept(runtime)
             logger.info("trust reloaded", metadata: ["anchors": "\(runtime.trustStore.anchors.count)", "vicals": "\(runtime.vicals.count)"])
+            if !pending.isEmpty {
+                logger.warning("trust reloaded without the downloaded lists that have no usable copy; their anchors are not trusted until a download verifies", metadata: ["lists": "\(TerminalText.escaped(pending.joined(separator: "; ")))"])
+            }
             return []
         } catch {
             let reason = error.problems.joined(separator: "; ")

@@ -280,8 +280,16 @@ final class TrustListRefresher: Service, Sendable {
         }
         let previous = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
         let inUse = list.markInUse(box.current)
+        // Verified even when unchanged: the pinned root may have been rotated since the copy was accepted. A list in use
+        // that the root no longer vouches for is then dropped by a reload (its copy no longer verifies either).
+        let verified: VerifiedList
+        do {
+            verified = try verify(bytes, list: list)
+        } catch {
+            if previous == bytes, inUse != nil { box.reload(logger: logger) }
+            throw error
+        }
         if previous == bytes, inUse != nil { return Replaced(changed: false, path: path, previous: previous) }
-        let verified = try verify(bytes, list: list)
         if let inUse, inUse != verified.markKey {
             throw Failure(category: "provider_changed", detail: "the list is now \(verified.owner)'s, not the one in use (\(inUse)); "
                           + "remove the copy \(path) to accept another provider's list from this URL")
@@ -346,7 +354,7 @@ final class TrustListRefresher: Service, Sendable {
                 noteFailure(list, failure, atStart: true)
             }
         }
-        let problems = box.reloadProblems(logger: logger, logFailure: false)
+        let problems = box.reloadProblems(logger: logger, logFailure: false, pendingBlocks: true)
         guard !problems.isEmpty else { return }
         // The lists without a usable copy, named with why their download failed.
         let pending = lists.filter { list in problems.contains { $0.hasPrefix("\(list.kind) \(list.name):") } }.compactMap { list -> (TrustList, String)? in
@@ -369,10 +377,10 @@ extension RuntimeBox {
         let policy = runtime.configuration.vicalStalePolicy
         return .array(runtime.vicals.map { vical in
             let stale = vical.isStale(at: time)
+            let trusted = vical.isTrusted(at: time, policy: policy)
             var warnings = listRefreshes.warning(vical.source.url).map { [$0] } ?? []
             if stale, let next = vical.nextUpdate {
-                warnings.append("stale since its nextUpdate \(next); "
-                                + StaleListWording.anchors(anchoring: vical.anchoring, policy: policy, noun: "IACAs"))
+                warnings.append("stale since its nextUpdate \(next); " + StaleListWording.anchors(trusted: trusted, noun: "IACAs"))
             }
             var fields: [(String, JSONValue)] = [
                 ("provider", .string(vical.provider)),
@@ -381,7 +389,7 @@ extension RuntimeBox {
                 ("nextUpdate", vical.nextUpdate.map { .string($0.description) } ?? .null),
                 ("stale", .bool(stale)),
                 ("entries", .int(UInt64(vical.entries))),
-                ("trusted", .bool(vical.anchoring)),
+                ("trusted", .bool(trusted)),
                 ("source", .string(vical.source.name)),
             ]
             fields += listRefreshes.readiness(vical.source.url)
@@ -392,12 +400,11 @@ extension RuntimeBox {
 }
 
 /// What `/readyz` says of a stale list's anchors: taken from whether they anchor now, so the words never contradict
-/// `trusted`. Under `refuse` they stop anchoring at the reload that notices the staleness; until that reload succeeds
-/// (a failed one is `trustReloadError`) they are said to be still trusted.
+/// `trusted`. Under `refuse` they stop anchoring at their nextUpdate (the chain check refuses them at use), whether or
+/// not a reload has noticed yet.
 enum StaleListWording {
-    static func anchors(anchoring: Bool, policy: VICALStalePolicy, noun: String) -> String {
-        if !anchoring { return "its \(noun) are not trusted (vicalStalePolicy refuse) until a current list is loaded" }
-        if policy == .warn { return "its \(noun) are still trusted (vicalStalePolicy warn)" }
-        return "its \(noun) are still trusted until a reload succeeds (vicalStalePolicy refuse; see trustReloadError)"
+    static func anchors(trusted: Bool, noun: String) -> String {
+        trusted ? "its \(noun) are still trusted (vicalStalePolicy warn)"
+            : "its \(noun) are not trusted (vicalStalePolicy refuse) until a current list is loaded"
     }
 }

@@ -30,6 +30,10 @@ struct TrustLoader {
 
         /// Whether the list's nextUpdate has passed at `time`.
         func isStale(at time: Date) -> Bool { nextUpdate.map { $0.date < time } ?? false }
+
+        /// Whether its IACAs anchor at `time`: loaded into the trust store and, under `refuse`, not stale (the chain
+        /// check refuses them at use from their nextUpdate on).
+        func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
     }
 
     /// A `url` source without a usable copy yet: none was downloaded, or the copy no longer verifies.
@@ -65,7 +69,10 @@ struct TrustLoader {
             if anchoring {
                 for entry in verified.vical.entries {
                     anchors.append(entry.certificate)
-                    provenance[entry.certificate.sha256Fingerprint] = verified.provenance(of: entry)
+                    var recorded = verified.provenance(of: entry)
+                    // Under refuse the chain check itself refuses the anchor once the list turns stale, reload or not.
+                    recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
+                    provenance[entry.certificate.sha256Fingerprint] = recorded
                     scoped.append(TrustFolder.ScopedAnchor(certificate: entry.certificate, docTypes: entry.docTypes, origin: "vical \(source.name)"))
                 }
             }

@@ -66,8 +66,8 @@ struct ServerHandlers: Sendable {
         case .readyzHead: return Response(status: await readiness().status)
         case .metrics:
             let runtime = runtimes.current
-            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, now: clock.now(),
-                          trustTime: runtime.trustTime(), refreshes: runtimes.listRefreshes)
+            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, policy: runtime.configuration.vicalStalePolicy,
+                          now: clock.now(), trustTime: runtime.trustTime(), refreshes: runtimes.listRefreshes)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)
@@ -110,6 +110,9 @@ struct ServerHandlers: Sendable {
             ("revocation", revocationReadiness(runtime)),
             ("vicals", runtimes.vicalReadiness(runtime)),
             ("lotes", runtimes.loteReadiness(runtime)),
+            ("untrustedLists", .array(runtime.pendingLists.map { pending in
+                .object([("kind", .string(pending.list.kind)), ("source", .string(pending.list.name)), ("reason", .string(pending.reason))])
+            })),
             ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))
     }

@@ -128,7 +128,8 @@ public final class ServerMetrics: Sendable {
 
     /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`), staleness at
     /// `trustTime`, whether its IACAs are trusted and, for a downloaded one, the time since its last good download.
-    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], now: Date, trustTime: Date, refreshes: TrustListRefreshStatus) {
+    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], policy: VICALStalePolicy, now: Date, trustTime: Date,
+               refreshes: TrustListRefreshStatus) {
         Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
         for vical in vicals {
             let dimensions = [("provider", vical.provider)]
@@ -137,7 +138,7 @@ public final class ServerMetrics: Sendable {
             Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
                 .record(trustTime.timeIntervalSince(vical.date.date))
             Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.isStale(at: trustTime) ? 1 : 0)
-            Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.anchoring ? 1 : 0)
+            Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.isTrusted(at: trustTime, policy: policy) ? 1 : 0)
             if let last = vical.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
                 Gauge(label: "verify_server_vical_refresh_age_seconds", dimensions: dimensions, factory: factory)
                     .record(now.timeIntervalSince(last))

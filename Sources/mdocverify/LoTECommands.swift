@@ -47,7 +47,7 @@ struct LoTEOptions: ParsableArguments {
     @OptionGroup var map: DocTypeMapOptions
 
     /// The list's bytes, the pinned roots, the time and the scope (`required`: not empty).
-    func load(scopeRequired: Bool = false) throws -> (bytes: [UInt8], roots: [Certificate], time: Date, scope: LoTEScope) {
+    func load(scopeRequired: Bool = false) throws -> (bytes: [UInt8], roots: PinnedRoots, time: Date, scope: LoTEScope) {
         let bytes = try InputFiles.read(file, what: "LoTE", maxBytes: LoTEKind.maxBytes)
         let scope = try map.scope(required: scopeRequired)
         return (bytes, try pins.roots(for: bytes), try pins.time(), scope)
@@ -67,7 +67,7 @@ struct VerifyLoTE: ParsableCommand {
         try runReportingExit {
             let (bytes, roots, time, scope) = try options.load()
             return TrustListImport.report(noun: LoTEKind.noun, asJSON: json, verify: { () throws(VerificationError) in
-                try LoTEVerification(bytes, roots: roots, at: time, profile: options.pins.profile)
+                try LoTEVerification(bytes, roots: roots.get(), at: time, profile: options.pins.profile)
             }, text: { LoTEReport.text($0, scope: scope) }, json: { LoTEReport.json($0, scope: scope) })
         }
     }
@@ -213,12 +213,12 @@ enum LoTEImport {
     /// What the manifest's `list` says for a LoTE import (a VICAL import has a `provider` instead).
     static let listKind = "ETSI TS 119 602 LoTE"
 
-    static func run(_ bytes: [UInt8], roots: [Certificate], pins: ListPinOptions<LoTEKind>, scope: LoTEScope, source: String,
+    static func run(_ bytes: [UInt8], roots: PinnedRoots, pins: ListPinOptions<LoTEKind>, scope: LoTEScope, source: String,
                     into target: ListImportOptions<LoTEKind>) throws -> ExitStatus {
         let out = target.out
         let previous = try previous(in: out), time = try pins.time()
         return try TrustListImport.run(noun: LoTEKind.noun, verify: { () throws(VerificationError) in
-            try LoTEVerification(bytes, roots: roots, at: time, previousSequenceNumber: previous?.highestSequenceNumber,
+            try LoTEVerification(bytes, roots: roots.get(), at: time, previousSequenceNumber: previous?.highestSequenceNumber,
                                  allowRollback: target.allowRollback, profile: pins.profile)
         }, write: { verified in
             if let key = previous?.rollbackKey, key != verified.lote.rollbackKey {

@@ -28,7 +28,7 @@ struct Trust: ParsableCommand {
 
         /// The VICAL bytes and the pinned roots; a fingerprint is resolved among the VICAL's own certificates, so the
         /// pin (not the VICAL) decides which root is trusted.
-        func load() throws -> (bytes: [UInt8], roots: [Certificate], time: Date) {
+        func load() throws -> (bytes: [UInt8], roots: PinnedRoots, time: Date) {
             let bytes = try InputFiles.cbor(vical, what: "VICAL", maxBytes: VICALKind.maxBytes, certificateOption: "--root",
                                             expected: "the COSE_Sign1 CBOR, raw or as hex/base64 text")
             return (bytes, try pins.roots(for: bytes), try pins.time())
@@ -46,7 +46,7 @@ struct Trust: ParsableCommand {
             try runReportingExit {
                 let (bytes, roots, time) = try options.load()
                 return TrustListImport.report(noun: VICALKind.noun, asJSON: json, verify: { () throws(VerificationError) in
-                    try VICALVerification(bytes, roots: roots, at: time, profile: options.pins.profile)
+                    try VICALVerification(bytes, roots: roots.get(), at: time, profile: options.pins.profile)
                 }, text: { VICALReport.text($0, at: time) }, json: VICALReport.json)
             }
         }

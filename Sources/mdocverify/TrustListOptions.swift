@@ -26,6 +26,8 @@ protocol SignedListKind {
     /// The certificates the list carries (its signer chain), where `--root-sha256` is resolved, and what they are called.
     static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate]
     static var carrier: String { get }
+    /// The code of a list that fails its pinned root.
+    static var signerUntrusted: ErrorCode { get }
     /// What an import refuses as a rollback, in words.
     static var rollbackRule: String { get }
 }
@@ -55,6 +57,7 @@ enum VICALKind: SignedListKind {
     static let rollbackHelp = "Accept a list older than the highest issue already imported into --out (or one without an issue ID)."
     static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? VICALVerification.carriedCertificates(bytes)) ?? [] }
     static let carrier = "the VICAL's x5chain"
+    static let signerUntrusted = ErrorCode.vicalSignerUntrusted
     static let rollbackRule = "a lower vicalIssueID than the highest one the folder has accepted, or a list without one after one with, is refused (vical.rollback)"
 }
 
@@ -67,8 +70,13 @@ enum LoTEKind: SignedListKind {
     static let rollbackHelp = "Accept a list older than the highest sequence already imported into --out."
     static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? LoTEVerification.carriedCertificates(bytes)) ?? [] }
     static let carrier = "the LoTE's x5c"
+    static let signerUntrusted = ErrorCode.loteSignerUntrusted
     static let rollbackRule = "a lower LoTESequenceNumber than the highest one the folder has accepted is refused (lote.rollback)"
 }
+
+/// The roots a list is verified against, or its refusal when no pin resolves (`ListPinOptions.roots(for:)`); read with
+/// `get()` inside the verification, so the refusal is reported as the list's.
+typealias PinnedRoots = Result<[Certificate], VerificationError>
 
 /// What every `trust vical` and `trust lote` subcommand takes besides the list: the pinned roots, the time and the
 /// profile.
@@ -94,22 +102,25 @@ struct ListPinOptions<Kind: SignedListKind>: ParsableArguments {
     }
 
     /// The pinned roots: the files given, and each fingerprint resolved among the list's own certificates, so the pin
-    /// (not the list) decides which root is trusted.
-    func roots(for bytes: [UInt8]) throws -> [Certificate] {
+    /// (not the list) decides which root is trusted. When no pin resolves (every fingerprint names a certificate the
+    /// list does not carry) the list fails its pin: `<kind>.signer_untrusted`, a refusal (exit 1) like a list signed
+    /// under another root, not a usage error.
+    func roots(for bytes: [UInt8]) throws -> PinnedRoots {
         // Only the roots given: the default trust (the IACA bundle) never stands in for a list's root.
         var pinned = roots.isEmpty ? [] : try InputFiles.trustStore(roots).anchors
+        var unmatched: [String] = []
         if !rootFingerprints.isEmpty {
             let carried = Kind.carriedCertificates(bytes)
             for text in rootFingerprints {
                 let fingerprint = try InputFiles.hex(text, what: "--root-sha256")
-                guard let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) else {
-                    throw UsageFailure("no certificate in \(Kind.carrier) has SHA-256 \(text); pin the signer's CA with --root instead")
-                }
-                pinned.append(match)
+                if let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) { pinned.append(match) } else { unmatched.append(text) }
             }
         }
-        guard !pinned.isEmpty else { throw UsageFailure(Kind.pinHint) }
-        return pinned
+        guard pinned.isEmpty else { return .success(pinned) }
+        guard !unmatched.isEmpty else { throw UsageFailure(Kind.pinHint) }
+        return .failure(VerificationError(Kind.signerUntrusted, "no certificate in \(Kind.carrier) has the pinned SHA-256 "
+            + "\(unmatched.joined(separator: ", ")): the list is not signed under the pinned root (if it does not carry its root, "
+            + "pin that root with --root)"))
     }
 }
 
@@ -133,7 +144,7 @@ struct ListDownloadOptions: ParsableArguments {
     /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both and the time to
     /// `importing`; a failed download prints `NOT IMPORTED — …` and is `.rejected`.
     func fetch<Kind: SignedListKind>(_ url: String, pins: ListPinOptions<Kind>,
-                     importing: (_ bytes: [UInt8], _ roots: [Certificate], _ time: Date) throws -> ExitStatus) throws -> ExitStatus {
+                     importing: (_ bytes: [UInt8], _ roots: PinnedRoots, _ time: Date) throws -> ExitStatus) throws -> ExitStatus {
         guard timeout > 0 && timeout <= 60 else { throw UsageFailure("--timeout must be more than 0 and at most 60 seconds") }
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(timeout * 1000))

@@ -76,12 +76,12 @@ enum VICALImport {
     /// - Returns: `.verified` when imported, `.rejected` when the list was refused.
     /// - Throws: `UsageFailure` when the folder is not an import folder, holds another provider's list, or cannot be
     ///   written.
-    static func run(_ bytes: [UInt8], roots: [Certificate], pins: ListPinOptions<VICALKind>, source: String,
+    static func run(_ bytes: [UInt8], roots: PinnedRoots, pins: ListPinOptions<VICALKind>, source: String,
                     into target: ListImportOptions<VICALKind>) throws -> ExitStatus {
         let out = target.out
         let previous = try previous(in: out), time = try pins.time()
         return try TrustListImport.run(noun: VICALKind.noun, verify: { () throws(VerificationError) in
-            try VICALVerification(bytes, roots: roots, at: time, previousIssueID: previous?.highestIssueID,
+            try VICALVerification(bytes, roots: roots.get(), at: time, previousIssueID: previous?.highestIssueID,
                                   allowRollback: target.allowRollback, profile: pins.profile)
         }, write: { verified in
             if let provider = previous?.provider, provider != verified.vical.provider {

@@ -98,6 +98,11 @@ struct LoTECLITests {
         #expect(other.status == 1 && other.stdout.contains("lote.signer_untrusted"), "\(other.stdout)")
         let none = try MdocVerifyCLI.run(["trust", "lote", "verify", Self.realList, "--at", "2026-01-01T00:00:00Z"])
         #expect(none.status == 2 && none.stderr.contains("--root"), "\(none.stderr)")
+        let unmatched = try MdocVerifyCLI.run(["trust", "lote", "verify", Self.realList, "--root-sha256", String(repeating: "0", count: 64),
+                                               "--at", "2026-01-01T00:00:00Z", "--json"])
+        let refusal = try JSONSerialization.jsonObject(with: Data(unmatched.stdout.utf8)) as? [String: Any]
+        #expect(unmatched.status == 1 && (refusal?["error"] as? [String: Any])?["code"] as? String == "lote.signer_untrusted",
+                "\(unmatched.stdout) \(unmatched.stderr)")
         let badMap = try MdocVerifyCLI.run(["trust", "lote", "verify", Self.realList, "--root", Self.realSigner, "--doctype-map", "nothing"])
         #expect(badMap.status == 2 && badMap.stderr.contains("--doctype-map"), "\(badMap.stderr)")
     }

@@ -83,6 +83,13 @@ struct TrustCLITests {
 
         let unpinned = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--at", Self.at])
         #expect(unpinned.status == 2 && unpinned.stderr.contains("pin a VICAL root with --root or --root-sha256"), "\(unpinned.stdout)")
+        // A fingerprint the list does not carry is the list failing its pin (exit 1), not a usage error.
+        let stranger = String(repeating: "ab", count: 32)
+        let unmatched = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root-sha256", stranger, "--at", Self.at])
+        #expect(unmatched.status == 1 && unmatched.stdout.contains("REJECTED VICAL — vical.signer_untrusted") && unmatched.stdout.contains(stranger),
+                "\(unmatched.stdout) \(unmatched.stderr)")
+        let badHex = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root-sha256", "not-hex", "--at", Self.at])
+        #expect(badHex.status == 2, "\(badHex.stdout)")
     }
 
     @Test("trust list says how many anchors are expired at the time asked")

@@ -260,6 +260,21 @@ struct LoTETests {
                 == "lote:MdocTesting Scheme Operator|\(LoTEBuilder.pidListType)")
     }
 
+    @Test("rollback keys: a | or % in the operator or the type is encoded, so lists never share a key by where a | falls")
+    func rollbackKeyEscaping() throws {
+        let builder = try LoTEBuilder(at: Self.time)
+        let pki = try TestPKI(seed: 31, at: Self.time)
+        func key(operator name: String, type: String?) throws -> String {
+            let bytes = try builder.build(services: [.init([pki.iaca])], sequenceNumber: 1, issued: Self.time - Self.day,
+                                          nextUpdate: Self.time + Self.day, type: type, operatorName: name)
+            return try LoTEVerification(bytes, roots: [builder.root], at: Self.time).lote.rollbackKey
+        }
+        let split = [try key(operator: "A|B", type: "C"), try key(operator: "A", type: "B|C")]
+        #expect(split == ["lote:A%7CB|C", "lote:A|B%7CC"])
+        #expect(try key(operator: "A", type: "-") == "lote:A|%2D" && key(operator: "A", type: nil) == "lote:A|-")
+        #expect(try key(operator: "50%", type: "T") == "lote:50%25|T")
+    }
+
     @Test("past NextUpdate a list is stale (strict refuses it); a list issued in the future is lote.not_yet_valid")
     func freshness() throws {
         let pki = try TestPKI(seed: 31, at: Self.time)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
+import MdocModel
+import MdocTesting
 import VerifyServer
 
 /// `vicals: [{file, root}]`: verified at start, their IACAs trusted, their state on /readyz.
@@ -41,6 +43,29 @@ struct VICALConfigurationTests {
             #expect(error.problems.count == 2)
             #expect(error.problems.contains { $0.contains("vical.signer_untrusted") })
             #expect(error.problems.contains { $0.contains("cannot read the file") })
+        }
+    }
+
+    @Test("a VICAL whose provider starts with lote: (the LoTE rollback marks' prefix in the store) is not loaded")
+    func reservedProvider() throws {
+        let time = Date()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-reserved-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let builder = try VICALBuilder(seed: 4, at: time)
+        let pki = try TestPKI(seed: 5, at: time)
+        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
+        try Data(try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 1, date: time - 3600, nextUpdate: time + 86_400,
+                                   provider: "lote:EU|mDL")).write(to: vical)
+        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        var configuration = AppleSample.configuration(verificationTime: time)
+        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        do {
+            _ = try VerifierRuntime.load(configuration)
+            Issue.record("a VICAL with a reserved provider name was loaded")
+        } catch {
+            #expect(error.problems.count == 1 && error.problems.first?.contains("vical.malformed") == true
+                    && error.problems.first?.contains("LoTE rollback marks") == true, "\(error.problems)")
         }
     }
 }

@@ -68,8 +68,18 @@ public struct LoTE: Sendable {
     public let services: [Service]
 
     /// What the rollback mark is kept under: the operator and the list type (one operator publishes several lists,
-    /// each with its own sequence).
-    public var rollbackKey: String { "lote:\(operatorName)|\(type ?? "-")" }
+    /// each with its own sequence), `lote:<operator>|<type>` with `-` for a list without a type. `%` and `|` in either
+    /// are percent-encoded (and a type that is just `-`), so two lists never share a key by where a `|` falls.
+    public var rollbackKey: String {
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "|", with: "%7C")
+        }
+        return "lote:\(escaped(operatorName))|\(type.map { $0 == "-" ? "%2D" : escaped($0) } ?? "-")"
+    }
+
+    /// The prefix of every LoTE rollback key: a VICAL provider may not start with it, so the two kinds of marks kept
+    /// side by side (verify-server's store) never meet.
+    public static let rollbackKeyPrefix = "lote:"
 
     /// Parses the payload (the JSON inside the JWS). Throws `lote.malformed` naming the problem, `lote.too_large` past
     /// the entry ceilings.

@@ -63,8 +63,15 @@ enum TrustList: Sendable, Equatable {
     /// Verifies `bytes` against `roots` at `time`.
     func verify(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile) throws(VerificationError) -> VerifiedList {
         switch self {
-        case .vical: .vical(try VICALVerification(bytes, roots: roots, at: time, profile: profile))
-        case .lote: .lote(try LoTEVerification(bytes, roots: roots, at: time, profile: profile))
+        case .vical:
+            let verified = try VICALVerification(bytes, roots: roots, at: time, profile: profile)
+            // Its provider names its rollback mark in the store, beside the LoTEs' `lote:` keys.
+            guard !verified.vical.provider.hasPrefix(LoTE.rollbackKeyPrefix) else {
+                throw VerificationError(.vicalMalformed, "the VICAL's provider \(InputQuote.short(verified.vical.provider)) starts with "
+                                        + "\"\(LoTE.rollbackKeyPrefix)\", which names LoTE rollback marks; verify-server does not load it")
+            }
+            return .vical(verified)
+        case .lote: return .lote(try LoTEVerification(bytes, roots: roots, at: time, profile: profile))
         }
     }
 

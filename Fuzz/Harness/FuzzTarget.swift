@@ -30,7 +30,7 @@ public struct FuzzTarget: Sendable {
 /// Every fuzz target, in the order `Fuzz/run.sh` runs them.
 public enum FuzzTargets {
     public static let all: [FuzzTarget] = [
-        cbor, appleEnvelope, applePlaintext, deviceResponse, annexC, openID4VP, x509, serverBody, vical, statusToken,
+        cbor, appleEnvelope, applePlaintext, deviceResponse, annexC, openID4VP, x509, serverBody, vical, lote, statusToken,
     ]
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

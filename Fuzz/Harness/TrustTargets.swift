@@ -67,6 +67,41 @@ extension FuzzTargets {
         return seeds
     }
 
+    /// 7c. A LoTE (ETSI TS 119 602) through the whole import (JAdES compact JWS or its JSON serialization, x5c, chain
+    /// to the pinned root, signature, the list JSON with its ceilings, freshness, rollback), what its services would
+    /// anchor under a docType map, and the same bytes as a bare list payload (a mutated signed list never passes its
+    /// signature, so the list parser is fed directly too).
+    static let loteBuilder = fixture { try LoTEBuilder(seed: 7, at: Exchange.time) }
+    static let loteScope = LoTEScope([LoTEBuilder.pidIssuance: [DocType.mDL], LoTEBuilder.mdlListType: [DocType.mDL]])
+
+    static let lote = FuzzTarget("lote", maxLength: 64 << 10,
+                                 "LoTEVerification against a pinned root; LoTE(payload:); what the services anchor; carried certificates",
+                                 seeds: loteSeeds) { input in
+        do {
+            let verified = try LoTEVerification(input, roots: [loteBuilder.root], at: Exchange.time, previousSequenceNumber: 2)
+            _ = verified.decisions(scope: loteScope)
+            for anchor in verified.anchors(scope: loteScope) { _ = verified.provenance(of: anchor) }
+        } catch {
+            Invariant.catalogued(error)
+        }
+        _ = try? LoTEVerification.carriedCertificates(input)
+        do {
+            let list = try LoTE(payload: input)
+            _ = list.rollbackKey
+            for service in list.services { _ = (loteScope.docTypes(for: service, in: list), LoTEVerification.status(of: service, at: Exchange.time)) }
+        } catch {
+            Invariant.catalogued(error)
+        }
+    }
+
+    static func loteSeeds() throws -> [[UInt8]] {
+        let signed = try loteBuilder.build(services: [.init([pki.iaca])], sequenceNumber: 3, issued: Exchange.time - 3600,
+                                           nextUpdate: Exchange.time + 86_400)
+        let payload = loteBuilder.payload(services: [.init([pki.iaca], status: LoTEBuilder.withdrawn, statusStartingTime: Exchange.time - 60)],
+                                          sequenceNumber: 4, issued: Exchange.time - 3600, nextUpdate: Exchange.time + 86_400)
+        return [signed, try bytes("TestVectors/trust/lote/ec-acceptance-wallet-providers-seq1.jwt"), payload.serializedBytes()]
+    }
+
     /// 7b. A status list or identifier list token (CWT) through parsing and list inflation, its certificates and
     /// signature; and the raw bytes through zlib and raw DEFLATE inflation with the product's ceiling.
     static let statusToken = FuzzTarget("status-token", maxLength: 16 << 10,

@@ -349,6 +349,22 @@ struct TrustListRefreshTests {
         }
     }
 
+    @Test("a pinned root that cannot be read fails the refresh as root_unreadable, on /readyz too; the reload it tries fails and says why",
+          arguments: Kind.allCases)
+    func rootUnreadable(_ kind: Kind) async throws {
+        try await RefreshedList.with(kind) { list in
+            try list.publish(2, [list.first])
+            try await ServerFixture.withServer(list.configuration()) { server in
+                try FileManager.default.removeItem(atPath: list.root)
+                #expect(await server.app.refreshTrustLists() == [list.url: "root_unreadable"])
+                let entry = try await list.readiness(server)
+                #expect(entry["lastError"] as? String == "root_unreadable", "\(entry)")
+                let body = try jsonObject(try await server.client.get("/readyz"))
+                #expect((body["trustReloadError"] as? String)?.contains(list.root) == true, "\(body)")
+            }
+        }
+    }
+
     @Test("a rotated root seen first by a refresh: the unchanged list in use is verified again and dropped", arguments: Kind.allCases)
     func rootRotatedOnRefresh(_ kind: Kind) async throws {
         try await RefreshedList.with(kind) { list in

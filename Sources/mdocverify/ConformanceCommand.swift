@@ -221,6 +221,11 @@ struct ConformanceOptions {
     /// it cannot meet.
     static func target(_ run: Conformance.Run) throws -> (Target, Set<ConformanceCase.Requirement>) {
         guard let kind = run.target.first else { throw UsageFailure("--target needs command or verify-server URL") }
+        // Options another target would use are refused, not ignored: a run that looks configured must be.
+        if run.profile != nil && kind != "http" { throw UsageFailure("--profile is for --target http only") }
+        if run.apiKeyFile != nil && kind != "verify-server" {
+            throw UsageFailure("--api-key-file is for --target verify-server only (with --target http, put the key in the profile's headers)")
+        }
         switch kind {
         case "command":
             guard run.target.count == 1 else { throw UsageFailure("--target command takes no value: put the command after --") }

@@ -191,7 +191,9 @@ struct HTTPProfileTarget: ConformanceTarget {
         }
         let headers = profile.headers.mapValues { Self.fill($0, values) }
         let body = call.body.map { Self.fill($0, values, json) }
-        let (status, data) = try HTTPExchange.send(call.method, url, headers: headers, body: body, timeout: timeout)
+        // Messages name the profile's URL as written: the filled one may carry an ${env:…} secret.
+        let (status, data) = try HTTPExchange.send(call.method, url, headers: headers, body: body, timeout: timeout,
+                                                   displayURL: call.url)
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
     }
 
@@ -251,28 +253,53 @@ struct HTTPProfileTarget: ConformanceTarget {
             UsageFailure("profile \(path): \(why) (see `mdocverify conformance run --help` and the DocC article \"Test any verifier\")")
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { throw bad("not a JSON object") }
-        func call(_ key: String) throws -> Call {
-            guard let member = object[key] as? [String: Any], let url = member["url"] as? String else { throw bad("\(key).url is missing") }
-            let method = (member["method"] as? String ?? "POST").uppercased()
-            guard ["GET", "POST", "PUT"].contains(method) else { throw bad("\(key).method must be GET, POST or PUT") }
-            return Call(method: method, url: url, body: member["body"].map(jsonValue))
+        // A member that is present must have its type: a wrong one is named, never replaced by the default.
+        func member<T>(_ container: [String: Any], _ key: String, _ path: String, as type: T.Type, _ expected: String) throws -> T? {
+            guard let value = container[key], !(value is NSNull) else { return nil }
+            guard let typed = value as? T else { throw bad("\(path) must be \(expected)") }
+            return typed
         }
-        guard let origin = object["origin"] as? String else { throw bad("origin is missing") }
-        let names = (object["formats"] as? [String]) ?? ["apple-app", "annex-c", "openid4vp"]
+        func statuses(_ container: [String: Any], _ key: String) throws -> [Int]? {
+            guard let list = try member(container, key, "verdict.\(key)", as: [Any].self, "a list of HTTP statuses") else { return nil }
+            return try list.map { entry in
+                guard let number = entry as? NSNumber, String(cString: number.objCType) != "c", let status = Int(exactly: number.doubleValue),
+                      (100...599).contains(status) else { throw bad("verdict.\(key) must be a list of HTTP statuses (100–599)") }
+                return status
+            }
+        }
+        func call(_ key: String) throws -> Call {
+            guard let spec = try member(object, key, key, as: [String: Any].self, "an object"),
+                  let url = try member(spec, "url", "\(key).url", as: String.self, "a string") else { throw bad("\(key).url is missing") }
+            let method = (try member(spec, "method", "\(key).method", as: String.self, "a string") ?? "POST").uppercased()
+            guard ["GET", "POST", "PUT"].contains(method) else { throw bad("\(key).method must be GET, POST or PUT") }
+            return Call(method: method, url: url, body: spec["body"].map(jsonValue))
+        }
+        guard let origin = try member(object, "origin", "origin", as: String.self, "a string") else { throw bad("origin is missing") }
+        let names = try member(object, "formats", "formats", as: [String].self, "a list of format names") ?? ["apple-app", "annex-c", "openid4vp"]
         let formats = try Set(names.map { name in
             guard let format = ResponseFormat(rawValue: name), format.hasRequestFlow else {
                 throw bad("formats: \(InputQuote.short(name)) is not apple-app, annex-c or openid4vp")
             }
             return format
         })
-        let verdict = (object["verdict"] as? [String: Any]) ?? [:]
-        let accept = Set((verdict["accept"] as? [Int]) ?? [200])
-        let reject = Set((verdict["reject"] as? [Int]) ?? [400, 409, 410, 422])
+        guard !formats.isEmpty else { throw bad("formats is empty") }
+        let verdict = try member(object, "verdict", "verdict", as: [String: Any].self, "an object") ?? [:]
+        let accept = Set(try statuses(verdict, "accept") ?? [200])
+        let reject = Set(try statuses(verdict, "reject") ?? [400, 409, 410, 422])
         guard accept.isDisjoint(with: reject) else { throw bad("verdict.accept and verdict.reject share a status") }
-        return Profile(origin: origin, formats: formats, headers: (object["headers"] as? [String: String]) ?? [:], create: try call("create"),
-                       pointers: (object["request"] as? [String: String]) ?? [:], answer: try call("answer"), accept: accept,
-                       reject: reject, verifiedPointer: verdict["verified"] as? String,
-                       codesPointers: (verdict["codes"] as? [String]) ?? (verdict["codes"] as? String).map { [$0] } ?? [])
+        let codes: [String]
+        if let one = verdict["codes"] as? String {
+            codes = [one]
+        } else {
+            codes = try member(verdict, "codes", "verdict.codes", as: [String].self, "a JSON pointer or a list of them") ?? []
+        }
+        return Profile(origin: origin, formats: formats,
+                       headers: try member(object, "headers", "headers", as: [String: String].self, "an object of strings") ?? [:],
+                       create: try call("create"),
+                       pointers: try member(object, "request", "request", as: [String: String].self, "an object of JSON pointers") ?? [:],
+                       answer: try call("answer"), accept: accept, reject: reject,
+                       verifiedPointer: try member(verdict, "verified", "verdict.verified", as: String.self, "a JSON pointer"),
+                       codesPointers: codes)
     }
 
     /// A Foundation JSON value as a `JSONValue` (members sorted, so the body is the same on every run).
@@ -291,9 +318,15 @@ struct HTTPProfileTarget: ConformanceTarget {
 }
 
 /// One HTTP exchange through URLSession (FoundationNetworking on Linux: the system libcurl and OpenSSL), blocking;
-/// a 429 is waited out (its Retry-After, at most 5 s) and retried, up to 30 times.
+/// a 429 is waited out (its Retry-After, at most 5 s) and retried, up to 30 times. A redirect is not followed (its 3xx
+/// is the answer: the headers, an API key among them, never go to another address) and an answer body past
+/// `maxBodyBytes` ends the exchange as a failure, whatever its Content-Length said.
 enum HTTPExchange {
-    static func send(_ method: String, _ url: URL, headers: [String: String], body: JSONValue?, timeout: Double) throws -> (Int, Data?) {
+    static let maxBodyBytes = 8 << 20
+
+    static func send(_ method: String, _ url: URL, headers: [String: String], body: JSONValue?, timeout: Double,
+                     displayURL: String) throws -> (Int, Data?) {
+        let label = "\(method) \(InputQuote.short(displayURL))"
         for _ in 0..<30 {
             var request = URLRequest(url: url, timeoutInterval: timeout)
             request.httpMethod = method
@@ -302,43 +335,76 @@ enum HTTPExchange {
                 request.httpBody = Data(body.serializedBytes())
             }
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-            let box = HTTPAnswerBox()
-            let done = DispatchSemaphore(value: 0)
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                let http = response as? HTTPURLResponse
-                box.set(data: data, status: http?.statusCode, retryAfter: (http?.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init),
-                        error: error)
-                done.signal()
-            }.resume()
-            done.wait()
-            let (data, status, retryAfter, error) = box.get()
-            guard let status else {
-                throw VerifyServerTarget.ServerFailure(description: "\(method) \(url.absoluteString) failed: "
-                                                       + (error.map { $0.localizedDescription } ?? "no answer"))
+            let exchange = BoundedExchange(limit: maxBodyBytes)
+            let session = URLSession(configuration: .ephemeral, delegate: exchange, delegateQueue: nil)
+            session.dataTask(with: request).resume()
+            exchange.done.wait()
+            session.finishTasksAndInvalidate()
+            let answer = exchange.answer()
+            if answer.overLimit {
+                throw VerifyServerTarget.ServerFailure(description: "\(label) answered more than \(maxBodyBytes) bytes; refused")
             }
-            guard status == 429 else { return (status, data) }
-            Thread.sleep(forTimeInterval: min(5, max(0.2, retryAfter ?? 1)))
+            guard let status = answer.status else {
+                throw VerifyServerTarget.ServerFailure(description: "\(label) failed: " + (answer.error.map { $0.localizedDescription } ?? "no answer"))
+            }
+            guard status == 429 else { return (status, answer.data) }
+            Thread.sleep(forTimeInterval: min(5, max(0.2, answer.retryAfter ?? 1)))
         }
-        throw VerifyServerTarget.ServerFailure(description: "\(method) \(url.absoluteString) answered 429 (rate limited) 30 times")
+        throw VerifyServerTarget.ServerFailure(description: "\(label) answered 429 (rate limited) 30 times")
     }
 }
 
-/// One exchange's answer, written by URLSession's delegate queue and read after the semaphore.
-private final class HTTPAnswerBox: @unchecked Sendable {
+/// One exchange's answer, collected by URLSession's delegate queue and read after `done`: the body up to `limit`
+/// bytes (the task is cancelled past it), redirects refused.
+private final class BoundedExchange: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private let limit: Int
     private let lock = NSLock()
-    private var data: Data?
+    private var data = Data()
     private var status: Int?
     private var retryAfter: Double?
     private var error: (any Error)?
+    private var overLimit = false
 
-    func set(data: Data?, status: Int?, retryAfter: Double?, error: (any Error)?) {
-        lock.withLock {
-            self.data = data
-            self.status = status
-            self.retryAfter = retryAfter
-            self.error = error
-        }
+    init(limit: Int) { self.limit = limit }
+
+    func answer() -> (data: Data?, status: Int?, retryAfter: Double?, error: (any Error)?, overLimit: Bool) {
+        lock.withLock { (status == nil ? nil : data, status, retryAfter, error, overLimit) }
     }
 
-    func get() -> (Data?, Int?, Double?, (any Error)?) { lock.withLock { (data, status, retryAfter, error) } }
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let http = response as? HTTPURLResponse
+        let declared = response.expectedContentLength
+        lock.withLock {
+            status = http?.statusCode
+            retryAfter = (http?.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init)
+            overLimit = declared > limit
+        }
+        completionHandler(declared > limit ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive received: Data) {
+        let over = lock.withLock { () -> Bool in
+            guard !overLimit, data.count + received.count <= limit else {
+                overLimit = true
+                return true
+            }
+            data.append(received)
+            return false
+        }
+        if over { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.withLock {
+            if let error, !overLimit { self.error = error; status = nil }
+        }
+        done.signal()
+    }
 }

@@ -198,7 +198,8 @@ struct VerifyServerTarget: ConformanceTarget {
         -> (Int, [String: Any]) {
         var headers = headers
         if withKey, let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
-        let (status, data) = try HTTPExchange.send(method, base.appendingPathComponent(path), headers: headers, body: body, timeout: timeout)
+        let url = base.appendingPathComponent(path)
+        let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: url.absoluteString)
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
     }
 

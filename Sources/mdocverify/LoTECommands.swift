@@ -111,7 +111,7 @@ struct FetchLoTE: ParsableCommand {
     func run() throws {
         try runReportingExit {
             let scope = try map.scope(required: true)
-            return try download.fetch(url, pins: pins) { bytes, roots, _ in
+            return try download.fetch(url, pins: pins) { bytes, roots in
                 try LoTEImport.run(bytes, roots: roots, pins: pins, scope: scope, source: ListDownloadOptions.redacted(url), into: target)
             }
         }

@@ -141,10 +141,9 @@ struct ListDownloadOptions: ParsableArguments {
     @Option(help: "Seconds for the download, redirects included (more than 0, at most 60).")
     var timeout: Double = 10
 
-    /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both and the time to
-    /// `importing`; a failed download prints `NOT IMPORTED — …` and is `.rejected`.
+    /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both to `importing`; a failed download prints `NOT IMPORTED — …` and is `.rejected`.
     func fetch<Kind: SignedListKind>(_ url: String, pins: ListPinOptions<Kind>,
-                     importing: (_ bytes: [UInt8], _ roots: PinnedRoots, _ time: Date) throws -> ExitStatus) throws -> ExitStatus {
+                     importing: (_ bytes: [UInt8], _ roots: PinnedRoots) throws -> ExitStatus) throws -> ExitStatus {
         guard timeout > 0 && timeout <= 60 else { throw UsageFailure("--timeout must be more than 0 and at most 60 seconds") }
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(timeout * 1000))
@@ -158,10 +157,10 @@ struct ListDownloadOptions: ParsableArguments {
         let scheme = URLComponents(string: url)?.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else { throw UsageFailure("the URL \(InputQuote.short(url)) is not an http or https URL") }
         try pins.requirePin()
-        let time = try pins.time()
+        _ = try pins.time()  // a bad --at is a usage error before any download
         switch Self.download(url, accept: Kind.accept, settings: settings) {
         case .success(let bytes):
-            return try importing(bytes, try pins.roots(for: bytes), time)
+            return try importing(bytes, try pins.roots(for: bytes))
         case .failure(let failure):
             print(TerminalText.escaped("NOT IMPORTED — the download failed (\(failure.category.rawValue)): \(Self.explain(failure, kind: Kind.self))"))
             return .rejected

@@ -14,7 +14,7 @@ extension Trust {
 
         func run() throws {
             try runReportingExit {
-                try download.fetch(url, pins: pins) { bytes, roots, _ in
+                try download.fetch(url, pins: pins) { bytes, roots in
                     try VICALImport.run(bytes, roots: roots, pins: pins, source: ListDownloadOptions.redacted(url), into: target)
                 }
             }

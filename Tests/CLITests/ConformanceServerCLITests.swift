@@ -1,5 +1,6 @@
 import Foundation
 import MdocTesting
+import MdocTestingServer
 import Testing
 import TestSupport
 
@@ -170,6 +171,50 @@ struct ConformanceServerCLITests {
         let missing = try MdocVerifyCLI.run(["conformance", "run", "--target", "http"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("--target http needs --profile FILE"))
+    }
+
+    @Test("--target http against a hostile endpoint: a redirect is not followed (the headers stay home), an answer past 8 MiB is refused; a profile member of the wrong type and an option of another target are usage errors")
+    func hostileEndpoint() async throws {
+        let server = try await RevocationListServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-conformance-hostile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        server.publish(.redirect(server.url("/elsewhere")), at: "/moved")
+        server.publish(.list([UInt8](repeating: 0x20, count: 9 << 20), contentType: "application/json"), at: "/huge")
+        func profile(_ name: String, create: String, change: (String) -> String = { $0 }) throws -> String {
+            let text = try String(contentsOf: VectorFiles.url("Tests/ConformanceFixtures/verify-server-profile.json"), encoding: .utf8)
+                .replacingOccurrences(of: "${env:VERIFY_SERVER_URL}/v1/requests", with: server.url(create))
+            let path = folder.appendingPathComponent(name).path
+            try change(text).write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let moved = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("moved.json", create: "/moved"),
+                                           "--case", "annex-c/positive/mdl"])
+        #expect(moved.stdout.contains("ERROR:\n  annex-c/positive/mdl") && moved.stdout.contains("the create call answered 302"), "\(moved.stdout)")
+        #expect(server.requests("/elsewhere") == 0, "the redirect was followed")
+        let huge = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("huge.json", create: "/huge"),
+                                          "--case", "annex-c/positive/mdl"])
+        #expect(huge.stdout.contains("answered more than 8388608 bytes; refused"), "\(huge.stdout)")
+        await server.stop()
+
+        let wrongTypes: [(String, String, String)] = [
+            (#""formats": ["apple-app", "annex-c", "openid4vp"]"#, #""formats": "annex-c""#, "formats must be a list of format names"),
+            (#""headers": {"X-Conformance": "${env:CONFORMANCE_RUN_LABEL}"}"#, #""headers": {"X-Conformance": 1}"#, "headers must be an object of strings"),
+            (#""accept": [200]"#, #""accept": ["200"]"#, "verdict.accept must be a list of HTTP statuses"),
+            (#""verified": "/verified""#, #""verified": true"#, "verdict.verified must be a JSON pointer"),
+        ]
+        for (index, (from, to, message)) in wrongTypes.enumerated() {
+            let path = try profile("wrong-\(index).json", create: "/v1/requests") { $0.replacingOccurrences(of: from, with: to) }
+            let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", path, "--case", "annex-c/positive/mdl"])
+            #expect(run.status == 2 && run.stderr.contains(message), "\(to): \(run.stderr)")
+        }
+        let key = folder.appendingPathComponent("key").path
+        try "secret".write(toFile: key, atomically: true, encoding: .utf8)
+        let keyForHTTP = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("ok.json", create: "/v1/requests"),
+                                                "--api-key-file", key])
+        #expect(keyForHTTP.status == 2 && keyForHTTP.stderr.contains("--api-key-file is for --target verify-server only"), "\(keyForHTTP.stderr)")
+        let profileForServer = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", "http://127.0.0.1:9", "--profile", key])
+        #expect(profileForServer.status == 2 && profileForServer.stderr.contains("--profile is for --target http only"), "\(profileForServer.stderr)")
     }
 
     @Test("a server that trusts another IACA wrongly rejects the positive controls and is reported so")

@@ -86,6 +86,12 @@ struct LoTEServerTests {
             #expect(lote["sequenceNumber"] as? Int == 4 && lote["anchors"] as? Int == 1 && lote["trusted"] as? Bool == true, "\(lote)")
             #expect(lote["loteType"] as? String == LoTEBuilder.mdlListType && lote["stale"] as? Bool == false)
             #expect(lote["docTypes"] as? [String] == [DocType.mDL] && lote["warning"] is NSNull)
+            let metrics = try await server.client.get("/metrics").text
+            let labels = #"{operator="MdocTesting Scheme Operator",type="\#(LoTEBuilder.mdlListType)"}"#
+            for line in ["verify_server_lote_sequence_number\(labels) 4", "verify_server_lote_stale\(labels) 0",
+                         "verify_server_lote_trusted\(labels) 1", "verify_server_lote_age_seconds\(labels) "] {
+                #expect(metrics.contains(line), "\(line) in \(metrics)")
+            }
         }
     }
 
@@ -221,6 +227,9 @@ struct LoTEServerTests {
             let lote = try #require(try await Self.lotes(server).first)
             #expect(lote["stale"] as? Bool == true && lote["trusted"] as? Bool == false, "\(lote)")
             #expect((lote["warning"] as? String)?.contains("not trusted (vicalStalePolicy refuse)") == true)
+            let metrics = try await server.client.get("/metrics").text
+            #expect(metrics.contains(#"verify_server_lote_stale{operator="MdocTesting Scheme Operator",type="\#(LoTEBuilder.mdlListType)"} 1"#))
+            #expect(metrics.contains(#"verify_server_lote_trusted{operator="MdocTesting Scheme Operator",type="\#(LoTEBuilder.mdlListType)"} 0"#))
         }
     }
 

@@ -62,6 +62,11 @@ public final class ServerMetrics: Sendable {
         "verify_server_vical_refresh_failures_total": "Failed downloads of a VICAL with a url (the list in use stays), by provider.",
         "verify_server_vical_refresh_age_seconds": "Seconds since a VICAL with a url was last downloaded and verified, by provider.",
         "verify_server_lote_refresh_failures_total": "Failed downloads of a LoTE with a url (the list in use stays), by operator.",
+        "verify_server_lote_sequence_number": "The LoTESequenceNumber of each LoTE in use, by operator and list type.",
+        "verify_server_lote_age_seconds": "Seconds since the issue date of each LoTE in use at the time its staleness is judged (verificationTime in test mode), by operator and list type.",
+        "verify_server_lote_stale": "1 when a LoTE in use is past its NextUpdate, by operator and list type.",
+        "verify_server_lote_trusted": "1 when a LoTE's anchors are trusted (0: it anchors nothing, or is refused as stale under vicalStalePolicy refuse), by operator and list type.",
+        "verify_server_lote_refresh_age_seconds": "Seconds since a LoTE with a url was last downloaded and verified, by operator and list type.",
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
@@ -126,14 +131,15 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.nanoseconds)
     }
 
-    /// The trust in use: the anchor count, and per VICAL its issue ID, age (from its `date`), staleness at
-    /// `trustTime`, whether its IACAs are trusted and, for a downloaded one, the time since its last good download.
-    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], policy: VICALStalePolicy, now: Date, trustTime: Date,
-               refreshes: TrustListRefreshStatus) {
+    /// The trust in use: the anchor count, and per VICAL and LoTE its issue ID or sequence number, age (from its
+    /// date), staleness at `trustTime`, whether its anchors are trusted and, for a downloaded one, the time since its
+    /// last good download.
+    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], lotes: [TrustLoader.LoadedLoTE], policy: VICALStalePolicy, now: Date,
+               trustTime: Date, refreshes: TrustListRefreshStatus) {
         Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
         for vical in vicals {
             let dimensions = [("provider", vical.provider)]
-            Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(vical.issueID ?? 0))
+            Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(clamping: vical.issueID ?? 0))
             // Age and staleness are one decision, both at the trust time (the pinned verificationTime in test mode).
             Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
                 .record(trustTime.timeIntervalSince(vical.date.date))
@@ -141,6 +147,19 @@ public final class ServerMetrics: Sendable {
             Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.isTrusted(at: trustTime, policy: policy) ? 1 : 0)
             if let last = vical.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
                 Gauge(label: "verify_server_vical_refresh_age_seconds", dimensions: dimensions, factory: factory)
+                    .record(now.timeIntervalSince(last))
+            }
+        }
+        for lote in lotes {
+            let dimensions = [("operator", lote.operatorName), ("type", lote.type ?? "-")]
+            Gauge(label: "verify_server_lote_sequence_number", dimensions: dimensions, factory: factory).record(Int(clamping: lote.sequenceNumber))
+            Gauge(label: "verify_server_lote_age_seconds", dimensions: dimensions, factory: factory)
+                .record(trustTime.timeIntervalSince(lote.issued.date))
+            Gauge(label: "verify_server_lote_stale", dimensions: dimensions, factory: factory).record(lote.isStale(at: trustTime) ? 1 : 0)
+            Gauge(label: "verify_server_lote_trusted", dimensions: dimensions, factory: factory)
+                .record(lote.isTrusted(at: trustTime, policy: policy) && lote.anchors > 0 ? 1 : 0)
+            if let last = lote.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
+                Gauge(label: "verify_server_lote_refresh_age_seconds", dimensions: dimensions, factory: factory)
                     .record(now.timeIntervalSince(last))
             }
         }

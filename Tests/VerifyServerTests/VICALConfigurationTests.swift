@@ -46,6 +46,25 @@ struct VICALConfigurationTests {
         }
     }
 
+    @Test("a VICAL whose issue ID is past Int's range is served: /metrics clamps it rather than trapping")
+    func hugeIssueID() async throws {
+        let time = Date()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-huge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let builder = try VICALBuilder(seed: 4, at: time)
+        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
+        try Data(try builder.build(entries: [.init(try TestPKI(seed: 5, at: time).iaca, docTypes: [DocType.mDL])], issueID: .max,
+                                   date: time - 3600, nextUpdate: time + 86_400, provider: "Huge")).write(to: vical)
+        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        var configuration = AppleSample.configuration(verificationTime: time)
+        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        try await ServerFixture.withServer(configuration) { server in
+            let metrics = try await server.client.get("/metrics").text
+            #expect(metrics.contains(#"verify_server_vical_issue_id{provider="Huge"} 9.22"#), "\(metrics)")
+        }
+    }
+
     @Test("a VICAL whose provider starts with lote: (the LoTE rollback marks' prefix in the store) is not loaded")
     func reservedProvider() throws {
         let time = Date()

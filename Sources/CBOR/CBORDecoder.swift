@@ -10,7 +10,8 @@ public enum CBORDecoder {
         public var limits: CBORLimits
         /// Texts the format repeats: a text string equal to one of them reads (`CBORItem/text`, `CBORItem/value`) as
         /// the vocabulary's String. Items embedded in the input (`CBORItem/decodeEmbedded(limits:)`,
-        /// `CBORArray/decodeEachEmbedded(limits:)`) are read with the same vocabulary.
+        /// `CBORArray/decodeEachEmbedded(limits:)`) are read with the same vocabulary and, unless given others, the
+        /// same limits.
         public var vocabulary: TextVocabulary?
 
         /// Options with `limits` and, when given, a `vocabulary`.
@@ -57,7 +58,7 @@ public enum CBORDecoder {
     static func decodeTyped(_ bytes: ArraySlice<UInt8>, options: Options) throws(CBORDecodingError) -> CBORItem {
         var builder = TreeBuilder()
         let root = try builder.append(bytes, limits: options.limits)
-        return CBORItem(tree: builder.tree(input: bytes, vocabulary: options.vocabulary), row: root)
+        return CBORItem(tree: builder.tree(input: bytes, vocabulary: options.vocabulary, limits: options.limits), row: root)
     }
 
     /// Decodes the item embedded in each of `items` (`#6.24(bstr .cbor X)`) into one shared node table, in order, with
@@ -67,7 +68,7 @@ public enum CBORDecoder {
         var shared = TreeBuilder()
         if let roots = try shared.appendEach(embeddedIn: items, limits: limits) {
             // Every element is tag 24 around a definite byte string, whose content row follows the tag's.
-            let tree = shared.tree(input: items.tree.input, vocabulary: items.tree.vocabulary)
+            let tree = shared.tree(input: items.tree.input, vocabulary: items.tree.vocabulary, limits: limits)
             var result: [EmbeddedCBOR] = []
             result.reserveCapacity(items.count)
             // Read from the array's rows, without making an item of each element.
@@ -96,7 +97,7 @@ public enum CBORDecoder {
                 decoded.append(.separate(EmbeddedCBOR(tagged: item.raw, item: try decodeTyped(inner, options: options))))
             }
         }
-        let tree = builder.tree(input: items.tree.input, vocabulary: items.tree.vocabulary)
+        let tree = builder.tree(input: items.tree.input, vocabulary: items.tree.vocabulary, limits: limits)
         return decoded.map { element in
             switch element {
             case .shared(let tagged, let row): EmbeddedCBOR(tagged: tagged, item: CBORItem(tree: tree, row: row))

@@ -20,13 +20,17 @@ final class CBORTree: Sendable {
     /// The texts read as stored Strings (`CBORDecoder.Options.vocabulary`), which embedded items decoded from this
     /// table inherit.
     let vocabulary: TextVocabulary?
+    /// The limits the table was decoded with, which embedded items decoded from it inherit.
+    let limits: CBORLimits
 
-    init(input: ArraySlice<UInt8>, nodes: [CBORNode], children: [Int32], joined: [[UInt8]], vocabulary: TextVocabulary? = nil) {
+    init(input: ArraySlice<UInt8>, nodes: [CBORNode], children: [Int32], joined: [[UInt8]], vocabulary: TextVocabulary? = nil,
+         limits: CBORLimits = .default) {
         self.input = input
         self.nodes = nodes
         self.children = children
         self.joined = joined
         self.vocabulary = vocabulary
+        self.limits = limits
     }
 
     /// The content of a byte or text string node: a slice of the input, or the joined chunks (indices from 0).

@@ -157,9 +157,9 @@ struct TreeBuilder {
     }
 
     /// The finished table over `input`, which holds the input of every walk appended; its texts are read through
-    /// `vocabulary`.
-    func tree(input: ArraySlice<UInt8>, vocabulary: TextVocabulary?) -> CBORTree {
-        CBORTree(input: input, nodes: nodes, children: children, joined: joined, vocabulary: vocabulary)
+    /// `vocabulary`, and what is embedded in it is decoded with `limits`.
+    func tree(input: ArraySlice<UInt8>, vocabulary: TextVocabulary?, limits: CBORLimits) -> CBORTree {
+        CBORTree(input: input, nodes: nodes, children: children, joined: joined, vocabulary: vocabulary, limits: limits)
     }
 
     /// The ceiling a walker status reports as exceeded, if any.

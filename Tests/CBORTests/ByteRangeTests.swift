@@ -57,6 +57,24 @@ struct ByteRangeTests {
         #expect(embedded.item["a"]?.uint == 1)
     }
 
+    @Test("embedded items keep to the limits their container was decoded with, unless given others")
+    func embeddedItemsInheritTheLimits() throws {
+        // [24(<< [[[1]]] >>)]: depth 1 outside, 3 inside.
+        let bytes = hex("81 d8 18 44 81 81 81 01")
+        let strict = CBORLimits(maxDepth: 2)
+        let outer = try CBORDecoder.decode(bytes, limits: strict)
+        let tagged = try #require(outer.array?[0])
+        do {
+            _ = try tagged.decodeEmbedded()
+            Issue.record("the embedded item was decoded past the container's maxDepth")
+        } catch let error as CBORDecodingError {
+            #expect(error.kind == .depthLimitExceeded)
+        }
+        #expect(throws: CBORDecodingError.self) { try outer.array?.decodeEachEmbedded() }
+        #expect(try tagged.decodeEmbedded(limits: .default).item.array?.count == 1, "explicit limits override")
+        #expect(try CBORDecoder.decode(bytes).array?[0].decodeEmbedded().item.array?.count == 1, "the defaults allow it")
+    }
+
     @Test func embeddedIndefiniteByteStringIndexesTheJoinedChunks() throws {
         let bytes = hex("d8 18 5f 41 82 42 0102 ff")
         let embedded = try CBORDecoder.decode(bytes).decodeEmbedded()

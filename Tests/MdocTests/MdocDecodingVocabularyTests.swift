@@ -48,4 +48,15 @@ struct MdocDecodingVocabularyTests {
         }
         #expect(Self.storage(first.mso) == Self.storage(second.mso))
     }
+
+    @Test("the limits a response is decoded with hold inside it: the issuerAuth keeps them, and its MSO is decoded within them")
+    func limitsReachTheMSO() throws {
+        let tight = CBORLimits(maxTotalItems: 40_000)
+        let response = try DeviceResponse(try CBORDecoder.decode(AnnexDVector.deviceResponse, options: .mdoc(limits: tight)))
+        let document = try MdocDocument(try #require(response.documents.first))
+        #expect(document.issuerAuth.decodingLimits == tight)
+        let payload = try #require(document.issuerAuth.payload)
+        #expect(throws: Never.self) { try MobileSecurityObject(payload: payload, limits: document.issuerAuth.decodingLimits) }
+        #expect(throws: VerificationError.self) { try MobileSecurityObject(payload: payload, limits: CBORLimits(maxTotalItems: 10)) }
+    }
 }

@@ -23,7 +23,7 @@ extension DocumentVerification {
         }
         let decoded: MobileSecurityObject
         do {
-            decoded = try MobileSecurityObject(payload: payload)
+            decoded = try MobileSecurityObject(payload: payload, limits: document.issuerAuth.decodingLimits)
         } catch {
             fail(.msoDecode, error.code, error.message)
             return nil

@@ -16,6 +16,8 @@ package struct COSEMessage: Sendable {
     package let payload: ArraySlice<UInt8>?
     /// Signature (COSE_Sign1) or tag (COSE_Mac0).
     package let authenticator: ArraySlice<UInt8>
+    /// The limits the message was decoded with: its protected header and what its payload holds (the MSO) keep to them.
+    package let decodingLimits: CBORLimits
 
     /// Parses `[protected: bstr, unprotected: map, payload: bstr / nil, signature: bstr]`, optionally behind
     /// its CBOR tag (`COSETag.sign1` or `COSETag.mac0`). Returns a reason on failure.
@@ -32,7 +34,7 @@ package struct COSEMessage: Sendable {
         if protected.isEmpty {
             protectedHeader = .empty
         } else {
-            guard let decoded = try? CBORDecoder.decode(protected), let map = decoded.map else {
+            guard let decoded = try? CBORDecoder.decode(protected, limits: item.decodingLimits), let map = decoded.map else {
                 throw COSEParseError("protected header is not an encoded map")
             }
             protectedHeader = map
@@ -49,6 +51,7 @@ package struct COSEMessage: Sendable {
         self.protectedBytes = protected
         self.unprotectedHeader = unprotected
         self.authenticator = authenticator
+        decodingLimits = item.decodingLimits
     }
 
     /// What breaks RFC 9052 §3 in the headers, or nil: `crit` (label 2) outside the protected header, or listing a

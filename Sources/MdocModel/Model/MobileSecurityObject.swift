@@ -29,11 +29,12 @@ package struct MobileSecurityObject: Sendable {
     /// `status` (second edition §9.1.2.6) as received; `MSOStatus` reads it in the revocation check.
     package let status: CBORItem?
 
-    /// Decodes the MSO from `MobileSecurityObjectBytes` (the issuerAuth payload, `#6.24(bstr .cbor MSO)`).
-    package init(payload: ArraySlice<UInt8>) throws(VerificationError) {
+    /// Decodes the MSO from `MobileSecurityObjectBytes` (the issuerAuth payload, `#6.24(bstr .cbor MSO)`) within
+    /// `limits` (the issuerAuth's own, `COSEMessage.decodingLimits`).
+    package init(payload: ArraySlice<UInt8>, limits: CBORLimits = .default) throws(VerificationError) {
         let item: CBORItem
         do {
-            let outer = try CBORDecoder.decode(payload, options: .mdoc())
+            let outer = try CBORDecoder.decode(payload, options: .mdoc(limits: limits))
             item = try outer.decodeEmbedded().item
         } catch {
             throw Self.malformed("issuerAuth payload is not #6.24(bstr .cbor MobileSecurityObject): \(error)")

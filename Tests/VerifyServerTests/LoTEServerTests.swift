@@ -135,10 +135,7 @@ struct LoTEServerTests {
             try lists.write(6)
             #expect(server.app.reloadTrust())
             #expect(try await Self.lotes(server).first?["sequenceNumber"] as? Int == 6)
-            for _ in 0..<100 where try await server.store.vicalIssueIDs()[key] != 6 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(try await server.store.vicalIssueIDs()[key] == 6)
+            #expect(try await server.storedMark(key, reaching: 6) == 6)
         }
         try lists.write(5)
         await #expect(throws: (any Error).self) {

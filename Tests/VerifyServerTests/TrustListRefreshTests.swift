@@ -397,10 +397,7 @@ struct TrustListRefreshTests {
             try list.publish(5, [list.first])
             try await ServerFixture.withServer(list.configuration()) { server in
                 // The accepted mark reaches the store just after the start.
-                for _ in 0..<100 where try await server.store.vicalIssueIDs()[list.markKey] != 5 {
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                #expect(try await server.store.vicalIssueIDs()[list.markKey] == 5)
+                #expect(try await server.storedMark(list.markKey, reaching: 5) == 5)
                 // Another instance on the same store accepted number 9.
                 try await server.store.recordVICALIssueID(provider: list.markKey, issueID: 9)
                 try list.publish(8, [list.first, list.second])

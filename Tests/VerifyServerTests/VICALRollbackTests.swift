@@ -66,9 +66,7 @@ struct VICALRollbackTests {
             #expect(server.app.reloadTrust())
             #expect(try await Self.issueID(server) == 6)
             // The accepted issue reaches the store just after the reload.
-            for _ in 0..<100 where try await server.store.vicalIssueIDs()["MdocTesting"] != 6 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            #expect(try await server.storedMark("MdocTesting", reaching: 6) == 6)
             #expect(try await server.store.vicalIssueIDs() == ["MdocTesting": 6])
         }
         // The store remembers 6: a restart on issue 5 is refused.

@@ -24,6 +24,17 @@ struct RunningServer: Sendable {
     let group: ServiceGroup
 
     var store: any RequestStore { app.store }
+
+    /// The rollback mark the store holds under `key` once it is `value`, or what it holds after 10 s: an accepted
+    /// mark is written just after the start or reload that accepted it, not within it.
+    func storedMark(_ key: String, reaching value: UInt64) async throws -> UInt64? {
+        let clock = ContinuousClock(), deadline = clock.now + .seconds(10)
+        while true {
+            let stored = try await store.vicalIssueIDs()[key]
+            if stored == value || clock.now >= deadline { return stored }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
 
 enum ServerFixture {

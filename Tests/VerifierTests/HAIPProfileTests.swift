@@ -44,18 +44,6 @@ struct HAIPProfileTests {
              .init(queryID: photoQuery, deviceResponses: [try deviceResponse(DocType.photoID)])]
         }
 
-        /// One DeviceResponse holding the documents of `responses` (each a one-document DeviceResponse).
-        func merged(_ responses: [[UInt8]]) throws -> [UInt8] {
-            let documents = try responses.map { bytes in
-                try #require(try CBORDecoder.decode(bytes, limits: .default)["documents"]?.array?.first).raw
-            }
-            var out: [UInt8] = [0xA3, 0x67] + Array("version".utf8) + [0x63] + Array("1.0".utf8)
-            out += [0x69] + Array("documents".utf8) + [0x80 | UInt8(documents.count)]
-            for document in documents { out += document }
-            out += [0x66] + Array("status".utf8) + [0x00]
-            return out
-        }
-
         func verify(_ posted: String, profile: OpenID4VPProfile? = nil) -> VerificationReport {
             var session = created.session
             if let profile {
@@ -201,7 +189,7 @@ struct HAIPProfileTests {
                                             .init(queryID: setup.photoQuery, deviceResponses: [try setup.deviceResponse(DocType.photoID)])])
         },
         Row(name: "two mdocs in one DeviceResponse (§5.3.1)", haipCode: .haipDocumentsPerDeviceResponse, defaultCode: .vpTokenDocTypeMismatch) { setup in
-            let both = try setup.merged([try setup.deviceResponse(DocType.mDL), try setup.deviceResponse(DocType.photoID)])
+            let both = try MergedDeviceResponse.of([try setup.deviceResponse(DocType.mDL), try setup.deviceResponse(DocType.photoID)])
             return try setup.wallet.answer([.init(queryID: setup.mDLQuery, deviceResponses: [both]),
                                             .init(queryID: setup.photoQuery, deviceResponses: [try setup.deviceResponse(DocType.photoID)])])
         },

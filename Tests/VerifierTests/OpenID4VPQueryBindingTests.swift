@@ -42,18 +42,6 @@ struct OpenID4VPQueryBindingTests {
             return try MdocSimulator(pki: pki).simulate(.openID4VP(wallet), options: options).deviceResponse
         }
 
-        /// One DeviceResponse holding the documents of `responses` (each a one-document DeviceResponse).
-        func merged(_ responses: [[UInt8]]) throws -> [UInt8] {
-            let documents = try responses.map { bytes in
-                try #require(try CBORDecoder.decode(bytes, limits: .default)["documents"]?.array?.first).raw
-            }
-            var out: [UInt8] = [0xA3, 0x67] + Array("version".utf8) + [0x63] + Array("1.0".utf8)
-            out += [0x69] + Array("documents".utf8) + [0x80 | UInt8(documents.count)]
-            for document in documents { out += document }
-            out += [0x66] + Array("status".utf8) + [0x00]
-            return out
-        }
-
         func verify(_ presentations: [OpenID4VPRequest.Presentation], session: OpenID4VPSession? = nil) throws -> VerificationReport {
             try verify(try wallet.answer(presentations), session: session)
         }
@@ -190,12 +178,12 @@ struct OpenID4VPQueryBindingTests {
         let otherMDL = try setup.deviceResponse(DocType.mDL, from: setup.holderB)
         let photo = try setup.deviceResponse(DocType.photoID, from: setup.holderA)
         let mixed = try setup.verify([
-            .init(queryID: setup.mDLQuery, deviceResponses: [try setup.merged([mDL, photo])]),
+            .init(queryID: setup.mDLQuery, deviceResponses: [try MergedDeviceResponse.of([mDL, photo])]),
             .init(queryID: setup.photoQuery, deviceResponses: [photo]),
         ])
         #expect(mixed.errors.map(\.code) == [.vpTokenDocTypeMismatch])
         let twoMDLs = try setup.verify([
-            .init(queryID: setup.mDLQuery, deviceResponses: [try setup.merged([mDL, otherMDL])]),
+            .init(queryID: setup.mDLQuery, deviceResponses: [try MergedDeviceResponse.of([mDL, otherMDL])]),
             .init(queryID: setup.photoQuery, deviceResponses: [photo]),
         ])
         #expect(twoMDLs.errors.map(\.code) == [.policyDocTypeRepeated], "\(twoMDLs.errors)")

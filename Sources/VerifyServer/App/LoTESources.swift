@@ -159,7 +159,7 @@ extension RuntimeBox {
         return .array(runtime.lotes.map { lote in
             let stale = lote.isStale(at: time)
             let trusted = lote.isTrusted(at: time, policy: runtime.configuration.vicalStalePolicy)
-            var warnings = listRefreshes.warning(lote.source.url).map { [$0] } ?? []
+            var warnings = listRefreshes.warning(.lote(lote.source)).map { [$0] } ?? []
             if stale {
                 warnings.append("stale since its NextUpdate \(lote.nextUpdate); " + StaleListWording.anchors(trusted: trusted, noun: "anchors"))
             }
@@ -180,7 +180,7 @@ extension RuntimeBox {
                 ("trusted", .bool(trusted && lote.anchors > 0)),
                 ("source", .string(lote.source.name)),
             ]
-            fields += listRefreshes.readiness(lote.source.url)
+            fields += listRefreshes.readiness(.lote(lote.source))
             fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
             return .object(fields)
         })

@@ -26,35 +26,40 @@ final class TrustListRefreshStatus: Sendable {
 
     private let sources = NIOLockedValueBox<[String: Source]>([:])
 
-    subscript(url: String) -> Source? { sources.withLockedValue { $0[url] } }
+    /// A downloaded list's key: its kind and URL (a VICAL and a LoTE may share a URL; nil for a file).
+    private static func key(_ list: TrustList) -> String? { list.url.map { "\(list.kind) \($0)" } }
 
-    func succeeded(_ url: String, at time: Date) {
+    subscript(list: TrustList) -> Source? { Self.key(list).flatMap { key in sources.withLockedValue { $0[key] } } }
+
+    func succeeded(_ list: TrustList, at time: Date) {
+        guard let key = Self.key(list) else { return }
         sources.withLockedValue { sources in
-            sources[url] = Source(lastRefresh: time, lastAttempt: time)
+            sources[key] = Source(lastRefresh: time, lastAttempt: time)
         }
     }
 
-    func failed(_ url: String, category: String, at time: Date) {
+    func failed(_ list: TrustList, category: String, at time: Date) {
+        guard let key = Self.key(list) else { return }
         sources.withLockedValue { sources in
-            var source = sources[url] ?? Source()
+            var source = sources[key] ?? Source()
             source.lastAttempt = time
             source.lastError = category
             if source.failingSince == nil { source.failingSince = time }
             source.consecutiveFailures += 1
-            sources[url] = source
+            sources[key] = source
         }
     }
 
-    /// `/readyz`'s words on a failing refresh of `url`, nil when its last download succeeded (or it has none).
-    func warning(_ url: String?) -> String? {
-        guard let url, let source = self[url], let error = source.lastError else { return nil }
+    /// `/readyz`'s words on a failing refresh of `list`, nil when its last download succeeded (or it has none).
+    func warning(_ list: TrustList) -> String? {
+        guard let source = self[list], let error = source.lastError else { return nil }
         let since = source.failingSince.map(RFC3339.format) ?? "-"
         return "refresh failing since \(since) (\(error), \(source.consecutiveFailures) attempt(s)); the last good list stays in use"
     }
 
-    /// `/readyz`'s `lastRefresh` and `lastError` of `url` (null for a file).
-    func readiness(_ url: String?) -> [(String, JSONValue)] {
-        let source = url.flatMap { self[$0] }
+    /// `/readyz`'s `lastRefresh` and `lastError` of `list` (null for a file).
+    func readiness(_ list: TrustList) -> [(String, JSONValue)] {
+        let source = self[list]
         return [
             ("lastRefresh", source?.lastRefresh.map { .string(RFC3339.format($0)) } ?? .null),
             ("lastError", source?.lastError.map(JSONValue.string) ?? .null),
@@ -199,7 +204,7 @@ final class TrustListRefresher: Service, Sendable {
     func refreshAll() async -> [String: String] {
         var failures: [String: String] = [:]
         for list in configuration.downloadedLists where await refresh(list) == nil {
-            failures[list.name] = box.listRefreshes[list.url ?? ""]?.lastError ?? "failed"
+            failures[list.name] = box.listRefreshes[list]?.lastError ?? "failed"
         }
         if await reloadIfStale() { logger.info("trust reloaded: a trust list in use is stale") }
         return failures
@@ -209,7 +214,7 @@ final class TrustListRefresher: Service, Sendable {
     /// list changed, nil on a failure (the list in use stays).
     @discardableResult
     func refresh(_ list: TrustList) async -> Bool? {
-        guard let url = list.url else { return nil }
+        guard list.url != nil else { return nil }
         let outcome: Result<Bool, Failure>? = try? await gate.run { [self] in
             var stored: Replaced
             do {
@@ -227,7 +232,7 @@ final class TrustListRefresher: Service, Sendable {
         }
         switch outcome {
         case .success(let changed)?:
-            box.listRefreshes.succeeded(url, at: now())
+            box.listRefreshes.succeeded(list, at: now())
             if changed {
                 logger.info("trust list refreshed", metadata: ["kind": "\(list.kind)", "source": "\(TerminalText.escaped(list.name))"])
             }
@@ -242,7 +247,7 @@ final class TrustListRefresher: Service, Sendable {
     }
 
     private func noteFailure(_ list: TrustList, _ failure: Failure, atStart: Bool = false) {
-        box.listRefreshes.failed(list.url ?? "", category: failure.category, at: now())
+        box.listRefreshes.failed(list, category: failure.category, at: now())
         metrics.listRefreshFailed(list, owner: list.owner(in: box.current))
         logger.warning(atStart ? "trust list download failed at start; its last good copy is used if there is one"
                                : "trust list refresh failed; the list in use stays", metadata: [
@@ -347,7 +352,7 @@ final class TrustListRefresher: Service, Sendable {
         for list in lists {
             do {
                 _ = try await gate.run { [self] in try await fetch(list) }
-                box.listRefreshes.succeeded(list.url ?? "", at: now())
+                box.listRefreshes.succeeded(list, at: now())
             } catch {
                 let failure = error as? Failure ?? Failure(category: "failed", detail: "\(error)")
                 failed[list.kind + " " + (list.url ?? "")] = failure
@@ -378,7 +383,7 @@ extension RuntimeBox {
         return .array(runtime.vicals.map { vical in
             let stale = vical.isStale(at: time)
             let trusted = vical.isTrusted(at: time, policy: policy)
-            var warnings = listRefreshes.warning(vical.source.url).map { [$0] } ?? []
+            var warnings = listRefreshes.warning(.vical(vical.source)).map { [$0] } ?? []
             if stale, let next = vical.nextUpdate {
                 warnings.append("stale since its nextUpdate \(next); " + StaleListWording.anchors(trusted: trusted, noun: "IACAs"))
             }
@@ -392,7 +397,7 @@ extension RuntimeBox {
                 ("trusted", .bool(trusted)),
                 ("source", .string(vical.source.name)),
             ]
-            fields += listRefreshes.readiness(vical.source.url)
+            fields += listRefreshes.readiness(.vical(vical.source))
             fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
             return .object(fields)
         })

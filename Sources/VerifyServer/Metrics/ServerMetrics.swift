@@ -145,7 +145,7 @@ public final class ServerMetrics: Sendable {
                 .record(trustTime.timeIntervalSince(vical.date.date))
             Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.isStale(at: trustTime) ? 1 : 0)
             Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.isTrusted(at: trustTime, policy: policy) ? 1 : 0)
-            if let last = vical.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
+            if let last = refreshes[.vical(vical.source)]?.lastRefresh {
                 Gauge(label: "verify_server_vical_refresh_age_seconds", dimensions: dimensions, factory: factory)
                     .record(now.timeIntervalSince(last))
             }
@@ -158,7 +158,7 @@ public final class ServerMetrics: Sendable {
             Gauge(label: "verify_server_lote_stale", dimensions: dimensions, factory: factory).record(lote.isStale(at: trustTime) ? 1 : 0)
             Gauge(label: "verify_server_lote_trusted", dimensions: dimensions, factory: factory)
                 .record(lote.isTrusted(at: trustTime, policy: policy) && lote.anchors > 0 ? 1 : 0)
-            if let last = lote.source.url.flatMap({ refreshes[$0]?.lastRefresh }) {
+            if let last = refreshes[.lote(lote.source)]?.lastRefresh {
                 Gauge(label: "verify_server_lote_refresh_age_seconds", dimensions: dimensions, factory: factory)
                     .record(now.timeIntervalSince(last))
             }

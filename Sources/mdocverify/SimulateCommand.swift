@@ -98,7 +98,8 @@ struct Simulate: ParsableCommand {
                 let values = session.map { FileManager.default.fileExists(atPath: $0) ? ["--session", $0] : nil } ?? nil
                 let verify = document.verifyCommand(["apple-app", "--response", files.response,
                                                      "--private-key", isPrivate ? merchantKey : "MERCHANT_PRIVATE_KEY.pem"]
-                                                    + (values ?? ["--merchant-id", merchantID, "--team-id", teamID, "--nonce", nonce.text]),
+                                                    + (values ?? ["--merchant-id", merchantID, "--team-id", teamID]
+                                                        + SimulationArguments.option("--nonce", nonce.text)),
                                                     built: built, files: files, sessionKeepsRequest: values != nil)
                 try document.writeCase(built, files: files, verify: verify, extra: [
                     "merchantID": merchantID, "teamID": teamID, "nonce": nonce.text,
@@ -286,6 +287,12 @@ struct SimulationArguments: ParsableArguments {
 
     @Option(help: "Directory for the response, iaca.pem, document-signer.pem, iaca.crl, status-list.cwt and case.json (created if missing).")
     var out: String
+
+    /// `name value` for a printed command line, or `name=value` when the value begins with `-` (a base64url nonce
+    /// may), which the shell would otherwise hand over as an option.
+    static func option(_ name: String, _ value: String) -> [String] {
+        value.hasPrefix("-") ? ["\(name)=\(value)"] : [name, value]
+    }
 
     struct Built {
         let response: SimulatedResponse

@@ -38,6 +38,25 @@ struct NonceInputTests {
         #expect(run.stderr.contains("--nonce"), "\(run.stderr)")
     }
 
+    @Test("a base64url nonce that begins with - is passed as --nonce=…, and the printed verify command does the same")
+    func leadingDash() throws {
+        let nonce = [UInt8(0xF8)] + (1 ..< 32).map { UInt8($0) }
+        let text = Base64URL.encode(nonce)
+        #expect(text.hasPrefix("-"))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("nonce-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let simulated = try MdocVerifyCLI.run(["simulate", "apple-app", "--merchant-key", Self.sample + "merchant_encryption.key",
+                                               "--merchant-id", "merchant.com.example", "--team-id", "ABCDE12345",
+                                               "--nonce=" + text, "--out", out])
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        #expect(simulated.stdout.contains("--nonce=\(text) "), "\(simulated.stdout)")
+        let verified = try MdocVerifyCLI.run(["verify", "apple-app", "--response", out + "/response.cbor",
+                                              "--private-key", Self.sample + "merchant_encryption.key",
+                                              "--merchant-id", "merchant.com.example", "--team-id", "ABCDE12345",
+                                              "--nonce=" + text, "--trust", out + "/iaca.pem", "--allow-test-key"])
+        #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+    }
+
     @Test("simulate apple-app takes the server's base64url nonce and prints it back the same way (case.json, verify command)")
     func simulateBase64URL() throws {
         let nonce = (0 ..< 32).map { UInt8($0 * 7 & 0xFF) }

@@ -18,7 +18,8 @@ struct QuickStartTests {
     static func simulateArguments(nonce: String, out: String) -> [String] {
         ["simulate", "apple-app", "--merchant-key", "TestVectors/apple/in-app-sample/merchant_encryption.key",
          "--merchant-id", "PassKit_Identity_Test_Merchant_ID", "--team-id", "PassKit_Identity_Test_Team_ID",
-         "--nonce", nonce, "--request", requestFile, "--out", out]
+         // `--nonce=…` as in the README: a base64url nonce may begin with `-`, which a separate argument would make an option.
+         "--nonce=" + nonce, "--request", requestFile, "--out", out]
     }
 
     /// `verify-server --new-api-key quickstart`'s output, and what the README's shell lines read from it: the key

@@ -265,7 +265,7 @@ struct HungStoreTests {
 /// server's consume waits in SQLite's busy handler, as it would behind another process or a stalled disk.
 @Suite("verify-server on a locked SQLite file: a 503 is bounded by storeTimeout and consumes nothing")
 struct LockedSQLiteTests {
-    static let storeTimeout: TimeInterval = 1
+    static let storeTimeout: TimeInterval = 2
     /// The lock is held until the answer or this, below the store's `busy_timeout` (5 s): a consume that waited for
     /// the lock then gets it, rather than giving up.
     static let bound: Duration = .milliseconds(4500)
@@ -275,12 +275,18 @@ struct LockedSQLiteTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hung-sqlite-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("requests.sqlite").path
+        // The schema first, without a time limit: on a loaded machine creating the file can outlast storeTimeout, and
+        // the server's start is bounded by it.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let schema = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
+        try await schema.prepare()
+        try await schema.close()
         var settings = AppleSample.configuration(store: .sqlite(path: path))
         settings.storeTimeout = Self.storeTimeout
         let configuration = settings
         try await ServerFixture.withServer(configuration) { server in
             let request = AppleSample.request()
-            // On a loaded machine the insert can outlast the 1 s storeTimeout and still land: look before trying again.
+            // On a loaded machine the insert can outlast storeTimeout and still land: look before trying again.
             try await Self.onceAnswered {
                 if try await server.store.lookup(id: request.id) == nil { try await server.store.insert(request) }
             }

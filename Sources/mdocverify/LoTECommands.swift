@@ -222,15 +222,15 @@ enum LoTEImport {
                                  allowRollback: target.allowRollback, profile: pins.profile)
         }, write: { verified in
             if let key = previous?.rollbackKey, key != verified.lote.rollbackKey {
-                throw UsageFailure("\(out) holds the import of another list (\(key.dropFirst(5))), not \(verified.lote.operatorName)'s "
-                                   + "\(verified.lote.type ?? "list"); import each list into its own folder")
+                throw UsageFailure("\(out) holds the import of another list (\(key.dropFirst(LoTE.rollbackKeyPrefix.count))), not "
+                                   + "\(verified.lote.operatorName)'s \(verified.lote.type ?? "list"); import each list into its own folder")
             }
             let anchors = verified.anchors(scope: scope)
-            // Mapped services that are withdrawn (or list no certificate) leave the folder with no anchor from this
-            // list: what the operator withdrew stops being trusted. Only a map that names none of the list's services
-            // is a usage mistake.
-            let decisions = verified.decisions(scope: scope)
-            guard decisions.contains(where: { if case .unmapped = $0.outcome { false } else { true } }) else {
+            // Mapped services that are withdrawn, list no certificate or are gone from the list leave the folder with no
+            // anchor from it: what the operator withdrew or removed stops being trusted. Only a first import whose map
+            // names none of the list's services is a usage mistake; a newer list of a folder's list always replaces it.
+            let mapsSomething = verified.decisions(scope: scope).contains { if case .unmapped = $0.outcome { false } else { true } }
+            guard previous?.rollbackKey != nil || mapsSomething else {
                 let types = Set(verified.lote.services.compactMap(\.type)).sorted()
                 throw UsageFailure("no service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
                                    + "\(verified.lote.type ?? "-") and its service types are \(types.isEmpty ? "-" : types.joined(separator: ", "))")
@@ -238,6 +238,7 @@ enum LoTEImport {
             let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out, highest: previous?.highestSequenceNumber)
             return "imported \(written) certificate(s) from \(verified.sourceName) into \(out)"
                 + (verified.freshness == .fresh ? "" : " (\(LoTEReport.freshness(verified)))")
+                + (mapsSomething ? "" : "; no service of the list is mapped by --doctype-map any more, so the earlier import's anchors are removed")
         })
     }
 

@@ -140,6 +140,19 @@ struct LoTECLITests {
         #expect(refused.status == 1 && refused.stdout.contains("issuer.chain_untrusted"), "\(refused.stdout)")
     }
 
+    @Test("import: a newer list from which the mapped service is gone (not withdrawn, removed) removes its anchor")
+    func removedService() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        #expect(try fixture.importList(try fixture.list(3, [fixture.service(fixture.issuerA)])).status == 0)
+        #expect(try fixture.verifyMDL(fixture.issuerA).status == 0)
+        let imported = try fixture.importList(try fixture.list(4, []))
+        #expect(imported.status == 0 && imported.stdout.contains("imported 0 certificate(s)")
+                && imported.stdout.contains("anchors are removed"), "\(imported.stdout) \(imported.stderr)")
+        let refused = try fixture.verifyMDL(fixture.issuerA)
+        #expect(refused.status == 1 && refused.stdout.contains("issuer.chain_untrusted"), "\(refused.stdout)")
+    }
+
     @Test("import: mapped to another docType (wrong scope) an mDL is issuer.chain_untrusted; a map that anchors nothing is refused")
     func wrongScope() throws {
         let fixture = try Fixture()
@@ -149,7 +162,12 @@ struct LoTECLITests {
         let refused = try fixture.verifyMDL(fixture.issuerA)
         #expect(refused.status == 1 && refused.stdout.contains("issuer.chain_untrusted") && refused.stdout.contains("may anchor only eu.europa.ec.eudi.pid.1"),
                 "\(refused.stdout)")
-        let nothing = try fixture.importList(list, map: "\(LoTEBuilder.pidIssuance)=eu.europa.ec.eudi.pid.1")
+        // A first import that would trust nothing is a usage mistake (a fresh folder); into the folder of an earlier
+        // import the newer list replaces it, anchors and all (see removedService).
+        let fresh = fixture.trust + "-fresh"
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let nothing = try MdocVerifyCLI.run(["trust", "lote", "import", list, "--root", fixture.root, "--out", fresh,
+                                             "--doctype-map", "\(LoTEBuilder.pidIssuance)=eu.europa.ec.eudi.pid.1", "--at", Self.at])
         #expect(nothing.status == 2 && nothing.stderr.contains("no service of the list is mapped"), "\(nothing.stderr)")
         let noMap = try MdocVerifyCLI.run(["trust", "lote", "import", list, "--root", fixture.root, "--out", fixture.trust])
         #expect(noMap.status == 2 && noMap.stderr.contains("--doctype-map"))

@@ -34,4 +34,33 @@ struct TrustFolderReloadTests {
             #expect(error.contains("00-stray.pem") && error.contains("is not listed in"), "\(error)")
         }
     }
+
+    @Test("under vicalStalePolicy refuse, a trust folder imported from a list whose nextUpdate has passed does not anchor (vical.stale); under warn it does, with a warning")
+    func staleImportedFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folder-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
+        try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem"))
+        // What `trust vical import` records, with a nextUpdate a day before the sample's verification time.
+        let nextUpdate = RFC3339.format(AppleSampleVector.validTime - 86_400)
+        let manifest = #"{"provider": "Test DTS", "nextUpdate": "\#(nextUpdate)", "entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))"}]}"#
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        for policy in [VICALStalePolicy.warn, .refuse] {
+            var configuration = AppleSample.configuration()
+            configuration.trustStorePaths = [folder.path]
+            configuration.vicalStalePolicy = policy
+            try await ServerFixture.withServer(configuration) { server in
+                let request = AppleSample.request()
+                try await server.store.insert(request)
+                let answer = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+                if policy == .refuse {
+                    #expect(answer.status == 422 && answer.text.contains("vical.stale") && answer.text.contains("vicalStalePolicy refuse"),
+                            "\(answer.text)")
+                } else {
+                    #expect(answer.status == 200 && answer.text.contains("the list is stale"), "\(answer.text)")
+                }
+            }
+        }
+    }
 }

@@ -331,6 +331,8 @@ struct TrustListRefreshTests {
             try list.publish(2, [list.first])
             try await ServerFixture.withServer(list.configuration()) { server in
                 #expect(RefreshedList.trusts(server, list.first))
+                let family = "verify_server_\(kind.rawValue)_trusted{"
+                #expect(try await server.client.get("/metrics").text.contains(family))
                 let original = try Data(contentsOf: URL(fileURLWithPath: list.root))
                 try PEMText.certificate(try TestPKI(seed: 77, at: RefreshedList.time).iaca).write(toFile: list.root, atomically: true, encoding: .utf8)
                 #expect(server.app.reloadTrust(), "the reload goes on without the list")
@@ -338,6 +340,9 @@ struct TrustListRefreshTests {
                 let body = try jsonObject(try await server.client.get("/readyz"))
                 let untrusted = try #require(body["untrustedLists"] as? [[String: Any]], "\(body)")
                 #expect(untrusted.count == 1 && untrusted.first?["kind"] as? String == kind.rawValue, "\(untrusted)")
+                // /metrics no longer reports the dropped list (its gauges are removed), and counts it as untrusted.
+                let metrics = try await server.client.get("/metrics").text
+                #expect(!metrics.contains(family) && metrics.contains("verify_server_untrusted_lists 1"), "\(metrics)")
                 // The list server still serves the list the old root signed: the download does not verify either.
                 #expect(await server.app.refreshTrustLists() == [list.url: "\(kind.rawValue).signer_untrusted"])
                 #expect(!RefreshedList.trusts(server, list.first))

@@ -74,7 +74,7 @@ public struct LoTE: Sendable {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "|", with: "%7C")
         }
-        return "lote:\(escaped(operatorName))|\(type.map { $0 == "-" ? "%2D" : escaped($0) } ?? "-")"
+        return Self.rollbackKeyPrefix + "\(escaped(operatorName))|\(type.map { $0 == "-" ? "%2D" : escaped($0) } ?? "-")"
     }
 
     /// The prefix of every LoTE rollback key: a VICAL provider may not start with it, so the two kinds of marks kept

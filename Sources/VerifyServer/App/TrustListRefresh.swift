@@ -72,8 +72,9 @@ final class TrustListRefreshStatus: Sendable {
 /// minutes) through the list fetcher's download (its destination policy, `revocationFetchAllow`, timeout and size limit),
 /// verifies it against the pinned root, refuses a rollback (an older issue or sequence than the highest accepted, read
 /// from the store too, so another instance's newer acceptance counts), writes it as the last good copy in
-/// `vicalCacheDirectory` and reloads the trust (swapped whole by `RuntimeBox`). A failure keeps the list in use;
-/// `/readyz` and the refresh failure metrics say so. Under `vicalStalePolicy: refuse` it also reloads when a list in
+/// `vicalCacheDirectory` and reloads the trust (swapped whole by `RuntimeBox`). A failure keeps the list in use, unless
+/// its own copy no longer verifies (the root was rotated): a reload then drops it. `/readyz` and the refresh failure
+/// metrics say so. Under `vicalStalePolicy: refuse` it also reloads when a list in
 /// use passes its nextUpdate.
 final class TrustListRefresher: Service, Sendable {
     /// Waits between refreshes: the timer, injectable so tests drive the loop (`ServerHooks.vicalRefreshWait`).
@@ -211,7 +212,7 @@ final class TrustListRefresher: Service, Sendable {
     }
 
     /// Downloads `list`, and when it brings a new list, verifies it, keeps it and reloads the trust. Returns whether the
-    /// list changed, nil on a failure (the list in use stays).
+    /// list changed, nil on a failure (the list in use stays, unless its copy no longer verifies).
     @discardableResult
     func refresh(_ list: TrustList) async -> Bool? {
         guard list.url != nil else { return nil }
@@ -250,7 +251,7 @@ final class TrustListRefresher: Service, Sendable {
         box.listRefreshes.failed(list, category: failure.category, at: now())
         metrics.listRefreshFailed(list, owner: list.owner(in: box.current))
         logger.warning(atStart ? "trust list download failed at start; its last good copy is used if there is one"
-                               : "trust list refresh failed; the list in use stays", metadata: [
+                               : "trust list refresh failed; the list in use stays unless its copy no longer verifies (see /readyz untrustedLists)", metadata: [
             "kind": "\(list.kind)", "source": "\(TerminalText.escaped(list.name))", "category": "\(failure.category)",
             "detail": "\(TerminalText.escaped(failure.detail))"])
     }
@@ -285,13 +286,13 @@ final class TrustListRefresher: Service, Sendable {
         }
         let previous = FileManager.default.contents(atPath: path).map { [UInt8]($0) }
         let inUse = list.markInUse(box.current)
-        // Verified even when unchanged: the pinned root may have been rotated since the copy was accepted. A list in use
-        // that the root no longer vouches for is then dropped by a reload (its copy no longer verifies either).
+        // Verified even when unchanged: the pinned root may have been rotated since the copy was accepted. When the
+        // download fails, the copy in use is verified too: one the root no longer vouches for is dropped by a reload.
         let verified: VerifiedList
         do {
             verified = try verify(bytes, list: list)
         } catch {
-            if previous == bytes, inUse != nil { box.reload(logger: logger) }
+            if inUse != nil, let previous, (try? verify(previous, list: list)) == nil { box.reload(logger: logger) }
             throw error
         }
         if previous == bytes, inUse != nil { return Replaced(changed: false, path: path, previous: previous) }

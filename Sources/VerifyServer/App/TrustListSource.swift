@@ -66,7 +66,7 @@ enum TrustList: Sendable, Equatable {
         case .vical:
             let verified = try VICALVerification(bytes, roots: roots, at: time, profile: profile)
             // Its provider names its rollback mark in the store, beside the LoTEs' `lote:` keys.
-            guard !verified.vical.provider.hasPrefix(LoTE.rollbackKeyPrefix) else {
+            guard !verified.vical.provider.utf8.starts(with: LoTE.rollbackKeyPrefix.utf8) else {
                 throw VerificationError(.vicalMalformed, "the VICAL's provider \(InputQuote.short(verified.vical.provider)) starts with "
                                         + "\"\(LoTE.rollbackKeyPrefix)\", which names LoTE rollback marks; verify-server does not load it")
             }

@@ -55,6 +55,11 @@ struct TrustLoader {
         }
         var anchors = base.anchors
         var provenance = base.provenance
+        // Under refuse a trust folder's anchors imported from a VICAL or LoTE (their manifest records the list's
+        // nextUpdate) are refused at use once that list is stale, as a configured list's are.
+        if configuration.vicalStalePolicy == .refuse {
+            for (fingerprint, recorded) in provenance where recorded.listNextUpdate != nil { provenance[fingerprint]?.refusedWhenStale = true }
+        }
         var scoped = base.anchors.map {
             TrustFolder.ScopedAnchor(certificate: $0, docTypes: base.provenance[$0.sha256Fingerprint]?.docTypes, origin: "the trust store")
         }

@@ -66,9 +66,7 @@ struct ServerHandlers: Sendable {
         case .readyzHead: return Response(status: await readiness().status)
         case .metrics:
             let runtime = runtimes.current
-            metrics.trust(anchors: runtime.trustStore.anchors.count, vicals: runtime.vicals, lotes: runtime.lotes,
-                          policy: runtime.configuration.vicalStalePolicy, now: clock.now(), trustTime: runtime.trustTime(),
-                          refreshes: runtimes.listRefreshes)
+            metrics.trust(runtime, now: clock.now(), refreshes: runtimes.listRefreshes)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)

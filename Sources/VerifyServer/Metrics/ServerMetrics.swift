@@ -1,5 +1,6 @@
 import Foundation
 import CoreMetrics
+import NIOConcurrencyHelpers
 import Mdoc
 import MdocModel
 import MdocTrust
@@ -18,6 +19,9 @@ public final class ServerMetrics: Sendable {
     /// The per-stage timers, made once: every verification records up to six, and making a timer looks it up in the
     /// registry under its lock.
     private let stageTimers: [(stage: StageTimings.Stage, timer: CoreMetrics.Timer)]
+    /// The per-list gauges the last `trust` call recorded, by label and dimensions: those of a list no longer in use
+    /// (dropped by a reload, replaced by another provider's) are removed, not left at their last value.
+    private let listGauges = NIOLockedValueBox<[String: (label: String, dimensions: [(String, String)])]>([:])
 
     /// Stage latencies are tens of microseconds to milliseconds; Prometheus' default buckets start at 5 ms.
     static let durationBuckets: [Duration] = [
@@ -55,6 +59,7 @@ public final class ServerMetrics: Sendable {
         "verify_server_store_operation_duration_seconds": "Time of one request-store operation, by operation.",
         "verify_server_store_purged_requests_total": "Expired requests deleted from the request store.",
         "verify_server_trust_anchors": "Trust anchors in use.",
+        "verify_server_untrusted_lists": "Downloaded VICALs and LoTEs without a usable copy (gone, or no longer verifying against the pinned root): their anchors are not trusted (/readyz untrustedLists).",
         "verify_server_vical_issue_id": "The vicalIssueID of each VICAL in use, by provider (0: none).",
         "verify_server_vical_age_seconds": "Seconds since the date of each VICAL in use at the time its staleness is judged (verificationTime in test mode), by provider.",
         "verify_server_vical_stale": "1 when a VICAL in use is past its nextUpdate, by provider.",
@@ -131,38 +136,48 @@ public final class ServerMetrics: Sendable {
             .recordNanoseconds(duration.nanoseconds)
     }
 
-    /// The trust in use: the anchor count, and per VICAL and LoTE its issue ID or sequence number, age (from its
-    /// date), staleness at `trustTime`, whether its anchors are trusted and, for a downloaded one, the time since its
-    /// last good download.
-    func trust(anchors: Int, vicals: [TrustLoader.LoadedVICAL], lotes: [TrustLoader.LoadedLoTE], policy: VICALStalePolicy, now: Date,
-               trustTime: Date, refreshes: TrustListRefreshStatus) {
-        Gauge(label: "verify_server_trust_anchors", factory: factory).record(anchors)
-        for vical in vicals {
+    /// The trust in use: the anchor count, the downloaded lists without a usable copy, and per VICAL and LoTE its
+    /// issue ID or sequence number, age (from its date), staleness at `trustTime`, whether its anchors are trusted and,
+    /// for a downloaded one, the time since its last good download.
+    func trust(_ runtime: VerifierRuntime, now: Date, refreshes: TrustListRefreshStatus) {
+        let trustTime = runtime.trustTime(), policy = runtime.configuration.vicalStalePolicy
+        Gauge(label: "verify_server_trust_anchors", factory: factory).record(runtime.trustStore.anchors.count)
+        Gauge(label: "verify_server_untrusted_lists", factory: factory).record(runtime.pendingLists.count)
+        var recorded: [String: (label: String, dimensions: [(String, String)])] = [:]
+        func listGauge(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Gauge {
+            recorded[label + "\u{0}" + dimensions.map { $0.0 + "=" + $0.1 }.joined(separator: "\u{0}")] = (label, dimensions)
+            return Gauge(label: label, dimensions: dimensions, factory: factory)
+        }
+        func gauge(label: String, _ dimensions: [(String, String)], _ value: Double) { listGauge(label, dimensions).record(value) }
+        func gauge(label: String, _ dimensions: [(String, String)], whole value: UInt64) {
+            listGauge(label, dimensions).record(Int(clamping: value))
+        }
+        for vical in runtime.vicals {
             let dimensions = [("provider", vical.provider)]
-            Gauge(label: "verify_server_vical_issue_id", dimensions: dimensions, factory: factory).record(Int(clamping: vical.issueID ?? 0))
+            gauge(label: "verify_server_vical_issue_id", dimensions, whole: vical.issueID ?? 0)
             // Age and staleness are one decision, both at the trust time (the pinned verificationTime in test mode).
-            Gauge(label: "verify_server_vical_age_seconds", dimensions: dimensions, factory: factory)
-                .record(trustTime.timeIntervalSince(vical.date.date))
-            Gauge(label: "verify_server_vical_stale", dimensions: dimensions, factory: factory).record(vical.isStale(at: trustTime) ? 1 : 0)
-            Gauge(label: "verify_server_vical_trusted", dimensions: dimensions, factory: factory).record(vical.isTrusted(at: trustTime, policy: policy) ? 1 : 0)
+            gauge(label: "verify_server_vical_age_seconds", dimensions, trustTime.timeIntervalSince(vical.date.date))
+            gauge(label: "verify_server_vical_stale", dimensions, vical.isStale(at: trustTime) ? 1 : 0)
+            gauge(label: "verify_server_vical_trusted", dimensions, vical.isTrusted(at: trustTime, policy: policy) ? 1 : 0)
             if let last = refreshes[.vical(vical.source)]?.lastRefresh {
-                Gauge(label: "verify_server_vical_refresh_age_seconds", dimensions: dimensions, factory: factory)
-                    .record(now.timeIntervalSince(last))
+                gauge(label: "verify_server_vical_refresh_age_seconds", dimensions, now.timeIntervalSince(last))
             }
         }
-        for lote in lotes {
+        for lote in runtime.lotes {
             let dimensions = [("operator", lote.operatorName), ("type", lote.type ?? "-")]
-            Gauge(label: "verify_server_lote_sequence_number", dimensions: dimensions, factory: factory).record(Int(clamping: lote.sequenceNumber))
-            Gauge(label: "verify_server_lote_age_seconds", dimensions: dimensions, factory: factory)
-                .record(trustTime.timeIntervalSince(lote.issued.date))
-            Gauge(label: "verify_server_lote_stale", dimensions: dimensions, factory: factory).record(lote.isStale(at: trustTime) ? 1 : 0)
-            Gauge(label: "verify_server_lote_trusted", dimensions: dimensions, factory: factory)
-                .record(lote.isTrusted(at: trustTime, policy: policy) && lote.anchors > 0 ? 1 : 0)
+            gauge(label: "verify_server_lote_sequence_number", dimensions, whole: lote.sequenceNumber)
+            gauge(label: "verify_server_lote_age_seconds", dimensions, trustTime.timeIntervalSince(lote.issued.date))
+            gauge(label: "verify_server_lote_stale", dimensions, lote.isStale(at: trustTime) ? 1 : 0)
+            gauge(label: "verify_server_lote_trusted", dimensions, lote.isTrusted(at: trustTime, policy: policy) && lote.anchors > 0 ? 1 : 0)
             if let last = refreshes[.lote(lote.source)]?.lastRefresh {
-                Gauge(label: "verify_server_lote_refresh_age_seconds", dimensions: dimensions, factory: factory)
-                    .record(now.timeIntervalSince(last))
+                gauge(label: "verify_server_lote_refresh_age_seconds", dimensions, now.timeIntervalSince(last))
             }
         }
+        let gone = listGauges.withLockedValue { previous in
+            defer { previous = recorded }
+            return previous.filter { recorded[$0.key] == nil }.values
+        }
+        for (label, dimensions) in gone { Gauge(label: label, dimensions: dimensions, factory: factory).destroy() }
     }
 
     /// A failed download of a VICAL (by provider) or LoTE (by operator) with a url.

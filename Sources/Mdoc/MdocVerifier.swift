@@ -96,6 +96,9 @@ package final class MdocVerifier: Sendable {
                                         context: MdocVerificationContext, log: inout CheckLog,
                                         timings: inout StageTimings) -> [DocumentVerification] {
         var verified: [DocumentVerification] = []
+        // Room for every document's lines at once (most checks write one line, a few more), so handing the log from
+        // document to document never grows it.
+        log.reserveCapacity(log.checks.count + documents.count * (1 + 2 * DocumentCheck.order.count))
         for (offset, result) in documents.enumerated() {
             let index = firstIndex + offset
             switch result {
@@ -107,8 +110,6 @@ package final class MdocVerifier: Sendable {
                 // run and hands it back, so no line is copied.
                 var verification = DocumentVerification(index: index, document: document, context: context, continuing: log)
                 log = CheckLog()
-                // Room for the document's lines at once (most checks write one line, a few more).
-                verification.log.reserveCapacity(verification.log.checks.count + 2 * DocumentCheck.order.count)
                 verification.run()
                 log = verification.handOverLog()
                 timings += verification.timings

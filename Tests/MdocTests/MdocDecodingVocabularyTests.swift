@@ -19,7 +19,7 @@ struct MdocDecodingVocabularyTests {
     static func modelTexts(_ options: CBORDecoder.Options) throws -> (document: [String], mso: String) {
         let response = try DeviceResponse(try CBORDecoder.decode(AnnexDVector.deviceResponse, options: options))
         let document = try MdocDocument(try #require(response.documents.first))
-        let mso = try MobileSecurityObject(payload: try #require(document.issuerAuth.payload))
+        let mso = try MobileSecurityObject(payload: try #require(document.issuerAuth.payload), limits: document.issuerAuth.decodingLimits)
         let texts = [document.docType] + document.issuerNameSpaces.map(\.name)
             + document.issuerNameSpaces.flatMap { $0.items.map(\.elementIdentifier) }
         return (texts.filter { $0.utf8.count >= 16 }, mso.docType)

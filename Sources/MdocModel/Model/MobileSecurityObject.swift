@@ -31,7 +31,7 @@ package struct MobileSecurityObject: Sendable {
 
     /// Decodes the MSO from `MobileSecurityObjectBytes` (the issuerAuth payload, `#6.24(bstr .cbor MSO)`) within
     /// `limits` (the issuerAuth's own, `COSEMessage.decodingLimits`).
-    package init(payload: ArraySlice<UInt8>, limits: CBORLimits = .default) throws(VerificationError) {
+    package init(payload: ArraySlice<UInt8>, limits: CBORLimits) throws(VerificationError) {
         let item: CBORItem
         do {
             let outer = try CBORDecoder.decode(payload, options: .mdoc(limits: limits))

@@ -44,7 +44,7 @@ enum CheckFixture {
         guard let node = response.documents.first else { throw FixtureError(description: "no document") }
         let document = try MdocDocument(node)
         guard let payload = document.issuerAuth.payload else { throw FixtureError(description: "detached MSO") }
-        return Parsed(pki: pki, document: document, mso: try MobileSecurityObject(payload: payload),
+        return Parsed(pki: pki, document: document, mso: try MobileSecurityObject(payload: payload, limits: document.issuerAuth.decodingLimits),
                       x5chain: X5Chain(signer: signer), trustedChain: [signer, pki.iaca])
     }
 
@@ -69,7 +69,7 @@ enum CheckFixture {
             digestAlgorithm: digestAlgorithm, valueDigests: [], deviceKey: try pki.deviceKey().publicKey,
             keyAuthorizations: keyAuthorizations, docType: DocType.mDL,
             validity: .init(signed: signed, validFrom: validFrom, validUntil: validUntil))
-        return try MobileSecurityObject(payload: CBOREncoder.encode(.embedded(builder.value))[...])
+        return try MobileSecurityObject(payload: CBOREncoder.encode(.embedded(builder.value))[...], limits: .default)
     }
 
     /// The facts a row gives: those listed, others absent.

@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import MdocModel
 import MdocTesting
 import MdocTrust
 import TestSupport
@@ -99,7 +100,11 @@ extension FuzzTargets {
                                            nextUpdate: Exchange.time + 86_400)
         let payload = loteBuilder.payload(services: [.init([pki.iaca], status: LoTEBuilder.withdrawn, statusStartingTime: Exchange.time - 60)],
                                           sequenceNumber: 4, issued: Exchange.time - 3600, nextUpdate: Exchange.time + 86_400)
-        return [signed, try bytes("TestVectors/trust/lote/ec-acceptance-wallet-providers-seq1.jwt"), payload.serializedBytes()]
+        let real = try bytes("TestVectors/trust/lote/ec-acceptance-wallet-providers-seq1.jwt")
+        // The real list's payload too: signed under the EC's signer, the list itself never reaches the parser.
+        let parts = real.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let realPayload = parts.count == 3 ? Base64URL.decode(String(decoding: parts[1], as: UTF8.self)) : nil
+        return [signed, real, payload.serializedBytes()] + (realPayload.map { [$0] } ?? [])
     }
 
     /// 7b. A status list or identifier list token (CWT) through parsing and list inflation, its certificates and

@@ -318,9 +318,11 @@ struct HTTPProfileTarget: ConformanceTarget {
 }
 
 /// One HTTP exchange through URLSession (FoundationNetworking on Linux: the system libcurl and OpenSSL), blocking;
-/// a 429 is waited out (its Retry-After, at most 5 s) and retried, up to 30 times. A redirect is not followed (its 3xx
-/// is the answer: the headers, an API key among them, never go to another address) and an answer body past
-/// `maxBodyBytes` ends the exchange as a failure, whatever its Content-Length said.
+/// a 429 is waited out (its Retry-After, at most 5 s) and retried, up to 30 times. Each attempt ends by `timeout`
+/// whatever the server trickles. A redirect is not followed (its 3xx is the answer: the headers, an API key among
+/// them, never go to another address), and an answer body past `maxBodyBytes` ends the exchange as a failure,
+/// whatever its Content-Length said; FoundationNetworking buffers a 3xx's body itself, which only the time bound
+/// limits.
 enum HTTPExchange {
     static let maxBodyBytes = 8 << 20
 
@@ -328,7 +330,7 @@ enum HTTPExchange {
                      displayURL: String) throws -> (Int, Data?) {
         let label = "\(method) \(InputQuote.short(displayURL))"
         for _ in 0..<30 {
-            var request = URLRequest(url: url, timeoutInterval: timeout)
+            var request = URLRequest(url: url, timeoutInterval: max(1, timeout))
             request.httpMethod = method
             if let body {
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -337,9 +339,15 @@ enum HTTPExchange {
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let exchange = BoundedExchange(limit: maxBodyBytes)
             let session = URLSession(configuration: .ephemeral, delegate: exchange, delegateQueue: nil)
-            session.dataTask(with: request).resume()
-            exchange.done.wait()
+            let task = session.dataTask(with: request)
+            task.resume()
+            let late = exchange.done.wait(timeout: .now() + timeout) == .timedOut
+            if late {
+                task.cancel()
+                exchange.done.wait()
+            }
             session.finishTasksAndInvalidate()
+            if late { throw VerifyServerTarget.ServerFailure(description: "\(label) gave no whole answer within \(timeout) s") }
             let answer = exchange.answer()
             if answer.overLimit {
                 throw VerifyServerTarget.ServerFailure(description: "\(label) answered more than \(maxBodyBytes) bytes; refused")

@@ -199,7 +199,7 @@ struct VerifyServerTarget: ConformanceTarget {
         var headers = headers
         if withKey, let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
         let url = base.appendingPathComponent(path)
-        let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: url.absoluteString)
+        let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: ListDownloadOptions.redacted(url.absoluteString))
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
     }
 

@@ -45,8 +45,11 @@ enum TrustInput {
                                          origin: origin[$0.sha256Fingerprint] ?? "a trust folder")
             } + textCertificates.map { TrustFolder.ScopedAnchor(certificate: $0.certificate, docTypes: nil, origin: $0.file) }
             if let conflict = TrustFolder.scopeConflict(scoped) { throw UsageFailure("cannot load trust anchors: \(conflict)") }
+            // A certificate given directly is trusted directly, even when a folder's manifest lists it from a list.
+            var provenance = folder.provenance
+            for text in textCertificates { AnchorProvenance.record(AnchorProvenance(), for: text.certificate.sha256Fingerprint, in: &provenance) }
             let store = TrustStore(anchors: folder.anchors + textCertificates.map(\.certificate), allowNonSelfSignedAnchors: true,
-                                   provenance: folder.provenance)
+                                   provenance: provenance)
             return (store, files + textCertificates.map { ($0.file, [$0.certificate]) })
         } catch let failure as UsageFailure {
             throw failure

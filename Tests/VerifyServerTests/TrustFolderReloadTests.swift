@@ -63,4 +63,28 @@ struct TrustFolderReloadTests {
             }
         }
     }
+
+    @Test("a root in a stale imported folder and also in a plain folder is trusted directly, in either order of the folders (vicalStalePolicy refuse)")
+    func staleImportAndDirectTrust() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folders-\(UUID().uuidString)")
+        let imported = base.appendingPathComponent("imported"), plain = base.appendingPathComponent("plain")
+        for folder in [imported, plain] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: base) }
+        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
+        for folder in [imported, plain] { try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem")) }
+        let nextUpdate = RFC3339.format(AppleSampleVector.validTime - 86_400)
+        let manifest = #"{"provider": "Test DTS", "nextUpdate": "\#(nextUpdate)", "entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))"}]}"#
+        try Data(manifest.utf8).write(to: imported.appendingPathComponent("manifest.json"))
+        for paths in [[imported.path, plain.path], [plain.path, imported.path]] {
+            var configuration = AppleSample.configuration()
+            configuration.trustStorePaths = paths
+            configuration.vicalStalePolicy = .refuse
+            try await ServerFixture.withServer(configuration) { server in
+                let request = AppleSample.request()
+                try await server.store.insert(request)
+                let answer = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+                #expect(answer.status == 200 && !answer.text.contains("the list is stale"), "\(paths): \(answer.text)")
+            }
+        }
+    }
 }

@@ -27,3 +27,30 @@ public struct AnchorProvenance: Sendable, Hashable {
         self.refusedWhenStale = refusedWhenStale
     }
 }
+
+extension AnchorProvenance {
+    /// The record of an anchor that two sources vouch for (the same certificate in two lists, or in a list and given
+    /// directly): it anchors wherever either record would, so the order in which sources load does not matter.
+    ///
+    /// Any docType if either allows any, else both scopes. The listing that vouches longest decides staleness and is
+    /// named as the source: a record without `listNextUpdate` (a certificate trusted directly) never turns stale; of two
+    /// lists the later nextUpdate wins, and past it the anchor is refused only when both records refuse.
+    public func merged(with other: AnchorProvenance) -> AnchorProvenance {
+        let scope: [String]? = if let mine = docTypes, let theirs = other.docTypes { mine + theirs.filter { !mine.contains($0) } } else { nil }
+        switch (listNextUpdate, other.listNextUpdate) {
+        case (nil, _):
+            return AnchorProvenance(docTypes: scope, source: source ?? other.source)
+        case (_, nil):
+            return AnchorProvenance(docTypes: scope, source: other.source ?? source)
+        case let (mine?, theirs?):
+            let longer = theirs > mine ? other : self
+            return AnchorProvenance(docTypes: scope, source: longer.source, listNextUpdate: longer.listNextUpdate,
+                                    refusedWhenStale: refusedWhenStale && other.refusedWhenStale)
+        }
+    }
+
+    /// Records `record` for the anchor with SHA-256 `fingerprint` in `provenance`, merged with what is recorded already.
+    public static func record(_ record: AnchorProvenance, for fingerprint: [UInt8], in provenance: inout [[UInt8]: AnchorProvenance]) {
+        provenance[fingerprint] = provenance[fingerprint].map { $0.merged(with: record) } ?? record
+    }
+}

@@ -93,7 +93,7 @@ public struct LoTEVerification: Sendable {
                                     + "\(RFC3339.format(time)); check the clock, or that the list is not a forgery dated ahead")
         }
         if !allowRollback, let rollback = Self.rollback(lote, previousSequenceNumber: previousSequenceNumber) { throw rollback }
-        let freshness: Freshness = lote.nextUpdate.date <= time ? .stale(since: lote.nextUpdate) : .fresh
+        let freshness: Freshness = lote.nextUpdate.date < time ? .stale(since: lote.nextUpdate) : .fresh
         if case .stale(let since) = freshness, profile == .strict {
             throw VerificationError(.loteStale, "the list's NextUpdate \(since) has passed; get the scheme operator's current list")
         }

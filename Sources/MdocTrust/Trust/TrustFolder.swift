@@ -42,7 +42,8 @@ public enum TrustFolder {
                     }
                     listed.insert(fingerprint)
                     anchors.append(ScopedAnchor(certificate: certificate, docTypes: entry?.docTypes, origin: file))
-                    if let entry, provenance[fingerprint] == nil { provenance[fingerprint] = entry }
+                    // A certificate outside a manifest is trusted directly: a record without list, merged like any other.
+                    AnchorProvenance.record(entry ?? AnchorProvenance(), for: fingerprint, in: &provenance)
                 }
             }
             if let missing = manifest.keys.first(where: { !listed.contains($0) }) {

@@ -112,7 +112,7 @@ extension TrustLoader {
         /// Its anchors are in the trust store: false when it was stale and `vicalStalePolicy` is `refuse`.
         let anchoring: Bool
 
-        func isStale(at time: Date) -> Bool { nextUpdate.date <= time }
+        func isStale(at time: Date) -> Bool { nextUpdate.date < time }
 
         /// Whether its anchors anchor at `time`: loaded into the trust store and, under `refuse`, not stale.
         func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
@@ -136,7 +136,7 @@ extension TrustLoader {
                     anchors.append(anchor.certificate)
                     var recorded = verified.provenance(of: anchor)
                     recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
-                    provenance[anchor.certificate.sha256Fingerprint] = recorded
+                    AnchorProvenance.record(recorded, for: anchor.certificate.sha256Fingerprint, in: &provenance)
                     scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.name)"))
                 }
             }

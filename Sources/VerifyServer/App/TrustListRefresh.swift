@@ -180,8 +180,8 @@ final class TrustListRefresher: Service, Sendable {
         let runtime = box.current
         guard runtime.configuration.vicalStalePolicy == .refuse else { return false }
         let time = runtime.trustTime()
-        // A VICAL is stale after its nextUpdate, a LoTE from it (as their loaders judge them).
-        let stale = Self.nextUpdates(runtime).first { $0.list.kind == "lote" ? $0.date <= time : $0.date < time }
+        // A list is stale after its nextUpdate, as its loader and the chain check judge it.
+        let stale = Self.nextUpdates(runtime).first { $0.date < time }
         guard let stale else { return false }
         return (try? await gate.run { [self] in
             logger.warning("a trust list passed its nextUpdate; its anchors are no longer trusted (vicalStalePolicy refuse)", metadata: [

@@ -54,7 +54,9 @@ struct TrustLoader {
             return nil
         }
         var anchors = base.anchors
+        // Every anchor has a record, a direct one (no list) included, so that a list naming it too merges into it.
         var provenance = base.provenance
+        for anchor in base.anchors where provenance[anchor.sha256Fingerprint] == nil { provenance[anchor.sha256Fingerprint] = AnchorProvenance() }
         // Under refuse a trust folder's anchors imported from a VICAL or LoTE (their manifest records the list's
         // nextUpdate) are refused at use once that list is stale, as a configured list's are.
         if configuration.vicalStalePolicy == .refuse {
@@ -77,7 +79,7 @@ struct TrustLoader {
                     var recorded = verified.provenance(of: entry)
                     // Under refuse the chain check itself refuses the anchor once the list turns stale, reload or not.
                     recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
-                    provenance[entry.certificate.sha256Fingerprint] = recorded
+                    AnchorProvenance.record(recorded, for: entry.certificate.sha256Fingerprint, in: &provenance)
                     scoped.append(TrustFolder.ScopedAnchor(certificate: entry.certificate, docTypes: entry.docTypes, origin: "vical \(source.name)"))
                 }
             }

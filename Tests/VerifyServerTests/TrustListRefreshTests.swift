@@ -340,6 +340,8 @@ struct TrustListRefreshTests {
                 let body = try jsonObject(try await server.client.get("/readyz"))
                 let untrusted = try #require(body["untrustedLists"] as? [[String: Any]], "\(body)")
                 #expect(untrusted.count == 1 && untrusted.first?["kind"] as? String == kind.rawValue, "\(untrusted)")
+                // The reason is the copy's error code: no cache path reaches the unauthenticated probe.
+                #expect(untrusted.first?["reason"] as? String == "\(kind.rawValue).signer_untrusted", "\(untrusted)")
                 // /metrics no longer reports the dropped list (its gauges are removed), and counts it as untrusted.
                 let metrics = try await server.client.get("/metrics").text
                 #expect(!metrics.contains(family) && metrics.contains("verify_server_untrusted_lists 1"), "\(metrics)")

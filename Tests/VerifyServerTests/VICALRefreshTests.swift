@@ -50,7 +50,7 @@ struct VICALRefreshTests {
         }
     }
 
-    @Test("the loop waits the refresh interval varied by at most a tenth, then refreshes")
+    @Test("the loop waits the refresh interval varied by at most a tenth, in slices of at most five minutes, then refreshes")
     func loopUsesTheTimer() async throws {
         try await RefreshedList.with(.vical) { list in
             try list.publish(1, [list.first, list.second])
@@ -58,16 +58,48 @@ struct VICALRefreshTests {
             try await ServerFixture.withServer(list.configuration(), hooks: ServerHooks(vicalRefreshWait: { try await ticks.wait($0) })) { server in
                 try await ticks.waitForWaits(1)
                 try list.publish(2, [list.first])
+                // One slice passes: nothing is downloaded yet.
                 ticks.release()
-                // The loop asks for its next wait once the refresh is done.
                 try await ticks.waitForWaits(2)
+                #expect(RefreshedList.trusts(server, list.second) && list.lists.requests() == 1)
+                // The rest of the interval passes; the loop asks for its next wait once the refresh is done.
+                let slices = Self.slices(of: 3960)
+                for _ in 1..<slices { ticks.release() }
+                try await ticks.waitForWaits(slices + 1)
                 #expect(!RefreshedList.trusts(server, list.second))
                 let waits = ticks.waits
-                #expect(waits.count >= 2)
-                for wait in waits { #expect(wait >= .seconds(3240) && wait <= .seconds(3960), "\(wait)") }
+                #expect(waits.allSatisfy { $0 <= .seconds(300) }, "\(waits)")
+                // The first interval ends with the first slice shorter than five minutes.
+                let end = try #require(waits.firstIndex { $0 < .seconds(300) }, "\(waits)")
+                let interval = waits[...end].reduce(Duration.zero, +)
+                #expect(interval >= .seconds(3240) && interval <= .seconds(3960), "\(waits)")
             }
         }
     }
+
+    @Test("a list a reload dropped (its copy gone) is downloaded again after one slice, not after the whole interval")
+    func droppedListRetriedSoon() async throws {
+        try await RefreshedList.with(.vical) { list in
+            try list.publish(1, [list.first])
+            let ticks = Ticks()
+            try await ServerFixture.withServer(list.configuration(), hooks: ServerHooks(vicalRefreshWait: { try await ticks.wait($0) })) { server in
+                try await ticks.waitForWaits(1)
+                for copy in try list.copies() { try FileManager.default.removeItem(at: copy) }
+                #expect(server.app.reloadTrust(), "the reload goes on without the list")
+                #expect(!RefreshedList.trusts(server, list.first))
+                let reason = (try jsonObject(try await server.client.get("/readyz"))["untrustedLists"] as? [[String: Any]])?.first?["reason"]
+                #expect(reason as? String == "no_copy")
+                ticks.release()
+                try await ticks.waitForWaits(2)
+                #expect(RefreshedList.trusts(server, list.first), "one slice later the list is downloaded and trusted again")
+                // The time that passed before that download: one slice, at most five minutes.
+                #expect(ticks.waits[0] <= .seconds(300), "\(ticks.waits)")
+            }
+        }
+    }
+
+    /// How many slices of at most five minutes the longest interval can take.
+    private static func slices(of seconds: Int) -> Int { (seconds + 299) / 300 }
 }
 
 /// `vicals` entries in a file and in the environment.

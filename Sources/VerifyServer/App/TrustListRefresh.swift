@@ -123,17 +123,23 @@ final class TrustListRefresher: Service, Sendable {
         }
     }
 
-    /// Refreshes `list` after every (jittered) interval until shutdown.
+    /// Refreshes `list` after every (jittered) interval until shutdown (after a failure, at most `retryAfterFailure`).
+    /// The interval is waited in slices of at most `retryAfterFailure`: a list that a reload dropped meanwhile (its root
+    /// rotated, its copy gone) is downloaded again at the end of the slice instead of after the whole interval.
     private func keepCurrent(_ list: TrustList) async {
         var failed = false
         while !Task.isCancelledOrShuttingDown {
-            let delay = Self.delay(interval: list.refresh, afterFailure: failed, jitter: Double.random(in: -1 ... 1))
-            do {
-                try await cancelWhenGracefulShutdown { try await self.wait(delay) }
-            } catch {
-                return
-            }
-            if Task.isCancelledOrShuttingDown { return }
+            var remaining = Self.delay(interval: list.refresh, afterFailure: failed, jitter: Double.random(in: -1 ... 1))
+            repeat {
+                let slice = min(remaining, .seconds(Self.retryAfterFailure))
+                do {
+                    try await cancelWhenGracefulShutdown { try await self.wait(slice) }
+                } catch {
+                    return
+                }
+                if Task.isCancelledOrShuttingDown { return }
+                remaining -= slice
+            } while remaining > .zero && !box.current.pendingLists.contains { $0.list == list }
             failed = await refresh(list) == nil
         }
     }

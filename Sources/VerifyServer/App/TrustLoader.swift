@@ -39,7 +39,10 @@ struct TrustLoader {
     /// A `url` source without a usable copy yet: none was downloaded, or the copy no longer verifies.
     struct Pending: Sendable {
         let list: TrustList
+        /// The whole message, for the log and the reload error.
         let reason: String
+        /// `no_copy`, or the error code of a copy that does not verify: what `/readyz` shows, without file paths.
+        let category: String
     }
 
     /// The trust store, or nil with the reasons in `problems`; `pending` lists the `url` sources without a usable copy.
@@ -102,6 +105,8 @@ struct TrustLoader {
         let message: String
         /// About a `url` source's downloaded copy (missing or not verifying), not about the configuration.
         var aboutCopy = false
+        /// `no_copy` or the copy's error code (see `Pending.category`).
+        var category = "no_copy"
     }
 
     /// The pinned roots of `list`.
@@ -120,7 +125,7 @@ struct TrustLoader {
         switch verified(list, configuration: configuration, at: time) {
         case .success(let verified): return verified
         case .failure(let failure):
-            if failure.aboutCopy { pending.append(Pending(list: list, reason: failure.message)) } else { problems.append(failure.message) }
+            if failure.aboutCopy { pending.append(Pending(list: list, reason: failure.message, category: failure.category)) } else { problems.append(failure.message) }
             return nil
         }
     }
@@ -140,7 +145,7 @@ struct TrustLoader {
         guard read.count <= list.maxBytes else {
             let code = list.kind == "lote" ? ErrorCode.loteTooLarge : ErrorCode.vicalMalformed
             return .failure(Failure(message: prefix + "\(code.rawValue): the file is over \(list.maxBytes) bytes, the most a list may be",
-                                    aboutCopy: list.url != nil))
+                                    aboutCopy: list.url != nil, category: code.rawValue))
         }
         let data = read
         let roots: [Certificate]
@@ -151,7 +156,8 @@ struct TrustLoader {
         do {
             return .success(try list.verify([UInt8](data), roots: roots, at: time, profile: configuration.profile))
         } catch {
-            return .failure(Failure(message: prefix + "\(error.code.rawValue): \(error.message)", aboutCopy: list.url != nil))
+            return .failure(Failure(message: prefix + "\(error.code.rawValue): \(error.message)", aboutCopy: list.url != nil,
+                                    category: error.code.rawValue))
         }
     }
 }

@@ -110,7 +110,7 @@ struct ServerHandlers: Sendable {
             ("vicals", runtimes.vicalReadiness(runtime)),
             ("lotes", runtimes.loteReadiness(runtime)),
             ("untrustedLists", .array(runtime.pendingLists.map { pending in
-                .object([("kind", .string(pending.list.kind)), ("source", .string(pending.list.name)), ("reason", .string(pending.reason))])
+                .object([("kind", .string(pending.list.kind)), ("source", .string(pending.list.name)), ("reason", .string(pending.category))])
             })),
             ("trustReloadError", runtimes.lastReloadError.map(JSONValue.string) ?? .null),
         ]))

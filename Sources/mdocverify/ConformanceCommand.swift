@@ -119,17 +119,17 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("api-key-file"), help: "verify-server: a file holding an API key: the run then uses the backend API (POST /v1/transactions, the wallet-facing endpoint, GET /v1/transactions/{requestId}).")
         var apiKeyFile: String?
 
-        @Option(name: .customLong("merchant-key"), help: "verify-server: the server's Apple merchant key, PEM (public or private): Apple cases are sealed to it.")
+        @Option(name: .customLong("merchant-key"), help: "verify-server and http: the verifier's Apple merchant key, PEM (public or private): Apple cases are sealed to it.")
         var merchantKey: String?
 
-        @Option(name: .customLong("merchant-id"), help: "verify-server: the server's Apple merchant ID.")
-        var merchantID = SimulatedCase.merchantID
+        @Option(name: .customLong("merchant-id"), help: "verify-server and http: the verifier's Apple merchant ID (default: the kit's, \(SimulatedCase.merchantID)).")
+        var merchantID: String?
 
-        @Option(name: .customLong("team-id"), help: "verify-server: the server's Apple team ID.")
-        var teamID = SimulatedCase.teamID
+        @Option(name: .customLong("team-id"), help: "verify-server and http: the verifier's Apple team ID (default: the kit's, \(SimulatedCase.teamID)).")
+        var teamID: String?
 
-        @Option(help: "verify-server: the origin of the requesting page.")
-        var origin = "https://shop.example"
+        @Option(help: "verify-server: the origin of the requesting page (default: https://shop.example; with --target http the profile's origin).")
+        var origin: String?
 
         @Option(name: .customLong("write-trust"), help: "Write the corpus IACA (what the verifier must trust) to this file and exit.")
         var writeTrust: String?
@@ -212,9 +212,9 @@ struct ConformanceOptions {
         junitPath = run.junitPath
         apiKey = try run.apiKeyFile.map(Self.apiKey(fromFile:))
         merchantKeyPath = run.merchantKey
-        merchantID = run.merchantID
-        teamID = run.teamID
-        origin = run.origin
+        merchantID = run.merchantID ?? SimulatedCase.merchantID
+        teamID = run.teamID ?? SimulatedCase.teamID
+        origin = run.origin ?? "https://shop.example"
     }
 
     /// The target `--target` names (checked against the command, `--corpus` and `--profile`), and the requirements
@@ -225,6 +225,13 @@ struct ConformanceOptions {
         if run.profile != nil && kind != "http" { throw UsageFailure("--profile is for --target http only") }
         if run.apiKeyFile != nil && kind != "verify-server" {
             throw UsageFailure("--api-key-file is for --target verify-server only (with --target http, put the key in the profile's headers)")
+        }
+        if run.origin != nil && kind != "verify-server" {
+            throw UsageFailure("--origin is for --target verify-server only (with --target http, the profile's origin is used)")
+        }
+        let apple = [("--merchant-key", run.merchantKey), ("--merchant-id", run.merchantID), ("--team-id", run.teamID)]
+        if let (name, _) = apple.first(where: { $0.1 != nil }), kind == "command" {
+            throw UsageFailure("\(name) is for --target verify-server or http only (a command target reads each case's keys from its folder)")
         }
         switch kind {
         case "command":

@@ -267,7 +267,15 @@ struct HTTPProfileTarget: ConformanceTarget {
                 return status
             }
         }
+        // A member the profile format does not have is a typo (`verdcit`, `acept`), never silently ignored.
+        func known(_ container: [String: Any], _ keys: [String], in path: String?) throws {
+            guard let unknown = container.keys.sorted().first(where: { !keys.contains($0) }) else { return }
+            let name = path.map { "\($0).\(unknown)" } ?? unknown
+            throw bad("\(InputQuote.short(name)) is not a profile member; \(path ?? "the profile") has \(keys.joined(separator: ", "))")
+        }
+        try known(object, ["origin", "formats", "headers", "create", "request", "answer", "verdict"], in: nil)
         func call(_ key: String) throws -> Call {
+            if let spec = object[key] as? [String: Any] { try known(spec, ["method", "url", "body"], in: key) }
             guard let spec = try member(object, key, key, as: [String: Any].self, "an object"),
                   let url = try member(spec, "url", "\(key).url", as: String.self, "a string") else { throw bad("\(key).url is missing") }
             let method = (try member(spec, "method", "\(key).method", as: String.self, "a string") ?? "POST").uppercased()
@@ -284,6 +292,10 @@ struct HTTPProfileTarget: ConformanceTarget {
         })
         guard !formats.isEmpty else { throw bad("formats is empty") }
         let verdict = try member(object, "verdict", "verdict", as: [String: Any].self, "an object") ?? [:]
+        try known(verdict, ["accept", "reject", "verified", "codes"], in: "verdict")
+        if let request = object["request"] as? [String: Any] {
+            try known(request, ["id", "nonce", "encryptionInfo", "openid4vpProtocol", "openid4vpData"], in: "request")
+        }
         let accept = Set(try statuses(verdict, "accept") ?? [200])
         let reject = Set(try statuses(verdict, "reject") ?? [400, 409, 410, 422])
         guard accept.isDisjoint(with: reject) else { throw bad("verdict.accept and verdict.reject share a status") }

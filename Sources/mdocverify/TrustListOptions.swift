@@ -116,7 +116,14 @@ struct ListPinOptions<Kind: SignedListKind>: ParsableArguments {
                 if let match = carried.first(where: { $0.sha256Fingerprint == fingerprint }) { pinned.append(match) } else { unmatched.append(text) }
             }
         }
-        guard pinned.isEmpty else { return .success(pinned) }
+        guard pinned.isEmpty else {
+            // Pins are alternatives (an old and a new root during a rotation), but one that names nothing may be a typo.
+            for text in unmatched {
+                let note = "note: --root-sha256 \(text) names no certificate in \(Kind.carrier); the other pins decide"
+                FileHandle.standardError.write(Data((TerminalText.escaped(note) + "\n").utf8))
+            }
+            return .success(pinned)
+        }
         guard !unmatched.isEmpty else { throw UsageFailure(Kind.pinHint) }
         return .failure(VerificationError(Kind.signerUntrusted, "no certificate in \(Kind.carrier) has the pinned SHA-256 "
             + "\(unmatched.joined(separator: ", ")): the list is not signed under the pinned root (if it does not carry its root, "

@@ -202,6 +202,8 @@ struct ConformanceServerCLITests {
             (#""headers": {"X-Conformance": "${env:CONFORMANCE_RUN_LABEL}"}"#, #""headers": {"X-Conformance": 1}"#, "headers must be an object of strings"),
             (#""accept": [200]"#, #""accept": ["200"]"#, "verdict.accept must be a list of HTTP statuses"),
             (#""verified": "/verified""#, #""verified": true"#, "verdict.verified must be a JSON pointer"),
+            (#""verdict":"#, #""verdcit":"#, #""verdcit" is not a profile member; the profile has origin, formats"#),
+            (#""accept": [200]"#, #""acept": [200]"#, #""verdict.acept" is not a profile member; verdict has accept, reject"#),
         ]
         for (index, (from, to, message)) in wrongTypes.enumerated() {
             let path = try profile("wrong-\(index).json", create: "/v1/requests") { $0.replacingOccurrences(of: from, with: to) }
@@ -215,6 +217,12 @@ struct ConformanceServerCLITests {
         #expect(keyForHTTP.status == 2 && keyForHTTP.stderr.contains("--api-key-file is for --target verify-server only"), "\(keyForHTTP.stderr)")
         let profileForServer = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", "http://127.0.0.1:9", "--profile", key])
         #expect(profileForServer.status == 2 && profileForServer.stderr.contains("--profile is for --target http only"), "\(profileForServer.stderr)")
+        let originForHTTP = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("ok.json", create: "/v1/requests"),
+                                                   "--origin", "https://other.example"])
+        #expect(originForHTTP.status == 2 && originForHTTP.stderr.contains("--origin is for --target verify-server only"), "\(originForHTTP.stderr)")
+        let teamForCommand = try MdocVerifyCLI.run(["conformance", "run", "--target", "command", "--team-id", "ABC", "--", "true"])
+        #expect(teamForCommand.status == 2 && teamForCommand.stderr.contains("--team-id is for --target verify-server or http only"),
+                "\(teamForCommand.stderr)")
     }
 
     @Test("a server that trusts another IACA wrongly rejects the positive controls and is reported so")

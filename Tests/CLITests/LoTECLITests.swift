@@ -83,6 +83,12 @@ struct LoTECLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["sequenceNumber"] as? Int == 1 && object["algorithm"] as? String == "RS512")
         #expect((object["services"] as? [[String: Any]])?.allSatisfy { $0["anchoredDocTypes"] is NSNull } == true)
+        // A second pin that names no certificate of the list (a rotation's other root, or a typo) is said, not dropped silently.
+        let typo = String(repeating: "ab", count: 32)
+        let twoPins = try MdocVerifyCLI.run(["trust", "lote", "verify", Self.realList, "--root-sha256",
+                                             "0ccf87a5abf4db89bde4e10202e2523296bea7d835ba6a5a41054b9e1e6b8949", "--root-sha256", typo,
+                                             "--at", "2026-01-01T00:00:00Z"])
+        #expect(twoPins.status == 0 && twoPins.stderr.contains("note: --root-sha256 \(typo) names no certificate"), "\(twoPins.stderr)")
     }
 
     @Test("verify: the real list now is STALE (strict refuses, lote.stale); another pinned root is lote.signer_untrusted; no root is a usage error")

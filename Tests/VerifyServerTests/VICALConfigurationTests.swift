@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackClient
 import Testing
 import TestSupport
 import MdocModel
@@ -43,6 +44,66 @@ struct VICALConfigurationTests {
             #expect(error.problems.count == 2)
             #expect(error.problems.contains { $0.contains("vical.signer_untrusted") })
             #expect(error.problems.contains { $0.contains("cannot read the file") })
+        }
+    }
+
+    @Test("a VICAL file larger than a list may be refuses the start as vical.malformed, read only up to the limit")
+    func oversizedFile() throws {
+        let huge = FileManager.default.temporaryDirectory.appendingPathComponent("vical-huge-file-\(UUID().uuidString).cbor")
+        defer { try? FileManager.default.removeItem(at: huge) }
+        // A sparse 256 MiB file: the loader must stop reading one byte past its limit.
+        FileManager.default.createFile(atPath: huge.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 256 << 20)
+        try handle.close()
+        var configuration = AppleSample.configuration(verificationTime: VectorFiles.date("2025-08-05T21:00:00Z"))
+        configuration.vicals = [VICALSource(file: huge.path, root: Self.root)]
+        do {
+            _ = try VerifierRuntime.load(configuration)
+            Issue.record("an oversized VICAL file was loaded")
+        } catch {
+            #expect(error.problems.count == 1 && error.problems.first?.contains("vical.malformed: the file is over") == true, "\(error.problems)")
+        }
+    }
+
+    @Test("refuse: a VICAL that passes its nextUpdate while in use is refused at use, before any reload (here every reload fails)")
+    func staleAtUse() async throws {
+        let time = AppleSampleVector.validTime
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-stale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The Apple sample's root is anchored by the VICAL only: the trust store holds another IACA.
+        let builder = try VICALBuilder(seed: 4, at: time)
+        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
+        let other = folder.appendingPathComponent("other.pem")
+        try Data(try builder.build(entries: [.init(try AppleSampleVector.root(), docTypes: [DocType.mDL])], issueID: 1, date: time - 3600,
+                                   nextUpdate: time + 60, provider: "Test")).write(to: vical)
+        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        try TestPKI(seed: 5, at: time).iacaPEM.write(to: other, atomically: true, encoding: .utf8)
+        var configuration = AppleSample.configuration(verificationTime: nil)
+        configuration.trustStorePaths = [other.path]
+        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        configuration.vicalStalePolicy = .refuse
+        let clock = TestClock(time)
+        try await ServerFixture.withServer(configuration, clock: clock) { server in
+            func verify() async throws -> LoopbackHTTPClient.Response {
+                let request = AppleSample.request()
+                try await server.store.insert(request)
+                return try await server.client.post("/v1/verify", json: AppleSample.verifyBody(request.id))
+            }
+            // The start judged the list on the wall clock; from a reload on the server's clock (the sample's time) decides.
+            #expect(server.app.reloadTrust())
+            let verified = try await verify()
+            #expect(verified.status == 200, "\(verified.text)")
+            // The pinned root goes: every reload fails now and keeps the runtime, which still holds the list's anchors.
+            try FileManager.default.removeItem(at: root)
+            #expect(!server.app.reloadTrust())
+            clock.advance(by: 120)
+            let refused = try await verify()
+            #expect(refused.status == 422 && refused.text.contains("vical.stale") && refused.text.contains("vicalStalePolicy refuse"),
+                    "\(refused.text)")
+            let entry = try #require((try jsonObject(try await server.client.get("/readyz"))["vicals"] as? [[String: Any]])?.first)
+            #expect(entry["stale"] as? Bool == true && entry["trusted"] as? Bool == false, "\(entry)")
         }
     }
 

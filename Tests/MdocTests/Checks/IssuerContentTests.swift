@@ -1,4 +1,7 @@
 import CBOR
+import CryptoCore
+import Foundation
+import KitCertificates
 @testable import Mdoc
 @testable import MdocModel
 @testable import MdocTrust
@@ -11,7 +14,7 @@ import Testing
 struct IssuerContentTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let name: String
-        /// Replaces the sample's element of the same identifier; an empty value removes it.
+        /// Replaces the sample's element of the same identifier; nil removes it.
         let country: String?
         let jurisdiction: String?
         let expect: [String]
@@ -40,5 +43,18 @@ struct IssuerContentTests {
         }
         let result = CheckFixture.run(.issuerContent, on: parsed, facts: CheckFixture.facts(parsed, [.documentSigner]))
         #expect(result.lines == row.expect, "\(result.details)")
+    }
+
+    @Test("a document signer without countryName cannot be compared with issuing_country: a warning, not a pass; ST still compares")
+    func signerWithoutCountry() throws {
+        let parsed = try CheckFixture.mDL()
+        let key = try PrivateKey.generate(.p256)
+        let signer = try CertificateBuilder(subject: [("ST", "US-CA"), ("CN", "No Country DS")], notBefore: CheckFixture.time - 86_400,
+                                            notAfter: CheckFixture.time + 86_400, publicKey: key.publicKey).sign(issuer: nil, issuerKey: key)
+        var facts = CheckFixture.facts(parsed, [])
+        facts.establish(.documentSigner, X5Chain(signer: signer))
+        let result = CheckFixture.run(.issuerContent, on: parsed, facts: facts)
+        #expect(result.lines == ["warn"], "\(result.details)")
+        #expect(result.details == ["document signer has no countryName to compare issuing_country with"])
     }
 }

@@ -96,7 +96,7 @@ public struct LoTESource: Sendable, Equatable {
 
 extension TrustLoader {
     /// What `/readyz` says about one loaded LoTE.
-    struct LoadedLoTE: Sendable {
+    struct LoadedLoTE: Sendable, LoadedList {
         let source: LoTESource
         let operatorName: String
         let type: String?
@@ -109,13 +109,9 @@ extension TrustLoader {
         let services: Int
         let anchoredServices: Int
         let anchors: Int
-        /// Its anchors are in the trust store: false when it was stale and `vicalStalePolicy` is `refuse`.
         let anchoring: Bool
 
-        func isStale(at time: Date) -> Bool { nextUpdate.date < time }
-
-        /// Whether its anchors anchor at `time`: loaded into the trust store and, under `refuse`, not stale.
-        func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
+        var listNextUpdate: Date? { nextUpdate.date }
     }
 
     /// Verifies every configured LoTE (a file, or the last good copy of a downloaded one) and adds its anchors (scoped to

@@ -62,19 +62,19 @@ final class RuntimeBox: Sendable {
         reloadProblems(logger: logger).isEmpty
     }
 
-    /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use);
-    /// `logFailure` false leaves logging them to the caller (the start, which refuses on them).
+    /// `reload(logger:)`, returning the problems that kept the current runtime (empty when the new one is in use).
     ///
     /// A downloaded list whose copy is gone or no longer verifies against its pinned root (the operator rotated it)
-    /// refuses the reload only when `pendingBlocks` (the start, which waits for its download). On a reload the new
-    /// runtime goes without it: its anchors are not trusted until a download verifies, rather than the old runtime
-    /// keeping a list the current root no longer vouches for. `/readyz` lists it under `untrustedLists`.
-    func reloadProblems(logger: Logger, logFailure: Bool = true, pendingBlocks: Bool = false) -> [String] {
+    /// is a problem only `atStart`, which waits for its download and logs the problems itself as it refuses on them.
+    /// On a later reload the new runtime goes without it: its anchors are not trusted until a download verifies,
+    /// rather than the old runtime keeping a list the current root no longer vouches for. `/readyz` lists it under
+    /// `untrustedLists`.
+    func reloadProblems(logger: Logger, atStart: Bool = false) -> [String] {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
             let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
             let pending = runtime.pendingLists.map(\.reason)
-            let problems = (pendingBlocks ? pending : []) + Self.rollbacks(runtime, against: highestIssueIDs)
+            let problems = (atStart ? pending : []) + Self.rollbacks(runtime, against: highestIssueIDs)
                 + Self.loteRollbacks(runtime, against: highestIssueIDs)
             guard problems.isEmpty else { throw ConfigurationProblems(problems) }
             state.withLockedValue { $0.runtime = runtime; $0.lastReloadError = nil }
@@ -87,7 +87,7 @@ final class RuntimeBox: Sendable {
         } catch {
             let reason = error.problems.joined(separator: "; ")
             state.withLockedValue { $0.lastReloadError = reason }
-            if logFailure {
+            if !atStart {
                 logger.error("trust reload failed; the previous trust stays in use", metadata: ["problems": "\(TerminalText.escaped(reason))"])
             }
             return error.problems

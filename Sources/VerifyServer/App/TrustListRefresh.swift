@@ -366,7 +366,7 @@ final class TrustListRefresher: Service, Sendable {
                 noteFailure(list, failure, atStart: true)
             }
         }
-        let problems = box.reloadProblems(logger: logger, logFailure: false, pendingBlocks: true)
+        let problems = box.reloadProblems(logger: logger, atStart: true)
         guard !problems.isEmpty else { return }
         // The lists without a usable copy, named with why their download failed.
         let pending = lists.filter { list in problems.contains { $0.hasPrefix("\(list.kind) \(list.name):") } }.compactMap { list -> (TrustList, String)? in

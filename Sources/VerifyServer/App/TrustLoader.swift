@@ -9,8 +9,18 @@ import Verifier
 /// configured VICAL and LoTE, each list verified against its pinned root at start. A list with a `url` is read from its
 /// last good copy in `vicalCacheDirectory` (`TrustListRefresher` downloads it).
 struct TrustLoader {
+    /// A loaded VICAL or LoTE as `/readyz` and `/metrics` judge it: stale after its nextUpdate, and trusted while its
+    /// anchors are in the store and, under `vicalStalePolicy: refuse`, it is not stale (the chain check refuses them at
+    /// use from their nextUpdate on).
+    protocol LoadedList {
+        /// The list's nextUpdate, if it has one.
+        var listNextUpdate: Date? { get }
+        /// Its anchors are in the trust store: false when it was stale at load and the policy is `refuse`.
+        var anchoring: Bool { get }
+    }
+
     /// What `/readyz` says about one loaded VICAL.
-    struct LoadedVICAL: Sendable {
+    struct LoadedVICAL: Sendable, LoadedList {
         /// The configured source.
         let source: VICALSource
         let provider: String
@@ -20,7 +30,6 @@ struct TrustLoader {
         /// Past its nextUpdate when loaded.
         let stale: Bool
         let entries: Int
-        /// Its IACAs are in the trust store: false when it was stale and `vicalStalePolicy` is `refuse`.
         let anchoring: Bool
 
         /// The file, or the URL without user info or query.
@@ -28,12 +37,7 @@ struct TrustLoader {
         /// The source accepts an older list than the highest issue accepted before.
         var allowRollback: Bool { source.allowRollback }
 
-        /// Whether the list's nextUpdate has passed at `time`.
-        func isStale(at time: Date) -> Bool { nextUpdate.map { $0.date < time } ?? false }
-
-        /// Whether its IACAs anchor at `time`: loaded into the trust store and, under `refuse`, not stale (the chain
-        /// check refuses them at use from their nextUpdate on).
-        func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
+        var listNextUpdate: Date? { nextUpdate?.date }
     }
 
     /// A `url` source without a usable copy yet: none was downloaded, or the copy no longer verifies.
@@ -160,4 +164,12 @@ struct TrustLoader {
                                     category: error.code.rawValue))
         }
     }
+}
+
+extension TrustLoader.LoadedList {
+    /// Whether the list's nextUpdate has passed at `time`.
+    func isStale(at time: Date) -> Bool { listNextUpdate.map { $0 < time } ?? false }
+
+    /// Whether its anchors anchor at `time`.
+    func isTrusted(at time: Date, policy: VICALStalePolicy) -> Bool { anchoring && !(policy == .refuse && isStale(at: time)) }
 }

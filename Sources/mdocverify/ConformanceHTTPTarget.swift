@@ -267,15 +267,8 @@ struct HTTPProfileTarget: ConformanceTarget {
                 return status
             }
         }
-        // A member the profile format does not have is a typo (`verdcit`, `acept`), never silently ignored.
-        func known(_ container: [String: Any], _ keys: [String], in path: String?) throws {
-            guard let unknown = container.keys.sorted().first(where: { !keys.contains($0) }) else { return }
-            let name = path.map { "\($0).\(unknown)" } ?? unknown
-            throw bad("\(InputQuote.short(name)) is not a profile member; \(path ?? "the profile") has \(keys.joined(separator: ", "))")
-        }
-        try known(object, ["origin", "formats", "headers", "create", "request", "answer", "verdict"], in: nil)
+        if let unknown = unknownMember(object) { throw bad(unknown) }
         func call(_ key: String) throws -> Call {
-            if let spec = object[key] as? [String: Any] { try known(spec, ["method", "url", "body"], in: key) }
             guard let spec = try member(object, key, key, as: [String: Any].self, "an object"),
                   let url = try member(spec, "url", "\(key).url", as: String.self, "a string") else { throw bad("\(key).url is missing") }
             let method = (try member(spec, "method", "\(key).method", as: String.self, "a string") ?? "POST").uppercased()
@@ -292,10 +285,6 @@ struct HTTPProfileTarget: ConformanceTarget {
         })
         guard !formats.isEmpty else { throw bad("formats is empty") }
         let verdict = try member(object, "verdict", "verdict", as: [String: Any].self, "an object") ?? [:]
-        try known(verdict, ["accept", "reject", "verified", "codes"], in: "verdict")
-        if let request = object["request"] as? [String: Any] {
-            try known(request, ["id", "nonce", "encryptionInfo", "openid4vpProtocol", "openid4vpData"], in: "request")
-        }
         let accept = Set(try statuses(verdict, "accept") ?? [200])
         let reject = Set(try statuses(verdict, "reject") ?? [400, 409, 410, 422])
         guard accept.isDisjoint(with: reject) else { throw bad("verdict.accept and verdict.reject share a status") }
@@ -312,6 +301,26 @@ struct HTTPProfileTarget: ConformanceTarget {
                        answer: try call("answer"), accept: accept, reject: reject,
                        verifiedPointer: try member(verdict, "verified", "verdict.verified", as: String.self, "a JSON pointer"),
                        codesPointers: codes)
+    }
+
+    /// The members a profile and its objects may have.
+    private static let members: [(path: String?, keys: [String])] = [
+        (nil, ["origin", "formats", "headers", "create", "request", "answer", "verdict"]),
+        ("create", ["method", "url", "body"]), ("answer", ["method", "url", "body"]),
+        ("request", ["id", "nonce", "encryptionInfo", "openid4vpProtocol", "openid4vpData"]),
+        ("verdict", ["accept", "reject", "verified", "codes"]),
+    ]
+
+    /// A message naming the first member the profile format does not have: a typo (`verdcit`, `acept`) is never
+    /// silently ignored. An object of the wrong type is left to the type checks.
+    static func unknownMember(_ profile: [String: Any]) -> String? {
+        for (path, keys) in members {
+            guard let container = path.map({ profile[$0] as? [String: Any] }) ?? profile,
+                  let unknown = container.keys.sorted().first(where: { !keys.contains($0) }) else { continue }
+            let name = path.map { "\($0).\(unknown)" } ?? unknown
+            return "\(InputQuote.short(name)) is not a profile member; \(path ?? "the profile") has \(keys.joined(separator: ", "))"
+        }
+        return nil
     }
 
     /// A Foundation JSON value as a `JSONValue` (members sorted, so the body is the same on every run).

@@ -52,7 +52,9 @@ public enum TrustFolder {
             }
         }
         if let conflict = scopeConflict(anchors) { throw CryptoError(.invalidInput, conflict) }
-        return TrustStore(anchors: anchors.map(\.certificate), allowNonSelfSignedAnchors: true, provenance: provenance)
+        // A record that says nothing (trusted directly, from no list) is what no record means.
+        return TrustStore(anchors: anchors.map(\.certificate), allowNonSelfSignedAnchors: true,
+                          provenance: provenance.filter { $0.value != AnchorProvenance() })
     }
 
     /// An anchor with the docTypes it may anchor (nil: any) and where it was read from, for `scopeConflict(_:)`.

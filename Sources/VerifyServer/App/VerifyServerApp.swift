@@ -42,7 +42,10 @@ public struct VerifyServerApp: Service {
     public static func make(configuration: ServerConfiguration, store: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             logger: Logger) async throws -> VerifyServerApp {
-        try await make(runtime: VerifierRuntime.load(configuration), store: store, clock: clock, hooks: hooks, logger: logger)
+        // Trust lists are judged on the server's clock from the start, as every reload judges them.
+        let fixed = configuration.verificationTime
+        let runtime = try VerifierRuntime.load(configuration, fetcher: nil, trustTime: { fixed ?? clock.now() })
+        return try await make(runtime: runtime, store: store, clock: clock, hooks: hooks, logger: logger)
     }
 
     /// Builds the server on an already loaded runtime.

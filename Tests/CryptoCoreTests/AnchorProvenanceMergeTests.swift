@@ -18,10 +18,10 @@ struct AnchorProvenanceMergeTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "trusted directly and from a refusing list: never stale",
+        Case(name: "trusted directly and from a refusing list: never stale, and not said to come from the list",
              first: AnchorProvenance(),
              second: AnchorProvenance(docTypes: nil, source: "VICAL A", listNextUpdate: january, refusedWhenStale: true),
-             expected: AnchorProvenance(source: "VICAL A")),
+             expected: AnchorProvenance()),
         Case(name: "two lists: the later nextUpdate decides, and its source is named",
              first: AnchorProvenance(source: "VICAL A", listNextUpdate: january, refusedWhenStale: true),
              second: AnchorProvenance(source: "LoTE B", listNextUpdate: march, refusedWhenStale: true),
@@ -30,14 +30,16 @@ struct AnchorProvenanceMergeTests {
              first: AnchorProvenance(source: "VICAL A", listNextUpdate: march, refusedWhenStale: true),
              second: AnchorProvenance(source: "VICAL B", listNextUpdate: january, refusedWhenStale: false),
              expected: AnchorProvenance(source: "VICAL A", listNextUpdate: march, refusedWhenStale: false)),
-        Case(name: "any docType if either allows any",
+        Case(name: "a scope and any docType: the scope (a scope never widens)",
              first: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL"]),
              second: AnchorProvenance(),
-             expected: AnchorProvenance()),
-        Case(name: "two scopes: both, without repeats",
-             first: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL"], source: "A", listNextUpdate: march),
-             second: AnchorProvenance(docTypes: ["eu.europa.ec.eudi.pid.1", "org.iso.18013.5.1.mDL"], source: "B", listNextUpdate: march),
-             expected: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL", "eu.europa.ec.eudi.pid.1"], source: "A", listNextUpdate: march)),
+             expected: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL"])),
+        // A stale mDL listing must not borrow another list's freshness for a docType that list never vouched for.
+        Case(name: "two scopes: only the docTypes both allow",
+             first: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL"], source: "A", listNextUpdate: january, refusedWhenStale: true),
+             second: AnchorProvenance(docTypes: ["eu.europa.ec.eudi.pid.1", "org.iso.18013.5.1.mDL"], source: "B", listNextUpdate: march,
+                                      refusedWhenStale: true),
+             expected: AnchorProvenance(docTypes: ["org.iso.18013.5.1.mDL"], source: "B", listNextUpdate: march, refusedWhenStale: true)),
     ]
 
     @Test("merging", arguments: cases)

@@ -282,6 +282,9 @@ struct LoTETests {
         let stale = try Self.list(builder, [.init([pki.iaca])], issued: Self.time - 10 * Self.day, nextUpdate: Self.time - Self.day)
         #expect(try LoTEVerification(stale, roots: [builder.root], at: Self.time).freshness == .stale(since: RFC3339.Timestamp(Self.time - Self.day)))
         #expect(Self.code { _ = try LoTEVerification(stale, roots: [builder.root], at: Self.time, profile: .strict) } == .loteStale)
+        // At the second of NextUpdate the list is still current, as a VICAL is: stale starts after it.
+        let due = try Self.list(builder, [.init([pki.iaca])], issued: Self.time - 10 * Self.day, nextUpdate: Self.time)
+        #expect(try LoTEVerification(due, roots: [builder.root], at: Self.time, profile: .strict).freshness == .fresh)
         let future = try Self.list(builder, [.init([pki.iaca])], issued: Self.time + Self.day, nextUpdate: Self.time + 30 * Self.day)
         #expect(Self.code { _ = try LoTEVerification(future, roots: [builder.root], at: Self.time) } == .loteNotYetValid)
     }

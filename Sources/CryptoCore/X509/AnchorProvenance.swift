@@ -30,18 +30,25 @@ public struct AnchorProvenance: Sendable, Hashable {
 
 extension AnchorProvenance {
     /// The record of an anchor that two sources vouch for (the same certificate in two lists, or in a list and given
-    /// directly): it anchors wherever either record would, so the order in which sources load does not matter.
+    /// directly), so that the order in which sources load does not matter.
     ///
-    /// Any docType if either allows any, else both scopes. The listing that vouches longest decides staleness and is
-    /// named as the source: a record without `listNextUpdate` (a certificate trusted directly) never turns stale; of two
-    /// lists the later nextUpdate wins, and past it the anchor is refused only when both records refuse.
+    /// Staleness: the listing that vouches longest decides, and is named as the source. A record without
+    /// `listNextUpdate` (a certificate trusted directly) never turns stale; of two lists the later nextUpdate wins, and
+    /// past it the anchor is refused only when both records refuse. Scope: any docType only if both allow any, else the
+    /// docTypes both allow, so a scope never widens. The loaders refuse two scopes for one public key anyway
+    /// (`TrustFolder.scopeConflict`): either anchor could end a path.
     public func merged(with other: AnchorProvenance) -> AnchorProvenance {
-        let scope: [String]? = if let mine = docTypes, let theirs = other.docTypes { mine + theirs.filter { !mine.contains($0) } } else { nil }
+        let scope: [String]? = switch (docTypes, other.docTypes) {
+        case (nil, nil): nil
+        case (let mine?, nil): mine
+        case (nil, let theirs?): theirs
+        case let (mine?, theirs?): mine.filter { theirs.contains($0) }
+        }
         switch (listNextUpdate, other.listNextUpdate) {
         case (nil, _):
-            return AnchorProvenance(docTypes: scope, source: source ?? other.source)
+            return AnchorProvenance(docTypes: scope, source: source)
         case (_, nil):
-            return AnchorProvenance(docTypes: scope, source: other.source ?? source)
+            return AnchorProvenance(docTypes: scope, source: other.source)
         case let (mine?, theirs?):
             let longer = theirs > mine ? other : self
             return AnchorProvenance(docTypes: scope, source: longer.source, listNextUpdate: longer.listNextUpdate,

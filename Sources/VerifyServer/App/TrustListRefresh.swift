@@ -124,8 +124,9 @@ final class TrustListRefresher: Service, Sendable {
     }
 
     /// Refreshes `list` after every (jittered) interval until shutdown (after a failure, at most `retryAfterFailure`).
-    /// The interval is waited in slices of at most `retryAfterFailure`: a list that a reload dropped meanwhile (its root
-    /// rotated, its copy gone) is downloaded again at the end of the slice instead of after the whole interval.
+    /// The interval is waited in slices of at most `retryAfterFailure`: a list whose anchors stopped anchoring meanwhile
+    /// (a reload dropped it as its root rotated or its copy went, or it turned stale under `vicalStalePolicy: refuse`)
+    /// is downloaded again at the end of the slice instead of after the whole interval.
     private func keepCurrent(_ list: TrustList) async {
         var failed = false
         while !Task.isCancelledOrShuttingDown {
@@ -139,7 +140,7 @@ final class TrustListRefresher: Service, Sendable {
                 }
                 if Task.isCancelledOrShuttingDown { return }
                 remaining -= slice
-            } while remaining > .zero && !box.current.pendingLists.contains { $0.list == list }
+            } while remaining > .zero && list.anchors(in: box.current)
             failed = await refresh(list) == nil
         }
     }
@@ -166,7 +167,7 @@ final class TrustListRefresher: Service, Sendable {
         while !Task.isCancelledOrShuttingDown {
             let runtime = box.current
             let time = runtime.trustTime()
-            let next = Self.nextUpdates(runtime).map(\.date).filter { $0 >= time }.min()
+            let next = Self.nextUpdates(runtime).map(\.date).filter { $0 > time }.min()
             // A second past the nextUpdate; at most an hour, so a pinned test-mode time or a reload is noticed.
             let seconds = min(3600, max(1, (next?.timeIntervalSince(time) ?? 3600) + 1))
             do {

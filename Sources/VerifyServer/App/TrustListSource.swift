@@ -83,6 +83,16 @@ enum TrustList: Sendable, Equatable {
         }
     }
 
+    /// Whether `runtime` has this source's list in use and its anchors anchor now: false while it has no usable copy
+    /// (pending), and once it is stale under `vicalStalePolicy: refuse`.
+    func anchors(in runtime: VerifierRuntime) -> Bool {
+        let time = runtime.trustTime(), policy = runtime.configuration.vicalStalePolicy
+        return switch self {
+        case .vical(let source): runtime.vicals.first { $0.source == source }?.isTrusted(at: time, policy: policy) ?? false
+        case .lote(let source): runtime.lotes.first { $0.source == source }?.isTrusted(at: time, policy: policy) ?? false
+        }
+    }
+
     /// Who publishes the list `runtime` has in use for this source, for the metrics' label.
     func owner(in runtime: VerifierRuntime) -> String {
         switch self {

@@ -27,8 +27,6 @@ struct TrustLoader {
         let issueID: UInt64?
         let date: RFC3339.Timestamp
         let nextUpdate: RFC3339.Timestamp?
-        /// Past its nextUpdate when loaded.
-        let stale: Bool
         let entries: Int
         let anchoring: Bool
 
@@ -91,7 +89,7 @@ struct TrustLoader {
                 }
             }
             loaded.append(LoadedVICAL(source: source, provider: verified.vical.provider, issueID: verified.vical.issueID,
-                                      date: verified.vical.date, nextUpdate: verified.vical.nextUpdate, stale: stale,
+                                      date: verified.vical.date, nextUpdate: verified.vical.nextUpdate,
                                       entries: verified.vical.entries.count, anchoring: anchoring))
         }
         let lotes = loadLoTEs(configuration, at: time, anchors: &anchors, provenance: &provenance, scoped: &scoped, pending: &pending,

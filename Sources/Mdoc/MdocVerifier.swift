@@ -108,12 +108,12 @@ package final class MdocVerifier: Sendable {
                 log.pass(.documentStructure, document.docType, document: index)
                 // The document's lines go into the caller's log itself: the verification holds it while its checks
                 // run and hands it back, so no line is copied.
-                var verification = DocumentVerification(index: index, document: document, context: context, continuing: log)
+                // Appended first and run in place: the array holds the only copy.
+                verified.append(DocumentVerification(index: index, document: document, context: context, continuing: log))
                 log = CheckLog()
-                verification.run()
-                log = verification.handOverLog()
-                timings += verification.timings
-                verified.append(verification)
+                verified[verified.count - 1].run()
+                log = verified[verified.count - 1].handOverLog()
+                timings += verified[verified.count - 1].timings
             }
         }
         return verified

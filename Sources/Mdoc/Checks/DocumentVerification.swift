@@ -94,12 +94,15 @@ package struct DocumentVerification {
     package mutating func run() {
         let clock = ContinuousClock()
         let tracer = timings.tracer
-        var open: (stage: StageTimings.Stage, start: ContinuousClock.Instant, span: (any Span)?)?
+        // The stage being timed, when it started, and its span (docs/performance.md: three variables).
+        var openStage: StageTimings.Stage?
+        var openedAt = clock.now
+        var span: (any Span)?
         func close(_ now: ContinuousClock.Instant, into timings: inout StageTimings) {
-            guard let current = open else { return }
-            timings[current.stage] += now - current.start
-            current.span?.end()
-            open = nil
+            guard let stage = openStage else { return }
+            timings[stage] += now - openedAt
+            span?.end()
+            (openStage, span) = (nil, nil)
         }
         var facts = self.facts
         for check in DocumentCheck.order {
@@ -107,11 +110,12 @@ package struct DocumentVerification {
                 skip(check.id, DocumentCheck.skipDetail(missing))
                 continue
             }
-            if open?.stage != check.stage {
+            if openStage != check.stage {
                 let now = clock.now
                 close(now, into: &timings)
                 if let stage = check.stage {
-                    open = (stage, now, tracer?.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel))
+                    (openStage, openedAt) = (stage, now)
+                    span = tracer?.startAnySpan(stage.spanName, context: ServiceContext.current ?? .topLevel)
                 }
             }
             check.body(&self, &facts)

@@ -33,7 +33,11 @@ extension DocumentVerification {
                 case nil:
                     break
                 }
-                switch digests?.matches(digestID, algorithm, items[index].taggedBytes) {
+                guard let digests else {
+                    problems.append((.digestMissing, "\(label): no digest \(digestID) in the MSO"))
+                    continue
+                }
+                switch digests.matches(digestID, algorithm, items[index].taggedBytes) {
                 case true?: matched += 1
                 case false?: problems.append((.digestMismatch, "\(label): digest does not match the MSO"))
                 case nil: problems.append((.digestMissing, "\(label): no digest \(digestID) in the MSO"))

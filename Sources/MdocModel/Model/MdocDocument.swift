@@ -1,7 +1,8 @@
 import CBOR
 
-/// One `Document` of a DeviceResponse (ISO/IEC 18013-5 §8.3.2.1.2.2), parsed but not yet verified.
-package struct MdocDocument: Sendable {
+/// One `Document` of a DeviceResponse (ISO/IEC 18013-5 §8.3.2.1.2.2), parsed but not yet verified. A class of
+/// constants: several steps hold the same document (docs/performance.md).
+package final class MdocDocument: Sendable {
     package struct NameSpace: Sendable {
         package let name: String
         package let items: [IssuerSignedItem]

@@ -2,8 +2,9 @@ import CBOR
 import CryptoCore
 import Foundation
 
-/// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload.
-package struct MobileSecurityObject: Sendable {
+/// `MobileSecurityObject` (ISO/IEC 18013-5 §9.1.2.4), decoded from the tag-24 issuerAuth payload. A class of
+/// constants: every check that needs the MSO receives it (docs/performance.md).
+package final class MobileSecurityObject: Sendable {
     /// The four tdates as written (to the nanosecond), with `Date`s for comparisons; released as is.
     package typealias ValidityInfo = VerifiedDocument.Validity
 

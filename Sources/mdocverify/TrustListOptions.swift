@@ -148,7 +148,8 @@ struct ListDownloadOptions: ParsableArguments {
     @Option(help: "Seconds for the download, redirects included (more than 0, at most 60).")
     var timeout: Double = 10
 
-    /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both to `importing`; a failed download prints `NOT IMPORTED — …` and is `.rejected`.
+    /// Downloads `url` as a `Kind` list, resolves the pinned roots against it and hands both to `importing`; a failed
+    /// download prints `NOT IMPORTED — …` and is `.rejected`.
     func fetch<Kind: SignedListKind>(_ url: String, pins: ListPinOptions<Kind>,
                      importing: (_ bytes: [UInt8], _ roots: PinnedRoots) throws -> ExitStatus) throws -> ExitStatus {
         guard timeout > 0 && timeout <= 60 else { throw UsageFailure("--timeout must be more than 0 and at most 60 seconds") }

@@ -11,13 +11,27 @@ import VerifyServer
 /// that the manifest does not list refuses the reload, and the trust in use stays (security round 3, item 1).
 @Suite("verify-server trust folders with a manifest")
 struct TrustFolderReloadTests {
+    /// `count` fresh trust folders, each holding the Apple sample's root as `apple-test-root.pem`, and that root.
+    static func rootFolders(_ count: Int) throws -> (folders: [URL], root: Certificate) {
+        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
+        let folders = try (0..<count).map { _ in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folder-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem"))
+            return folder
+        }
+        return (folders, root)
+    }
+
+    static func remove(_ folders: [URL]) {
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
+
     @Test("a certificate file the manifest does not list refuses the reload with a message naming it; the old trust stays")
     func strayFileRefused() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
-        try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem"))
+        let (folders, root) = try Self.rootFolders(1)
+        defer { Self.remove(folders) }
+        let folder = folders[0]
         let manifest = #"{"entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))", "docTypes": ["org.iso.18013.5.1.mDL"]}]}"#
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
         var configuration = AppleSample.configuration()
@@ -37,11 +51,9 @@ struct TrustFolderReloadTests {
 
     @Test("under vicalStalePolicy refuse, a trust folder imported from a list whose nextUpdate has passed does not anchor (vical.stale); under warn it does, with a warning")
     func staleImportedFolder() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
-        try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem"))
+        let (folders, root) = try Self.rootFolders(1)
+        defer { Self.remove(folders) }
+        let folder = folders[0]
         // What `trust vical import` records, with a nextUpdate a day before the sample's verification time.
         let nextUpdate = RFC3339.format(AppleSampleVector.validTime - 86_400)
         let manifest = #"{"provider": "Test DTS", "nextUpdate": "\#(nextUpdate)", "entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))"}]}"#
@@ -66,12 +78,9 @@ struct TrustFolderReloadTests {
 
     @Test("a root in a stale imported folder and also in a plain folder is trusted directly, in either order of the folders (vicalStalePolicy refuse)")
     func staleImportAndDirectTrust() async throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("trust-folders-\(UUID().uuidString)")
-        let imported = base.appendingPathComponent("imported"), plain = base.appendingPathComponent("plain")
-        for folder in [imported, plain] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(at: base) }
-        let root = try Certificate(pemEncoded: VectorFiles.text("TestVectors/apple/in-app-sample/issuer_root.crt"))
-        for folder in [imported, plain] { try Data(root.pemEncoded.utf8).write(to: folder.appendingPathComponent("apple-test-root.pem")) }
+        let (folders, root) = try Self.rootFolders(2)
+        defer { Self.remove(folders) }
+        let (imported, plain) = (folders[0], folders[1])
         let nextUpdate = RFC3339.format(AppleSampleVector.validTime - 86_400)
         let manifest = #"{"provider": "Test DTS", "nextUpdate": "\#(nextUpdate)", "entries": [{"certificateSHA256": "\#(Hex.encode(root.sha256Fingerprint))"}]}"#
         try Data(manifest.utf8).write(to: imported.appendingPathComponent("manifest.json"))

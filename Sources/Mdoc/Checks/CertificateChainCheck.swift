@@ -66,7 +66,8 @@ extension DocumentVerification {
     /// list that vouches for it must be fresh, and an anchor that is not a self-signed root (a pinned intermediate or
     /// document signer) is reported. A stale list or a non-root anchor is a warning under the default profile and a
     /// failure under strict; a stale list whose provenance says `refusedWhenStale` fails under any profile, at use, so
-    /// its anchors stop anchoring the second it turns stale, whether or not the trust was reloaded since. The detail names the anchor and the list it came from.
+    /// its anchors stop anchoring the second it turns stale, whether or not the trust was reloaded since. The detail
+    /// names the anchor and the list it came from.
     private mutating func checkAnchor(_ chain: [Certificate]) -> [Certificate]? {
         let id = CheckID.issuerCertificateChain
         guard let anchor = chain.last else { return nil }

@@ -104,7 +104,14 @@ extension FuzzTargets {
         // The real list's payload too: signed under the EC's signer, the list itself never reaches the parser.
         let parts = real.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         let realPayload = parts.count == 3 ? Base64URL.decode(String(decoding: parts[1], as: UTF8.self)) : nil
-        return [signed, real, payload.serializedBytes()] + (realPayload.map { [$0] } ?? [])
+        // The same signed list in the JWS JSON serializations, flattened and general, which the parser also reads.
+        let pieces = signed.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var json: [[UInt8]] = []
+        if pieces.count == 3 {
+            json.append(Array(#"{"protected":"\#(pieces[0])","payload":"\#(pieces[1])","signature":"\#(pieces[2])"}"#.utf8))
+            json.append(Array(#"{"payload":"\#(pieces[1])","signatures":[{"protected":"\#(pieces[0])","signature":"\#(pieces[2])"}]}"#.utf8))
+        }
+        return [signed, real, payload.serializedBytes()] + (realPayload.map { [$0] } ?? []) + json
     }
 
     /// 7b. A status list or identifier list token (CWT) through parsing and list inflation, its certificates and

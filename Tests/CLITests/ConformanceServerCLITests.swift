@@ -195,12 +195,21 @@ struct ConformanceServerCLITests {
         let huge = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("huge.json", create: "/huge"),
                                           "--case", "annex-c/positive/mdl"])
         #expect(huge.stdout.contains("answered more than 8388608 bytes; refused"), "\(huge.stdout)")
+        // A server slower than --timeout: the call ends at the limit, as an error of the case.
+        server.setDelay(.seconds(5))
+        let slow = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("slow.json", create: "/moved"),
+                                          "--case", "annex-c/positive/mdl", "--timeout", "1"])
+        #expect(slow.stdout.contains("ERROR:\n  annex-c/positive/mdl") && slow.stdout.contains("gave no whole answer within 1.0 s"),
+                "\(slow.stdout)")
+        server.setDelay(.zero)
         await server.stop()
 
         let wrongTypes: [(String, String, String)] = [
             (#""formats": ["apple-app", "annex-c", "openid4vp"]"#, #""formats": "annex-c""#, "formats must be a list of format names"),
             (#""headers": {"X-Conformance": "${env:CONFORMANCE_RUN_LABEL}"}"#, #""headers": {"X-Conformance": 1}"#, "headers must be an object of strings"),
             (#""accept": [200]"#, #""accept": ["200"]"#, "verdict.accept must be a list of HTTP statuses"),
+            (#""accept": [200]"#, #""accept": [true]"#, "verdict.accept must be a list of HTTP statuses (100–599)"),
+            (#""accept": [200]"#, #""accept": [700]"#, "verdict.accept must be a list of HTTP statuses (100–599)"),
             (#""verified": "/verified""#, #""verified": true"#, "verdict.verified must be a JSON pointer"),
             (#""verdict":"#, #""verdcit":"#, #""verdcit" is not a profile member; the profile has origin, formats"#),
             (#""accept": [200]"#, #""acept": [200]"#, #""verdict.acept" is not a profile member; verdict has accept, reject"#),

@@ -175,6 +175,12 @@ struct LoTECLITests {
         let nothing = try MdocVerifyCLI.run(["trust", "lote", "import", list, "--root", fixture.root, "--out", fresh,
                                              "--doctype-map", "\(LoTEBuilder.pidIssuance)=eu.europa.ec.eudi.pid.1", "--at", Self.at])
         #expect(nothing.status == 2 && nothing.stderr.contains("no service of the list is mapped"), "\(nothing.stderr)")
+        // Into the folder of an earlier import, a map that names none of the list's services removes that import's
+        // anchors (the operator's map decides what is trusted) and says so.
+        let emptied = try fixture.importList(try fixture.list(4, [fixture.service(fixture.issuerA)]),
+                                             map: "\(LoTEBuilder.pidIssuance)=eu.europa.ec.eudi.pid.1")
+        #expect(emptied.status == 0 && emptied.stdout.contains("imported 0 certificate(s)")
+                && emptied.stdout.contains("the earlier import's anchors are removed"), "\(emptied.stdout) \(emptied.stderr)")
         let noMap = try MdocVerifyCLI.run(["trust", "lote", "import", list, "--root", fixture.root, "--out", fixture.trust])
         #expect(noMap.status == 2 && noMap.stderr.contains("--doctype-map"))
     }

@@ -88,6 +88,13 @@ struct TrustCLITests {
         let unmatched = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root-sha256", stranger, "--at", Self.at])
         #expect(unmatched.status == 1 && unmatched.stdout.contains("REJECTED VICAL — vical.signer_untrusted") && unmatched.stdout.contains(stranger),
                 "\(unmatched.stdout) \(unmatched.stderr)")
+        // The same for an import: refused, and no folder is written.
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("vical-unmatched-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let refusedImport = try MdocVerifyCLI.run(["trust", "vical", "import", "--vical", Self.vical, "--root-sha256", stranger,
+                                                   "--at", Self.at, "--out", out])
+        #expect(refusedImport.status == 1 && refusedImport.stdout.contains("REJECTED VICAL — vical.signer_untrusted")
+                && !FileManager.default.fileExists(atPath: out), "\(refusedImport.stdout) \(refusedImport.stderr)")
         let badHex = try MdocVerifyCLI.run(["trust", "vical", "verify", "--vical", Self.vical, "--root-sha256", "not-hex", "--at", Self.at])
         #expect(badHex.status == 2, "\(badHex.stdout)")
     }

@@ -47,7 +47,8 @@ struct VICALConfigurationTests {
         }
     }
 
-    @Test("a VICAL file larger than a list may be refuses the start as vical.malformed, read only up to the limit")
+    @Test("a VICAL file larger than a list may be refuses the start as vical.malformed, read only up to the limit",
+          .timeLimit(.minutes(1)))
     func oversizedFile() throws {
         // A file without end: a loader that read it whole would never return.
         var configuration = AppleSample.configuration(verificationTime: VectorFiles.date("2025-08-05T21:00:00Z"))

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import LoopbackClient
 import Testing
@@ -11,6 +12,26 @@ import VerifyServer
 struct VICALConfigurationTests {
     static let vical = VectorFiles.url("TestVectors/trust/aamva-vical.cbor").path
     static let root = VectorFiles.url("TestVectors/trust/aamva-dts-root-from-vical-x5chain.pem").path
+
+    /// A VICAL that a test DTS (seed 4) signed, naming `iaca` for mDLs, written with its pinned root into a fresh folder.
+    struct WrittenVICAL {
+        let folder: URL
+        var vical: URL { folder.appendingPathComponent("vical.cbor") }
+        var root: URL { folder.appendingPathComponent("root.pem") }
+        var source: VICALSource { VICALSource(file: vical.path, root: root.path) }
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    static func writeVICAL(naming iaca: Certificate, issueID: UInt64, provider: String, at time: Date,
+                           nextUpdate: Date) throws -> WrittenVICAL {
+        let written = WrittenVICAL(folder: FileManager.default.temporaryDirectory.appendingPathComponent("vical-\(UUID().uuidString)"))
+        try FileManager.default.createDirectory(at: written.folder, withIntermediateDirectories: true)
+        let builder = try VICALBuilder(seed: 4, at: time)
+        try Data(try builder.build(entries: [.init(iaca, docTypes: [DocType.mDL])], issueID: issueID, date: time - 3600,
+                                   nextUpdate: nextUpdate, provider: provider)).write(to: written.vical)
+        try PEMText.certificate(builder.root).write(to: written.root, atomically: true, encoding: .utf8)
+        return written
+    }
 
     @Test("a configured VICAL adds its IACAs and is reported on /readyz (verified as of the pinned test time)")
     func loaded() async throws {
@@ -64,20 +85,14 @@ struct VICALConfigurationTests {
     @Test("refuse: a VICAL that passes its nextUpdate while in use is refused at use, before any reload (here every reload fails)")
     func staleAtUse() async throws {
         let time = AppleSampleVector.validTime
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-stale-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         // The Apple sample's root is anchored by the VICAL only: the trust store holds another IACA.
-        let builder = try VICALBuilder(seed: 4, at: time)
-        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
-        let other = folder.appendingPathComponent("other.pem")
-        try Data(try builder.build(entries: [.init(try AppleSampleVector.root(), docTypes: [DocType.mDL])], issueID: 1, date: time - 3600,
-                                   nextUpdate: time + 60, provider: "Test")).write(to: vical)
-        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        let written = try Self.writeVICAL(naming: try AppleSampleVector.root(), issueID: 1, provider: "Test", at: time, nextUpdate: time + 60)
+        defer { written.remove() }
+        let other = written.folder.appendingPathComponent("other.pem")
         try TestPKI(seed: 5, at: time).iacaPEM.write(to: other, atomically: true, encoding: .utf8)
         var configuration = AppleSample.configuration(verificationTime: nil)
         configuration.trustStorePaths = [other.path]
-        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        configuration.vicals = [written.source]
         configuration.vicalStalePolicy = .refuse
         let clock = TestClock(time)
         try await ServerFixture.withServer(configuration, clock: clock) { server in
@@ -89,7 +104,7 @@ struct VICALConfigurationTests {
             let verified = try await verify()
             #expect(verified.status == 200, "\(verified.text)")
             // The pinned root goes: every reload fails now and keeps the runtime, which still holds the list's anchors.
-            try FileManager.default.removeItem(at: root)
+            try FileManager.default.removeItem(at: written.root)
             #expect(!server.app.reloadTrust())
             clock.advance(by: 120)
             let refused = try await verify()
@@ -103,16 +118,11 @@ struct VICALConfigurationTests {
     @Test("a VICAL whose issue ID is past Int's range is served: /metrics clamps it rather than trapping")
     func hugeIssueID() async throws {
         let time = Date()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-huge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let builder = try VICALBuilder(seed: 4, at: time)
-        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
-        try Data(try builder.build(entries: [.init(try TestPKI(seed: 5, at: time).iaca, docTypes: [DocType.mDL])], issueID: .max,
-                                   date: time - 3600, nextUpdate: time + 86_400, provider: "Huge")).write(to: vical)
-        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        let written = try Self.writeVICAL(naming: try TestPKI(seed: 5, at: time).iaca, issueID: .max, provider: "Huge", at: time,
+                                          nextUpdate: time + 86_400)
+        defer { written.remove() }
         var configuration = AppleSample.configuration(verificationTime: time)
-        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        configuration.vicals = [written.source]
         try await ServerFixture.withServer(configuration) { server in
             let metrics = try await server.client.get("/metrics").text
             #expect(metrics.contains(#"verify_server_vical_issue_id{provider="Huge"} 9223372036854775807"#) || metrics.contains(#"verify_server_vical_issue_id{provider="Huge"} 9.22"#), "\(metrics)")
@@ -122,17 +132,11 @@ struct VICALConfigurationTests {
     @Test("a VICAL whose provider starts with lote: (the LoTE rollback marks' prefix in the store) is not loaded")
     func reservedProvider() throws {
         let time = Date()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vical-reserved-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let builder = try VICALBuilder(seed: 4, at: time)
-        let pki = try TestPKI(seed: 5, at: time)
-        let vical = folder.appendingPathComponent("vical.cbor"), root = folder.appendingPathComponent("root.pem")
-        try Data(try builder.build(entries: [.init(pki.iaca, docTypes: [DocType.mDL])], issueID: 1, date: time - 3600, nextUpdate: time + 86_400,
-                                   provider: "lote:EU|mDL")).write(to: vical)
-        try PEMText.certificate(builder.root).write(to: root, atomically: true, encoding: .utf8)
+        let written = try Self.writeVICAL(naming: try TestPKI(seed: 5, at: time).iaca, issueID: 1, provider: "lote:EU|mDL", at: time,
+                                          nextUpdate: time + 86_400)
+        defer { written.remove() }
         var configuration = AppleSample.configuration(verificationTime: time)
-        configuration.vicals = [VICALSource(file: vical.path, root: root.path)]
+        configuration.vicals = [written.source]
         do {
             _ = try VerifierRuntime.load(configuration)
             Issue.record("a VICAL with a reserved provider name was loaded")

@@ -173,6 +173,8 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "Tracing", package: "swift-distributed-tracing"),
+                           // The connection cap's handler on channels with chosen peer addresses.
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
                            .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarness", "fuzz-verifier"], exclude: ["Regressions"]),

@@ -420,7 +420,7 @@ class Chaos:
         config = {
             "host": "127.0.0.1", "port": port, "merchantID": MERCHANT_ID, "teamID": TEAM_ID,
             "decryptionKeys": [os.path.join(self.work, "keys", "merchant-private.pem")],
-            "trustStore": [self.trust_dir], "trustWatchInterval": 0, "testMode": True, "inspector": True,
+            "trustStore": [self.trust_dir], "trustWatchInterval": 0, "testMode": True, "inspector": True, "legacyAPI": "on",
             "requestTTL": self.args.request_ttl,
             "storeURL": "sqlite://" + self.sqlite_path if self.args.store == "sqlite-disk-full" else self.pg.url, "storeTimeout": self.args.store_timeout,
             "maxOutstandingRequests": 1000000, "maxOutstandingRequestsPerClient": 1000000,

@@ -37,7 +37,8 @@ public struct FetchSettings: Sendable {
 }
 
 extension Duration {
-    var seconds: TimeInterval {
+    /// The duration in seconds, fractions included.
+    public var seconds: TimeInterval {
         let (seconds, attoseconds) = components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }

@@ -88,14 +88,23 @@ struct VerifyServerCommand: AsyncParsableCommand {
             logger.warning("TEST MODE: Apple's test key is accepted and every report says assurance: test")
         }
         let app = try await VerifyServerApp.make(runtime: runtime, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = Self.serviceGroup(app, grace: settings.shutdownGrace, logger: logger)
         do {
             try await group.run()
         } catch let failure as ListenFailure {
             FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(failure.description))\n".utf8))
             Foundation.exit(1)
         }
+    }
+
+    /// The service group running `app` until SIGTERM or SIGINT. The graceful shutdown is bounded: past `grace` seconds
+    /// whatever still runs is cancelled, and past a further five seconds the process exits anyway (webhook events not
+    /// yet delivered stay in the store's outbox).
+    static func serviceGroup(_ app: VerifyServerApp, grace: TimeInterval, logger: Logger) -> ServiceGroup {
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(grace * 1000))
+        configuration.maximumCancellationDuration = .seconds(5)
+        return ServiceGroup(configuration: configuration)
     }
 
     /// What reaching the configured store and the VICALs and LoTEs to download went wrong with (--check-config --connect), one

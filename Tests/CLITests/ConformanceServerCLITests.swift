@@ -25,6 +25,8 @@ struct ConformanceServerCLITests {
                 "VERIFY_SERVER_TRUST_STORE": trust.path,
                 "VERIFY_SERVER_STORE_URL": "sqlite:" + folder.appendingPathComponent("store.sqlite").path,
                 "VERIFY_SERVER_REVOCATION_FETCH": "false",
+                // The run without an API key uses the deprecated routes; with one (extra), they stay off.
+                "VERIFY_SERVER_LEGACY_API": extra["VERIFY_SERVER_API_KEYS"] == nil ? "on" : "off",
             ].merging(extra) { _, new in new }) { _, new in new }
             let errors = Pipe()
             process.standardError = errors

@@ -20,7 +20,8 @@ cat >"$folder/config.json" <<JSON
  "decryptionKeys": ["$S/merchant_encryption.key"], "trustStore": ["$S/issuer_root.crt"],
  "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": false, "logLevel": "error",
  "maxConnectionsPerIP": 1024, "rateLimit": 0, "operatorTokenFile": "$folder/operator-token",
- "apiKeys": [{"id": "schemathesis", "sha256": "$key_sha256", "origins": ["https://shop.example"]}]}
+ "apiKeys": [{"id": "schemathesis", "sha256": "$key_sha256", "origins": ["https://shop.example"]}],
+ "legacyAPI": "beside-api-keys"}
 JSON
 # schemathesis sends one bearer token to every operation: an API key for the backend API, which is also the operator
 # route's token here, so both are exercised past their 401 (and requests without it are checked to be refused).

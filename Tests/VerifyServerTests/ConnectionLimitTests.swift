@@ -1,6 +1,8 @@
+import NIOEmbedded
+import NIOCore
 import LoopbackClient
 import Testing
-import VerifyServer
+@testable import VerifyServer
 
 /// Slow or greedy clients cannot hold the server's sockets.
 @Suite("verify-server connection limits")
@@ -53,5 +55,24 @@ struct ConnectionLimitTests {
             }
             #expect(served)
         }
+    }
+
+    @Test("the cap counts an IPv6 peer by its /64, as the rate limit does: a host rotating addresses in its network counts once; other networks and IPv4 peers apart")
+    func ipv6NetworkCap() async throws {
+        let limiter = ConnectionLimiter(limit: 2)
+        func connect(_ address: String) async throws -> EmbeddedChannel {
+            let channel = EmbeddedChannel(handler: limiter.handler())
+            try await channel.connect(to: try SocketAddress(ipAddress: address, port: 40000)).get()
+            return channel
+        }
+        let first = try await connect("2001:db8:1:2::1")
+        let second = try await connect("2001:db8:1:2::ffff:2")
+        let third = try await connect("2001:db8:1:2:aaaa::3")
+        #expect(first.isActive && second.isActive)
+        #expect(!third.isActive, "a third address of the same /64 was admitted")
+        let otherNetwork = try await connect("2001:db8:1:3::1")
+        let ipv4 = try await connect("192.0.2.1")
+        #expect(otherNetwork.isActive && ipv4.isActive)
+        #expect(limiter.count(clientAddress(try SocketAddress(ipAddress: "2001:db8:1:2::9", port: 1))) == 2)
     }
 }

@@ -10,7 +10,10 @@ struct StallingStore: RequestStore {
     func prepare() async throws {}
     func insert(_ request: StoredRequest, deadline: Date) async throws { try await stall() as Void }
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome { try await stall() }
-    func recordResult(id: String, result: StoredResult) async throws { try await stall() as Void }
+    func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws { try await stall() as Void }
+    func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] { try await stall() }
+    func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws { try await stall() as Void }
+    func webhookBacklog() async throws -> WebhookBacklog { try await stall() }
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }

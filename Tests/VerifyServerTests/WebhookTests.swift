@@ -79,11 +79,15 @@ struct WebhookTests {
         return signature == "v1," + Data(expected).base64EncodedString()
     }
 
-    /// A server whose webhook goes to the receiver's port, with an API key; the retry wait returns at once.
-    static func withServer(port: Int, includeReport: Bool = false, allow: [String] = ["127.0.0.1"],
-                           _ body: @Sendable (RunningServer, SimulatedWallet, TransactionAPITests.Key) async throws -> Void) async throws {
-        let wallet = try SimulatedWallet(time: Date())
-        defer { wallet.remove() }
+    /// A server whose webhook goes to the receiver's port, with an API key; retries are due at once unless `backoff`
+    /// says otherwise.
+    static func withServer<T: Sendable>(port: Int, includeReport: Bool = false, allow: [String] = ["127.0.0.1"],
+                                        store: any RequestStore = InMemoryRequestStore(), clock: TestClock = TestClock(),
+                                        backoff: [Duration] = Array(repeating: .zero, count: 5), wallet given: SimulatedWallet? = nil,
+                                        _ body: @Sendable (RunningServer, SimulatedWallet, TransactionAPITests.Key) async throws -> T)
+        async throws -> T {
+        let wallet = try given ?? SimulatedWallet(time: Date())
+        defer { if given == nil { wallet.remove() } }
         let key = TransactionAPITests.key("shop")
         var configuration = wallet.configuration(testMode: true)
         configuration.apiKeys = [key.entry]
@@ -91,8 +95,8 @@ struct WebhookTests {
         configuration.webhookSecret = try WebhookSecret(text: secretText)
         configuration.webhookIncludeReport = includeReport
         configuration.webhookAllow = allow
-        try await ServerFixture.withServer(configuration, store: InMemoryRequestStore(),
-                                           hooks: ServerHooks(webhookWait: { _ in })) { server in
+        return try await ServerFixture.withServer(configuration, store: store, clock: clock,
+                                                  hooks: ServerHooks(webhookBackoff: backoff)) { server in
             try await body(server, wallet, key)
         }
     }
@@ -158,17 +162,18 @@ struct WebhookTests {
         let receiver = WebhookReceiver(statuses: [410])
         try await receiver.run { port in
             let secret = try WebhookSecret(text: Self.secretText)
-            let delivery = WebhookSender.Delivery(id: "msg_x", body: Array(#"{"type":"transaction.verified"}"#.utf8), requestId: "x")
+            let event = WebhookEvent(id: "msg_x", requestId: "x", body: #"{"type":"transaction.verified"}"#, createdAt: Date())
             let refused = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false, allow: [],
-                                        logger: ServerFixture.quietLogger)
-            guard case .refused = await refused.post(delivery) else {
+                                        store: InMemoryRequestStore(), logger: ServerFixture.quietLogger)
+            guard case .refused = await refused.post(event) else {
                 Issue.record("a loopback destination without an allow entry was not refused")
                 return
             }
             let allowed = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false,
-                                        allow: [try #require(FetchDestination("127.0.0.0/8"))], logger: ServerFixture.quietLogger)
-            #expect(await allowed.post(delivery) == .gone)
-            #expect(WebhookSender.backoff.count == 5)
+                                        allow: [try #require(FetchDestination("127.0.0.0/8"))], store: InMemoryRequestStore(),
+                                        logger: ServerFixture.quietLogger)
+            #expect(await allowed.post(event) == .gone)
+            #expect(WebhookSender.defaultBackoff.count == 5)
         }
     }
 

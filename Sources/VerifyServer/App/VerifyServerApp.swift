@@ -58,6 +58,12 @@ public struct VerifyServerApp: Service {
         let configuration = runtime.configuration
         // Every line logged while serving a request names its client.
         let logger = ClientAddressLogHandler.wrapping(logger)
+        if configuration.legacyAPI.serves {
+            logger.warning("""
+                legacyAPI is on: POST /v1/requests and POST /v1/verify answer anyone, without authentication; \
+                move the backend to POST /v1/transactions and set legacyAPI: off
+                """)
+        }
         let metrics = ServerMetrics()
         let runtime = serving(runtime, clock: clock, metrics: metrics, logger: logger)
         let baseStore: any RequestStore
@@ -75,7 +81,8 @@ public struct VerifyServerApp: Service {
         var handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
             metrics: metrics, clock: clock, hooks: hooks, logger: logger)
-        handlers.webhooks = configuration.webhookSender(logger: logger, wait: hooks.webhookWait)
+        handlers.webhooks = configuration.webhookSender(store: store, clock: clock, metrics: metrics, logger: logger,
+                                                        backoff: hooks.webhookBackoff)
         let router = makeRouter(handlers, metrics: metrics)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),

@@ -54,7 +54,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "bodyLimit", "The largest accepted request body in bytes (at least 1024); a larger one gets 413.", default: { $0.bodyLimit }) { $0.bodyLimit = try $1.integer() },
         .init(name: "bodyTimeout", "Seconds allowed for a request's whole body once its headers arrived; then 408.", default: { $0.bodyTimeout }) { $0.bodyTimeout = try $1.seconds() },
         .init(name: "idleTimeout", "Seconds a connection may send nothing before it is closed.", default: { $0.idleTimeout }) { $0.idleTimeout = try $1.seconds() },
-        .init(name: "maxConnectionsPerIP", "The most simultaneous connections from one TCP peer address; it counts peers (behind a load balancer, the balancer), not the clients trustedProxies name.", default: { $0.maxConnectionsPerIP }) { $0.maxConnectionsPerIP = try $1.integer() },
+        .init(name: "maxConnectionsPerIP", "The most simultaneous connections from one TCP peer address (an IPv6 peer counts by its /64); it counts peers (behind a load balancer, the balancer), not the clients trustedProxies name.", default: { $0.maxConnectionsPerIP }) { $0.maxConnectionsPerIP = try $1.integer() },
         .init(name: "trustedProxies", "Load balancers and proxies (addresses or CIDR networks, IPv4 or IPv6) whose trustedProxyHeader names the client; read right to left, the first untrusted address is the client.", default: { $0.trustedProxies }) { $0.trustedProxies = try $1.list() },
         .init(name: "trustedProxyHeader", "The header trusted proxies name the client in: `x-forwarded-for` or `forwarded` (RFC 7239).", default: { $0.trustedProxyHeader }) { $0.trustedProxyHeader = try $1.choice(ProxyHeader.self) },
         .init(name: "rateLimit", "API requests (routes under /v1/, the operator's excepted) a second allowed per client address on average; 0 turns the limit off. Beyond it: 429 with Retry-After.", default: { $0.rateLimit }) { $0.rateLimit = try $1.number() },
@@ -131,6 +131,8 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "webhookIncludeReport", "Whether the webhook's body carries the report (the disclosed elements); otherwise the status only.", default: { $0.webhookIncludeReport }) { $0.webhookIncludeReport = try $1.bool() },
         .init(name: "webhookAllow", "Non-public destinations the webhook may reach: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
+        .init(name: "legacyAPI", "The deprecated unauthenticated routes POST /v1/requests and POST /v1/verify: `off` (404 api.legacy_off), `on` (refused beside apiKeys) or `beside-api-keys`. A warning is logged at start while they answer.", default: { $0.legacyAPI }) { $0.legacyAPI = try $1.choice(LegacyAPI.self) },
+        .init(name: "shutdownGrace", "Seconds a graceful shutdown (SIGTERM, SIGINT) may take before what still runs is cancelled; webhook deliveries not yet made stay in the store for the next start or another instance.", default: { $0.shutdownGrace }) { $0.shutdownGrace = try $1.seconds() },
         .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in
             guard let date = RFC3339.parseDateTime(try value.text()) else {
                 throw ConfigurationValueError("must be an RFC 3339 date-time such as 2022-06-01T00:00:00Z")

@@ -59,7 +59,8 @@ public struct ServerConfiguration: Sendable {
     /// How long, in seconds, a connection may send nothing before it is closed (default 30; slow headers, idle
     /// keep-alive).
     public var idleTimeout: TimeInterval = 30
-    /// The most simultaneous connections from one TCP peer address (default 256); further ones are closed at once.
+    /// The most simultaneous connections from one TCP peer address, an IPv6 peer counted by its /64 (default 256);
+    /// further ones are closed at once.
     ///
     /// It counts peers, not the clients `trustedProxies` name: behind a load balancer, the balancer's own connections.
     public var maxConnectionsPerIP = 256
@@ -166,6 +167,12 @@ public struct ServerConfiguration: Sendable {
     public var webhookIncludeReport = false
     /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks.
     public var webhookAllow: [String] = []
+    /// Whether the deprecated unauthenticated routes `POST /v1/requests` and `POST /v1/verify` answer; off by default
+    /// (404 `api.legacy_off`).
+    public var legacyAPI: LegacyAPI = .off
+    /// How long, in seconds, a graceful shutdown (SIGTERM) may take before what is still running is cancelled
+    /// (default 10): requests in flight finish within it; a webhook waiting for its retry stays in the store's outbox.
+    public var shutdownGrace: TimeInterval = 10
 
     /// Creates a configuration with every default; `merchantID`, `teamID` and `decryptionKeyPaths` must still be set.
     public init() {}
@@ -188,6 +195,8 @@ public struct ServerConfiguration: Sendable {
         configuration.store = store
         configuration.purgeInterval = 3600
         configuration.rateLimit = 0
+        // The tests and the load tool drive the deprecated routes; no API key is configured here.
+        configuration.legacyAPI = .on
         return configuration
     }
 
@@ -248,11 +257,40 @@ public struct ServerConfiguration: Sendable {
             if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
         }
         problems += trustListProblems
+        problems += serviceProblems
         if inspector && !testMode {
             problems.append("inspector shows the decoded content of responses that failed their checks; it needs test mode")
         }
         return problems
     }
+}
+
+extension ServerConfiguration {
+    /// The legacy routes beside API keys without the explicit choice, and a shutdown grace out of range.
+    var serviceProblems: [String] {
+        var problems: [String] = []
+        if legacyAPI == .on && !apiKeys.isEmpty {
+            problems.append("legacyAPI: on would serve POST /v1/requests and POST /v1/verify without authentication beside the "
+                + "API keys (anyone could create requests for any origin and read reports): use the backend API, or set "
+                + "legacyAPI: beside-api-keys to accept that")
+        }
+        if !(shutdownGrace > 0 && shutdownGrace <= 600) { problems.append("shutdownGrace must be more than 0 and at most 600 seconds") }
+        return problems
+    }
+}
+
+/// Whether the deprecated routes `POST /v1/requests` and `POST /v1/verify`, which take no credentials and let the caller
+/// choose the origin, answer.
+public enum LegacyAPI: String, CaseIterable, Sendable {
+    /// They answer 404 `api.legacy_off` (the default).
+    case off
+    /// They answer, unless `apiKeys` are configured (a configuration problem then).
+    case on
+    /// They answer even beside `apiKeys`: the operator accepts an unauthenticated API next to the keyed one.
+    case besideAPIKeys = "beside-api-keys"
+
+    /// Whether the routes answer.
+    public var serves: Bool { self != .off }
 }
 
 /// How the `verify-server` executable writes its log lines to standard error.

@@ -75,6 +75,11 @@ struct APIError: Error, Sendable, HTTPResponseError {
         APIError(.forbidden, VerificationError(.authForbidden, message), outcome: "forbidden")
     }
 
+    /// 404: the deprecated route is off (`legacyAPI: off`).
+    static let legacyOff = APIError(.notFound, VerificationError(.apiLegacyOff,
+        "this deprecated route is off: create transactions with POST /v1/transactions (API key) and take the wallet's "
+            + "answer at POST /v1/wallet/{requestId}/response, or set legacyAPI: on"), outcome: "legacy_off")
+
     /// 503: the request store did not answer in time.
     static let storeUnavailable = APIError(
         .serviceUnavailable, VerificationError(.storeUnavailable, "the request store is not reachable; try again"), outcome: "unavailable")

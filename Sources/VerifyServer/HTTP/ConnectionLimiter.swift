@@ -27,7 +27,7 @@ struct ServerRequestContext: RequestContext {
     var client: String { resolvedClient?.limitKey ?? "unknown" }
 }
 
-/// Counts open connections per TCP peer address and closes a connection beyond `limit` as soon as it is set up, so
+/// Counts open connections per TCP peer address (an IPv6 peer by its /64) and closes a connection beyond `limit` as soon as it is set up, so
 /// one client cannot hold every socket (e.g. trickling bodies on many connections). It counts peers, not the clients a
 /// trusted proxy names (a connection is admitted before any request header arrives): behind a load balancer, raise
 /// `maxConnectionsPerIP` to what the balancer opens.
@@ -88,7 +88,10 @@ final class ConnectionLimiter: Sendable {
         private func admitOrClose(_ context: ChannelHandlerContext) {
             guard !checked else { return }
             checked = true
-            guard let address = context.channel.remoteAddress?.ipAddress else { return }
+            // Keyed as the rate limit and the outstanding-request cap are: an IPv6 peer by its /64, so one host
+            // rotating addresses inside its network counts once.
+            guard let peer = context.channel.remoteAddress, peer.ipAddress != nil else { return }
+            let address = clientAddress(peer)
             if limiter.admit(address) {
                 admitted = address
             } else {

@@ -36,11 +36,16 @@ extension ErrorCode {
     ///
     /// Answered with HTTP 403.
     public static let authForbidden = ErrorCode("auth.forbidden")
+    /// The deprecated unauthenticated routes (`POST /v1/requests`, `POST /v1/verify`) are off (`legacyAPI: off`, the
+    /// default): use the backend API, or turn them on.
+    ///
+    /// Answered with HTTP 404.
+    public static let apiLegacyOff = ErrorCode("api.legacy_off")
 
     /// The codes only the server raises: `nonceUnknown`, `nonceReplayed`, `nonceExpired`, `storeUnavailable`,
-    /// `requestsTooMany`, `requestsRateLimited`, `authUnauthorized` and `authForbidden`.
+    /// `requestsTooMany`, `requestsRateLimited`, `authUnauthorized`, `authForbidden` and `apiLegacyOff`.
     public static let serverCodes: [ErrorCode] = [.nonceUnknown, .nonceReplayed, .nonceExpired, .storeUnavailable, .requestsTooMany,
-                                                  .requestsRateLimited, .authUnauthorized, .authForbidden]
+                                                  .requestsRateLimited, .authUnauthorized, .authForbidden, .apiLegacyOff]
 
     /// Every code the server can answer with.
     public static let allServerAnswers: [ErrorCode] = verificationCodes + serverCodes

@@ -20,20 +20,20 @@ public struct ServerHooks: Sendable {
     public var bodyDeadline: (@Sendable (Duration) async throws -> Void)?
     /// How the VICAL and LoTE refresh waits between downloads (nil, the default: `Task.sleep`); tests drive the loop with it.
     public var vicalRefreshWait: (@Sendable (Duration) async throws -> Void)?
-    /// How a webhook retry waits (nil, the default: `Task.sleep`); tests pass one that returns at once.
-    public var webhookWait: (@Sendable (Duration) async throws -> Void)?
+    /// The waits between webhook attempts (nil, the default: 5 s, 5 min, 30 min, 2 h, 5 h); tests pass zeros.
+    public var webhookBackoff: [Duration]?
 
     /// Creates hooks; by default nothing runs before verification and both time limits are event-loop timers.
     public init(beforeVerification: (@Sendable () async -> Void)? = nil,
                 storeDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
                 bodyDeadline: (@Sendable (Duration) async throws -> Void)? = nil,
                 vicalRefreshWait: (@Sendable (Duration) async throws -> Void)? = nil,
-                webhookWait: (@Sendable (Duration) async throws -> Void)? = nil) {
+                webhookBackoff: [Duration]? = nil) {
         self.beforeVerification = beforeVerification
         self.storeDeadline = storeDeadline
         self.bodyDeadline = bodyDeadline
         self.vicalRefreshWait = vicalRefreshWait
-        self.webhookWait = webhookWait
+        self.webhookBackoff = webhookBackoff
     }
 }
 
@@ -58,8 +58,9 @@ struct ServerHandlers: Sendable {
 
     func respond(_ endpoint: Endpoint, to request: Request, context: ServerRequestContext) async -> Response {
         switch endpoint {
-        case .createRequest: return await createRequest(request, client: context.client)
-        case .verify: return await verify(request)
+        case .createRequest, .verify:
+            guard configuration.legacyAPI.serves else { return APIError.legacyOff.response }
+            return endpoint == .verify ? await verify(request) : await createRequest(request, client: context.client)
         case .healthz: return Response.json(.ok, .object([("status", .string("ok"))]))
         case .healthzHead: return Response(status: .ok)
         case .readyz: return await readiness()
@@ -67,6 +68,7 @@ struct ServerHandlers: Sendable {
         case .metrics:
             let runtime = runtimes.current
             metrics.trust(runtime, now: clock.now(), refreshes: runtimes.listRefreshes)
+            if webhooks != nil, let backlog = try? await store.webhookBacklog() { metrics.webhookBacklog(backlog, now: clock.now()) }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)

@@ -102,13 +102,15 @@ extension ServerHandlers {
         ])
         let result = StoredResult(verified: report.verified,
                                   report: String(decoding: report.jsonBytes(leading: [("requestId", stored.id)]), as: UTF8.self))
+        // The webhook event joins the store's outbox with the result, in one step: kept together or not at all.
+        let event = webhooks?.event(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
         do {
-            try await store.recordResult(id: stored.id, result: result)
+            try await store.recordResult(id: stored.id, result: result, webhook: event)
         } catch {
             logger.error("request store could not keep the result", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
             return APIError.storeUnavailable.response
         }
-        webhooks?.transactionAnswered(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
+        webhooks?.poke()
         // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
         return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
     }

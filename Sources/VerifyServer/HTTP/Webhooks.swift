@@ -1,3 +1,4 @@
+import CBOR
 import CListFetch
 import CryptoCore
 import Foundation
@@ -53,48 +54,65 @@ public struct WebhookSecret: Sendable, Equatable, CustomStringConvertible, Custo
     }
 }
 
-/// Posts a signed event for each answered transaction to the configured URL (Standard Webhooks: `webhook-id`,
-/// `webhook-timestamp`, `webhook-signature`), retrying with backoff until a 2xx answer, a 410 (the receiver wants no
-/// more) or the last attempt. The body is thin — `{type, timestamp, data: {requestId, status}}` — and carries the
-/// report only with `webhookIncludeReport`. The URL comes from the configuration only, and is reached only at public
-/// addresses unless `webhookAllow` names it (as the revocation fetcher's destination policy). Deliveries wait in
-/// memory: a restart drops the ones not yet made, which the backend still reads by polling.
+/// Delivers the webhook events of the request store's outbox to the configured URL (Standard Webhooks: `webhook-id`,
+/// `webhook-timestamp`, `webhook-signature`). An event joins the outbox with its transaction's result, in the same
+/// atomic step; every instance sharing the store runs a sender, and an event is leased by one of them at a time. It
+/// leaves the outbox on a 2xx answer, a 410 (the receiver wants no more), a refused destination or the last attempt;
+/// otherwise it is due again after the backoff (or the receiver's longer Retry-After). So a restart, a crash or
+/// another instance delivers what one instance did not: at least once, with the same `webhook-id` every time.
+///
+/// The body is thin — `{type, timestamp, data: {requestId, status}}` — and carries the report only with
+/// `webhookIncludeReport`. The URL comes from the configuration only, and is reached only at public addresses unless
+/// `webhookAllow` names it (as the revocation fetcher's destination policy). Nothing waits in memory: a graceful
+/// shutdown stops at once between attempts, and an attempt cut short leaves its event leased until the lease ends.
 final class WebhookSender: Sendable {
-    /// One event to deliver.
-    struct Delivery: Sendable {
-        let id: String
-        let body: [UInt8]
-        let requestId: String
-    }
-
     let url: String
     let secret: WebhookSecret
     let includeReport: Bool
     let allow: [FetchDestination]
     let timeout: Duration
+    let store: any RequestStore
+    let clock: ServerClock
+    let metrics: ServerMetrics?
     let logger: Logger
-    /// How a retry waits (tests pass one that returns at once).
-    let wait: @Sendable (Duration) async throws -> Void
-    /// The waits before the second, third, … attempt (each varied by up to a tenth); then the delivery is given up.
-    static let backoff: [Duration] = [.seconds(5), .seconds(300), .seconds(1800), .seconds(7200), .seconds(18000)]
+    /// The waits before the second, third, … attempt (each varied by up to a tenth); then the event is given up.
+    let backoff: [Duration]
+    /// How often the outbox is looked at for events that became due (or that another instance queued).
+    let pollInterval: Duration
 
-    private let queue: AsyncStream<Delivery>
-    private let continuation: AsyncStream<Delivery>.Continuation
+    /// Five retries after 5 s, 5 min, 30 min, 2 h and 5 h.
+    static let defaultBackoff: [Duration] = [.seconds(5), .seconds(300), .seconds(1800), .seconds(7200), .seconds(18000)]
+    /// Events leased per pass.
+    static let batch = 16
 
-    init(url: String, secret: WebhookSecret, includeReport: Bool, allow: [FetchDestination], timeout: Duration = .seconds(15),
-         logger: Logger, wait: (@Sendable (Duration) async throws -> Void)? = nil) {
+    private struct State {
+        var poked = false
+        var stopping = false
+    }
+    private let state = NIOLockedValueBox(State())
+
+    init(url: String, secret: WebhookSecret, includeReport: Bool, allow: [FetchDestination], store: any RequestStore,
+         clock: ServerClock = .system, metrics: ServerMetrics? = nil, timeout: Duration = .seconds(15), logger: Logger,
+         backoff: [Duration]? = nil, pollInterval: Duration = .seconds(1)) {
         self.url = url
         self.secret = secret
         self.includeReport = includeReport
         self.allow = allow
+        self.store = store
+        self.clock = clock
+        self.metrics = metrics
         self.timeout = timeout
         self.logger = logger
-        self.wait = wait ?? { try await Task.sleep(for: $0) }
-        (queue, continuation) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .bufferingNewest(10_000))
+        self.backoff = backoff ?? Self.defaultBackoff
+        self.pollInterval = pollInterval
     }
 
-    /// Queues the event of an answered transaction (`status` verified or rejected; `report` the report's JSON text).
-    func transactionAnswered(requestId: String, status: String, report: String, at time: Date) {
+    /// How long an attempt holds its event: the POST's whole time limit and a margin.
+    var lease: Duration { timeout + .seconds(30) }
+
+    /// The event announcing an answered transaction (`status` verified or rejected; `report` the report's JSON text),
+    /// for the store to queue with the result.
+    func event(requestId: String, status: String, report: String, at time: Date) -> WebhookEvent {
         var data = JSONValue.object([("requestId", .string(requestId)), ("status", .string(status))]).serializedBytes()
         if includeReport, data.last == UInt8(ascii: "}") {
             data = Array(data.dropLast()) + Array(#","report":"#.utf8) + Array(report.utf8) + [UInt8(ascii: "}")]
@@ -102,20 +120,97 @@ final class WebhookSender: Sendable {
         let head = JSONValue.object([("type", .string("transaction.\(status)")), ("timestamp", .string(RFC3339.format(time)))])
             .serializedBytes()
         let body = Array(head.dropLast()) + Array(#","data":"#.utf8) + data + [UInt8(ascii: "}")]
-        continuation.yield(Delivery(id: "msg_\(requestId)", body: body, requestId: requestId))
+        return WebhookEvent(id: "msg_\(requestId)", requestId: requestId, body: String(decoding: body, as: UTF8.self), createdAt: time)
     }
 
-    /// Delivers queued events until `finish()` or cancellation; each delivery retries on its own.
+    /// An event was just queued here: look at the outbox now instead of at the next poll.
+    func poke() { state.withLockedValue { $0.poked = true } }
+
+    /// Stops leasing events; attempts under way finish (or are cancelled with the task running `run()`).
+    func stop() { state.withLockedValue { $0.stopping = true } }
+
+    private var stopping: Bool { state.withLockedValue { $0.stopping } }
+
+    /// Leases due events and attempts them, until `stop()` or cancellation.
     func run() async {
-        await withDiscardingTaskGroup { group in
-            for await delivery in queue {
-                group.addTask { await self.deliver(delivery) }
+        while !stopping, !Task.isCancelled {
+            let now = clock.now()
+            let due: [WebhookEvent]
+            do {
+                due = try await store.claimWebhooks(now: now, leaseUntil: now.addingTimeInterval(lease.seconds), limit: Self.batch)
+            } catch {
+                logger.warning("webhook outbox unreadable; retried at the next poll", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
+                due = []
+            }
+            guard !due.isEmpty else {
+                await idle()
+                continue
+            }
+            await withTaskGroup(of: Void.self) { group in
+                for event in due { group.addTask { await self.attempt(event) } }
             }
         }
     }
 
-    /// Stops taking events; deliveries under way are cancelled by the caller's task group.
-    func finish() { continuation.finish() }
+    /// Waits for `pollInterval`, or less when an event was queued here, the sender stops or its task is cancelled.
+    private func idle() async {
+        let slices = 10
+        for _ in 0 ..< slices {
+            let wake = state.withLockedValue { state in
+                defer { state.poked = false }
+                return state.poked || state.stopping
+            }
+            if wake { return }
+            do { try await Task.sleep(for: pollInterval / slices) } catch { return }
+        }
+    }
+
+    /// One attempt of a leased event, then its settlement: removed, rescheduled, or (cut short) left to its lease.
+    func attempt(_ event: WebhookEvent) async {
+        let outcome = await post(event)
+        let attempts = event.attempts + 1
+        let metadata: Logger.Metadata = ["requestId": "\(event.requestId)", "attempt": "\(attempts)"]
+        var retryAt: Date?
+        var label: String
+        switch outcome {
+        case .delivered(let status):
+            logger.info("webhook delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
+            label = "delivered"
+        case .gone:
+            logger.warning("webhook receiver answered 410: not retried", metadata: metadata)
+            label = "gone"
+        case .refused(let why):
+            logger.error("webhook destination refused (allow it with webhookAllow)", metadata: metadata.merging(["reason": "\(why)"]) { $1 })
+            label = "refused"
+        case .interrupted:
+            // Shutting down: the event stays leased, and is attempted again once the lease ends (here or elsewhere).
+            metrics?.webhookAttempt("interrupted")
+            return
+        case .failed(let why, let after):
+            if attempts > backoff.count {
+                logger.error("webhook delivery given up after \(attempts) attempts", metadata: metadata.merging(["reason": "\(why)"]) { $1 })
+                label = "given_up"
+            } else {
+                var delay = Self.jittered(backoff[attempts - 1])
+                // The receiver's Retry-After, when longer than the backoff (at most a day).
+                if let after { delay = max(delay, .seconds(min(after, 86_400))) }
+                logger.warning("webhook delivery failed; retried later", metadata: metadata.merging(["reason": "\(why)", "retryIn": "\(delay)"]) { $1 })
+                retryAt = clock.now().addingTimeInterval(delay.seconds)
+                label = "failed"
+            }
+        }
+        metrics?.webhookAttempt(label)
+        do {
+            try await store.settleWebhook(id: event.id, attempts: attempts, retryAt: retryAt)
+        } catch {
+            logger.error("webhook outbox not updated; the event is attempted again when its lease ends",
+                         metadata: metadata.merging(["error": "\(TerminalText.escaped("\(error)"))"]) { $1 })
+        }
+    }
+
+    private static func jittered(_ delay: Duration) -> Duration {
+        delay + delay * Double.random(in: 0 ... 0.1)
+    }
 
     /// What one attempt came to.
     enum Attempt: Equatable {
@@ -126,53 +221,28 @@ final class WebhookSender: Sendable {
         case refused(String)
         /// No answer, or an answer other than 2xx or 410; retry after the backoff (or the receiver's Retry-After).
         case failed(String, retryAfter: Int?)
+        /// The task was cancelled (shutdown's grace ran out) before the receiver answered.
+        case interrupted
     }
 
-    /// Every attempt of one delivery; the same `webhook-id` each time, a fresh timestamp and signature.
-    func deliver(_ delivery: Delivery) async {
-        var retryAfter: Int?
-        for attempt in 0 ... Self.backoff.count {
-            if attempt > 0 {
-                var delay = Self.jittered(Self.backoff[attempt - 1])
-                // The receiver's Retry-After, when longer than the backoff (at most a day).
-                if let retryAfter { delay = max(delay, .seconds(min(retryAfter, 86_400))) }
-                do { try await wait(delay) } catch { return }
-            }
-            let outcome = await post(delivery)
-            let metadata: Logger.Metadata = ["requestId": "\(delivery.requestId)", "attempt": "\(attempt + 1)"]
-            switch outcome {
-            case .delivered(let status):
-                logger.info("webhook delivered", metadata: metadata.merging(["status": "\(status)"]) { $1 })
-                return
-            case .gone:
-                logger.warning("webhook receiver answered 410: not retried", metadata: metadata)
-                return
-            case .refused(let why):
-                logger.error("webhook destination refused (allow it with webhookAllow)", metadata: metadata.merging(["reason": "\(why)"]) { $1 })
-                return
-            case .failed(let why, let after):
-                logger.warning("webhook delivery failed", metadata: metadata.merging(["reason": "\(why)"]) { $1 })
-                retryAfter = after
-            }
-        }
-        logger.error("webhook delivery given up after \(Self.backoff.count + 1) attempts", metadata: ["requestId": "\(delivery.requestId)"])
-    }
-
-    private static func jittered(_ delay: Duration) -> Duration {
-        delay + delay * Double.random(in: 0 ... 0.1)
-    }
-
-    /// One POST, on a thread of its own (libcurl's easy interface blocks).
-    func post(_ delivery: Delivery) async -> Attempt {
-        let timestamp = Int(Date().timeIntervalSince1970)
+    /// One POST with a fresh timestamp and signature, on a thread of its own (libcurl's easy interface blocks); a
+    /// cancelled caller stops waiting for it at once (the thread ends within `timeout`).
+    func post(_ event: WebhookEvent) async -> Attempt {
+        let timestamp = Int(clock.now().timeIntervalSince1970)
+        let body = Array(event.body.utf8)
         let headers = [
-            "Content-Type: application/json", "webhook-id: \(delivery.id)", "webhook-timestamp: \(timestamp)",
-            "webhook-signature: \(secret.signature(id: delivery.id, timestamp: timestamp, body: delivery.body))",
+            "Content-Type: application/json", "webhook-id: \(event.id)", "webhook-timestamp: \(timestamp)",
+            "webhook-signature: \(secret.signature(id: event.id, timestamp: timestamp, body: body))",
         ]
         let (url, allow, timeout) = (self.url, self.allow, self.timeout)
-        return await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Self.perform(url: url, headers: headers, body: delivery.body, allow: allow, timeout: timeout)) }
-                .start()
+        let answer = OneAnswer<Attempt>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                answer.wait(continuation)
+                Thread { answer.give(Self.perform(url: url, headers: headers, body: body, allow: allow, timeout: timeout)) }.start()
+            }
+        } onCancel: {
+            answer.give(.interrupted)
         }
     }
 
@@ -210,7 +280,8 @@ final class WebhookSender: Sendable {
     }
 }
 
-/// Runs the webhook deliveries while the server runs; graceful shutdown stops them (pending retries are dropped).
+/// Runs the webhook deliveries while the server runs; graceful shutdown stops them between attempts (what is not
+/// delivered stays in the outbox).
 struct WebhookService: Service {
     let sender: WebhookSender
 
@@ -218,8 +289,42 @@ struct WebhookService: Service {
         await withGracefulShutdownHandler {
             await sender.run()
         } onGracefulShutdown: {
-            sender.finish()
+            sender.stop()
         }
+    }
+}
+
+/// The first answer given wins: a continuation resumed once, by the worker thread or by cancellation, whichever
+/// comes first (either may come before the continuation is there).
+final class OneAnswer<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, Never>?
+        var value: Value?
+        var resumed = false
+    }
+    private let state = NIOLockedValueBox(State())
+
+    func wait(_ continuation: CheckedContinuation<Value, Never>) {
+        let ready: Value? = state.withLockedValue { state in
+            guard let value = state.value, !state.resumed else {
+                state.continuation = continuation
+                return nil
+            }
+            state.resumed = true
+            return value
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+
+    func give(_ value: Value) {
+        let waiting: CheckedContinuation<Value, Never>? = state.withLockedValue { state in
+            guard !state.resumed, state.value == nil else { return nil }
+            state.value = value
+            guard let continuation = state.continuation else { return nil }
+            state.resumed = true
+            return continuation
+        }
+        waiting?.resume(returning: value)
     }
 }
 
@@ -268,9 +373,11 @@ extension ServerConfiguration {
     }
 
     /// The sender for these settings, or nil without `webhookURL`.
-    func webhookSender(logger: Logger, wait: (@Sendable (Duration) async throws -> Void)?) -> WebhookSender? {
+    func webhookSender(store: any RequestStore, clock: ServerClock, metrics: ServerMetrics, logger: Logger,
+                       backoff: [Duration]?) -> WebhookSender? {
         guard let webhookURL, let webhookSecret else { return nil }
         return WebhookSender(url: webhookURL, secret: webhookSecret, includeReport: webhookIncludeReport,
-                             allow: webhookAllow.compactMap(FetchDestination.init), logger: logger, wait: wait)
+                             allow: webhookAllow.compactMap(FetchDestination.init), store: store, clock: clock,
+                             metrics: metrics, logger: logger, backoff: backoff)
     }
 }

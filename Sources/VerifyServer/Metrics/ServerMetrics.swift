@@ -74,6 +74,9 @@ public final class ServerMetrics: Sendable {
         "verify_server_lote_refresh_age_seconds": "Seconds since a LoTE with a url was last downloaded and verified, by operator and list type.",
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
+        "verify_server_webhook_attempts_total": "Webhook delivery attempts, by outcome (delivered, failed, gone, refused, given_up, interrupted).",
+        "verify_server_webhook_backlog": "Webhook events waiting in the store's outbox (all instances), as of the last delivery pass.",
+        "verify_server_webhook_oldest_age_seconds": "Seconds since the oldest waiting webhook event was queued (0: none waits).",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
         "revocation_cache_lookups_total": "Revocation list cache lookups, by list kind and result.",
         "revocation_oldest_list_age_seconds": "Age of the oldest cached revocation list, by list kind.",
@@ -188,6 +191,18 @@ public final class ServerMetrics: Sendable {
         case .lote:
             Counter(label: "verify_server_lote_refresh_failures_total", dimensions: [("operator", owner)], factory: factory).increment()
         }
+    }
+
+    /// One webhook attempt's outcome.
+    func webhookAttempt(_ outcome: String) {
+        Counter(label: "verify_server_webhook_attempts_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// The outbox as the last delivery pass saw it.
+    func webhookBacklog(_ backlog: WebhookBacklog, now: Date) {
+        Gauge(label: "verify_server_webhook_backlog", factory: factory).record(backlog.count)
+        Gauge(label: "verify_server_webhook_oldest_age_seconds", factory: factory)
+            .record(backlog.oldest.map { max(0, now.timeIntervalSince($0)) } ?? 0)
     }
 
     func purged(_ count: Int) {

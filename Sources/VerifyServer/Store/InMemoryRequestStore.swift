@@ -12,6 +12,12 @@ public final class InMemoryRequestStore: RequestStore {
 
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
     private let issueIDs = NIOLockedValueBox<[String: UInt64]>([:])
+    private struct Queued {
+        var event: WebhookEvent
+        var due: Date
+        var leaseUntil: Date?
+    }
+    private let outbox = NIOLockedValueBox<[String: Queued]>([:])
 
     /// Creates an empty store.
     public init() {}
@@ -47,12 +53,41 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
-    /// Keeps the result of consumed request `id` unless one is kept already.
-    public func recordResult(id: String, result: StoredResult) async throws {
-        entries.withLockedValue { entries in
-            guard let entry = entries[id], entry.attempts > 0, entry.request.result == nil else { return }
+    /// Keeps the result of consumed request `id` unless one is kept already, and then queues `webhook`.
+    public func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
+        let kept = entries.withLockedValue { entries in
+            guard let entry = entries[id], entry.attempts > 0, entry.request.result == nil else { return false }
             entries[id]?.request.result = result
+            return true
         }
+        if kept, let webhook {
+            outbox.withLockedValue { $0[webhook.id] = $0[webhook.id] ?? Queued(event: webhook, due: webhook.createdAt) }
+        }
+    }
+
+    /// Leases the due events, oldest first.
+    public func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        outbox.withLockedValue { outbox in
+            let due = outbox.values.filter { $0.due <= now && ($0.leaseUntil.map { $0 <= now } ?? true) }
+                .sorted { $0.event.createdAt < $1.event.createdAt }.prefix(limit)
+            for queued in due { outbox[queued.event.id]?.leaseUntil = leaseUntil }
+            return due.map(\.event)
+        }
+    }
+
+    /// Reschedules or removes a leased event.
+    public func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws {
+        outbox.withLockedValue { outbox in
+            guard let retryAt else { return outbox[id] = nil }
+            outbox[id]?.event.attempts = attempts
+            outbox[id]?.due = retryAt
+            outbox[id]?.leaseUntil = nil
+        }
+    }
+
+    /// The waiting events.
+    public func webhookBacklog() async throws -> WebhookBacklog {
+        outbox.withLockedValue { WebhookBacklog(count: $0.count, oldest: $0.values.map(\.event.createdAt).min()) }
     }
 
     /// Both nil, or the same text (compared in constant time).

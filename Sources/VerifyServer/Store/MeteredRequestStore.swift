@@ -36,8 +36,20 @@ struct MeteredRequestStore: RequestStore {
         }
     }
 
-    func recordResult(id: String, result: StoredResult) async throws {
-        try await measure("record_result") { try await base.recordResult(id: id, result: result) }
+    func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
+        try await measure("record_result") { try await base.recordResult(id: id, result: result, webhook: webhook) }
+    }
+
+    func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        try await measure("webhook_claim") { try await base.claimWebhooks(now: now, leaseUntil: leaseUntil, limit: limit) }
+    }
+
+    func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws {
+        try await measure("webhook_settle") { try await base.settleWebhook(id: id, attempts: attempts, retryAt: retryAt) }
+    }
+
+    func webhookBacklog() async throws -> WebhookBacklog {
+        try await measure("webhook_backlog") { try await base.webhookBacklog() }
     }
 
     func lookup(id: String) async throws -> StoredRequest? {

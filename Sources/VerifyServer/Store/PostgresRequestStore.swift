@@ -70,6 +70,19 @@ public final class PostgresRequestStore: RequestStore {
                     "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
+                try await connection.query("""
+                    CREATE TABLE IF NOT EXISTS verify_webhooks (
+                        id text PRIMARY KEY,
+                        request_id text NOT NULL,
+                        body text NOT NULL,
+                        attempts integer NOT NULL DEFAULT 0,
+                        created_at timestamptz NOT NULL,
+                        due_at timestamptz NOT NULL,
+                        lease_until timestamptz
+                    )
+                    """, logger: logger)
+                try await connection.query(
+                    "CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)", logger: logger)
             }
         }
     }
@@ -158,13 +171,62 @@ public final class PostgresRequestStore: RequestStore {
         }
     }
 
-    /// Keeps the result of consumed request `id` unless one is kept already.
-    public func recordResult(id: String, result: StoredResult) async throws {
+    /// Keeps the result of consumed request `id` unless one is kept already, and then queues `webhook`, in one
+    /// statement.
+    public func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         guard !id.utf8.contains(0) else { return }
+        guard let webhook else {
+            try await count("""
+                UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
+                WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id
+                """)
+            return
+        }
         try await count("""
-            UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
-            WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id
+            WITH kept AS (UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
+                          WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id)
+            INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
+            SELECT \(webhook.id), \(webhook.requestId), \(webhook.body), 0, \(webhook.createdAt), \(webhook.createdAt) FROM kept
+            ON CONFLICT (id) DO NOTHING RETURNING id
             """)
+    }
+
+    /// Leases the due events, oldest first; rows another instance is leasing at the same moment are skipped.
+    public func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        try await Self.naming {
+            let rows = try await client.query("""
+                UPDATE verify_webhooks SET lease_until = \(leaseUntil)
+                WHERE id IN (SELECT id FROM verify_webhooks WHERE due_at <= \(now) AND (lease_until IS NULL OR lease_until <= \(now))
+                             ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                RETURNING id, request_id, body, attempts, created_at
+                """, logger: logger)
+            var events: [WebhookEvent] = []
+            for try await (id, requestId, body, attempts, created) in rows.decode((String, String, String, Int, Date).self) {
+                events.append(WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: created))
+            }
+            return events.sorted { $0.createdAt < $1.createdAt }
+        }
+    }
+
+    /// Reschedules a leased event, or removes it.
+    public func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws {
+        guard let retryAt else {
+            try await count("DELETE FROM verify_webhooks WHERE id = \(id) RETURNING id")
+            return
+        }
+        try await count("""
+            UPDATE verify_webhooks SET attempts = \(attempts), due_at = \(retryAt), lease_until = NULL WHERE id = \(id) RETURNING id
+            """)
+    }
+
+    /// The waiting events.
+    public func webhookBacklog() async throws -> WebhookBacklog {
+        try await Self.naming {
+            let rows = try await client.query("SELECT COUNT(*), MIN(created_at) FROM verify_webhooks", logger: logger)
+            var backlog = WebhookBacklog(count: 0, oldest: nil)
+            for try await (waiting, oldest) in rows.decode((Int, Date?).self) { backlog = WebhookBacklog(count: waiting, oldest: oldest) }
+            return backlog
+        }
     }
 
     /// Deletes requests that expired before `cutoff`; returns how many.

@@ -33,8 +33,17 @@ public protocol RequestStore: Sendable {
     /// the caller stops waiting).
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome
     /// Keeps the outcome of a consumed transaction's verification for its backend (`lookup` returns it); the first
-    /// result recorded stays. Throws when it cannot be stored.
-    func recordResult(id: String, result: StoredResult) async throws
+    /// result recorded stays. With `webhook`, the event announcing it joins the outbox in the same atomic step, only
+    /// when this result is the one kept. Throws when it cannot be stored.
+    func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws
+    /// Leases up to `limit` outbox events due at `now` (their next attempt reached, no live lease), oldest first, until
+    /// `leaseUntil`: no other caller, in this process or another instance, gets them before then.
+    func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent]
+    /// Ends a leased event's attempt: with `retryAt`, it records `attempts` failed attempts and is due again then (the
+    /// lease released); without, it leaves the outbox (delivered, or given up).
+    func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws
+    /// How many events wait in the outbox, and when the oldest was queued.
+    func webhookBacklog() async throws -> WebhookBacklog
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.
@@ -54,6 +63,11 @@ public protocol RequestStore: Sendable {
 }
 
 extension RequestStore {
+    /// Keeps the outcome of a consumed transaction's verification, announcing it to no webhook.
+    public func recordResult(id: String, result: StoredResult) async throws {
+        try await recordResult(id: id, result: result, webhook: nil)
+    }
+
     /// Stores a new pending request with no deadline of its own (a timed layer such as the server's adds one).
     public func insert(_ request: StoredRequest) async throws {
         try await insert(request, deadline: .distantFuture)

@@ -16,7 +16,16 @@ extension RequestStoreLayer {
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
     }
-    func recordResult(id: String, result: StoredResult) async throws { try await base.recordResult(id: id, result: result) }
+    func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
+        try await base.recordResult(id: id, result: result, webhook: webhook)
+    }
+    func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        try await base.claimWebhooks(now: now, leaseUntil: leaseUntil, limit: limit)
+    }
+    func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws {
+        try await base.settleWebhook(id: id, attempts: attempts, retryAt: retryAt)
+    }
+    func webhookBacklog() async throws -> WebhookBacklog { try await base.webhookBacklog() }
     func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }

@@ -98,6 +98,18 @@ public final class SQLiteRequestStore: RequestStore {
         }
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
         _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
+        _ = try await connection.query("""
+            CREATE TABLE IF NOT EXISTS verify_webhooks (
+                id TEXT PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                body TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created_at INTEGER NOT NULL,
+                due_at INTEGER NOT NULL,
+                lease_until INTEGER
+            )
+            """)
+        _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)")
     }
 
     /// The nullable text columns of transactions (`POST /v1/transactions`), added to an existing table by `prepare()`.
@@ -170,12 +182,66 @@ public final class SQLiteRequestStore: RequestStore {
         return try rows.first.map { try Self.request(id: id, row: $0) }
     }
 
-    /// Keeps the result of consumed request `id` unless one is kept already.
-    public func recordResult(id: String, result: StoredResult) async throws {
-        _ = try await serially { try await self.connection.query("""
-            UPDATE verify_requests SET result_status = ?2, result_report = ?3
-            WHERE id = ?1 AND attempts > 0 AND result_status IS NULL
-            """, [.text(id), .text(result.status), .text(result.report)]) }
+    /// Keeps the result of consumed request `id` unless one is kept already, and then queues `webhook`, in one
+    /// transaction.
+    public func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
+        try await serially {
+            _ = try await self.connection.query("BEGIN IMMEDIATE")
+            do {
+                let kept = try await self.connection.query("""
+                    UPDATE verify_requests SET result_status = ?2, result_report = ?3
+                    WHERE id = ?1 AND attempts > 0 AND result_status IS NULL RETURNING id
+                    """, [.text(id), .text(result.status), .text(result.report)])
+                if let webhook, !kept.isEmpty {
+                    _ = try await self.connection.query("""
+                        INSERT OR IGNORE INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
+                        VALUES (?1, ?2, ?3, 0, ?4, ?4)
+                        """, [.text(webhook.id), .text(webhook.requestId), .text(webhook.body),
+                               .integer(Self.milliseconds(webhook.createdAt))])
+                }
+                _ = try await self.connection.query("COMMIT")
+            } catch {
+                _ = try? await self.connection.query("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Leases the due events, oldest first.
+    public func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        let rows = try await serially { try await self.connection.query("""
+            UPDATE verify_webhooks SET lease_until = ?3
+            WHERE id IN (SELECT id FROM verify_webhooks WHERE due_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
+                         ORDER BY created_at LIMIT ?2)
+            RETURNING id, request_id, body, attempts, created_at
+            """, [.integer(Self.milliseconds(now)), .integer(limit), .integer(Self.milliseconds(leaseUntil))]) }
+        return rows.compactMap { row -> WebhookEvent? in
+            guard let id = row.column("id")?.string, let requestId = row.column("request_id")?.string,
+                  let body = row.column("body")?.string, let attempts = row.column("attempts")?.integer,
+                  let created = row.column("created_at")?.integer else { return nil }
+            return WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: Self.date(created))
+        }.sorted { $0.createdAt < $1.createdAt }
+    }
+
+    /// Reschedules a leased event, or removes it.
+    public func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws {
+        _ = try await serially {
+            guard let retryAt else {
+                return try await self.connection.query("DELETE FROM verify_webhooks WHERE id = ?1", [.text(id)])
+            }
+            return try await self.connection.query(
+                "UPDATE verify_webhooks SET attempts = ?2, due_at = ?3, lease_until = NULL WHERE id = ?1",
+                [.text(id), .integer(attempts), .integer(Self.milliseconds(retryAt))])
+        }
+    }
+
+    /// The waiting events.
+    public func webhookBacklog() async throws -> WebhookBacklog {
+        let rows = try await serially {
+            try await self.connection.query("SELECT COUNT(*) AS waiting, MIN(created_at) AS oldest FROM verify_webhooks")
+        }
+        return WebhookBacklog(count: rows.first?.column("waiting")?.integer ?? 0,
+                              oldest: rows.first?.column("oldest")?.integer.map { Self.date($0) })
     }
 
     /// Deletes requests that expired before `cutoff`, then checkpoints and truncates the WAL file; returns how many.

@@ -101,35 +101,56 @@ struct SealedStateStore: RequestStoreLayer {
     /// The report (it holds the disclosed elements) is sealed like the state, with its own associated data so that a
     /// sealed state and a sealed report cannot stand in for each other: `aes-256-gcm:` + base64url(nonce ‖ ciphertext
     /// ‖ tag). Unsealed, a report is JSON text (it starts with `{`).
-    func recordResult(id: String, result: StoredResult) async throws {
+    /// A queued webhook's body (it may carry the report) is sealed the same way, with `webhook:` and the event's ID as
+    /// associated data.
+    func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         var sealed = result
-        if let key {
-            let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
-            let box = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(result.report.utf8), aad: Self.resultAAD(id))
-            sealed.report = Self.resultPrefix + Base64URL.encode(nonce + box)
+        sealed.report = try sealText(result.report, aad: Self.resultAAD(id))
+        var sealedEvent = webhook
+        if let webhook { sealedEvent?.body = try sealText(webhook.body, aad: Self.webhookAAD(webhook.id)) }
+        try await base.recordResult(id: id, result: sealed, webhook: sealedEvent)
+    }
+
+    func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
+        try await base.claimWebhooks(now: now, leaseUntil: leaseUntil, limit: limit).map { event in
+            var opened = event
+            opened.body = try openText(event.body, aad: Self.webhookAAD(event.id), what: "webhook event \(event.id)")
+            return opened
         }
-        try await base.recordResult(id: id, result: sealed)
     }
 
     static let resultPrefix = field + ":"
     private static func resultAAD(_ id: String) -> [UInt8] { Array("result:\(id)".utf8) }
+    private static func webhookAAD(_ id: String) -> [UInt8] { Array("webhook:\(id)".utf8) }
+
+    /// `aes-256-gcm:` + base64url(nonce ‖ ciphertext ‖ tag) with a key; the text as it is without one.
+    private func sealText(_ text: String, aad: [UInt8]) throws -> String {
+        guard let key else { return text }
+        let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
+        let box = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(text.utf8), aad: aad)
+        return Self.resultPrefix + Base64URL.encode(nonce + box)
+    }
 
     func openResult(_ result: StoredResult, id: String) throws -> StoredResult {
-        let sealed = result.report.hasPrefix(Self.resultPrefix)
+        var opened = result
+        opened.report = try openText(result.report, aad: Self.resultAAD(id), what: "request \(id)'s result")
+        return opened
+    }
+
+    private func openText(_ text: String, aad: [UInt8], what: String) throws -> String {
+        let sealed = text.hasPrefix(Self.resultPrefix)
         guard let key else {
-            guard !sealed else { throw RequestStoreError("request \(id)'s result was stored encrypted, and requestStateKeyFile is not set now") }
-            return result
+            guard !sealed else { throw RequestStoreError("\(what) was stored encrypted, and requestStateKeyFile is not set now") }
+            return text
         }
-        guard sealed else { throw RequestStoreError("request \(id)'s result was stored unencrypted, and requestStateKeyFile is set now") }
+        guard sealed else { throw RequestStoreError("\(what) was stored unencrypted, and requestStateKeyFile is set now") }
         let algorithm = Self.algorithm
-        guard let bytes = Base64URL.decode(String(result.report.dropFirst(Self.resultPrefix.count))),
+        guard let bytes = Base64URL.decode(String(text.dropFirst(Self.resultPrefix.count))),
               bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
               let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
-                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: Self.resultAAD(id))
-        else { throw RequestStoreError("request \(id)'s result does not open with the configured requestStateKeyFile (was the key changed?)") }
-        var opened = result
-        opened.report = String(decoding: plaintext, as: UTF8.self)
-        return opened
+                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: aad)
+        else { throw RequestStoreError("\(what) does not open with the configured requestStateKeyFile (was the key changed?)") }
+        return String(decoding: plaintext, as: UTF8.self)
     }
 
     func seal(_ state: [String: String], id: String) throws -> [String: String] {

@@ -27,6 +27,8 @@ final class ServerProcess: Sendable {
             "VERIFY_SERVER_DECRYPTION_KEYS": AppleSample.keyPath,
             "VERIFY_SERVER_TRUST_STORE": AppleSample.rootPath,
             "VERIFY_SERVER_STORE_URL": "memory:",
+            // The process tests drive the deprecated routes.
+            "VERIFY_SERVER_LEGACY_API": "on",
         ].merging(extra) { _, new in new }
     }
 

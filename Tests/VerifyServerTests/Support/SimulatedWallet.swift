@@ -78,6 +78,8 @@ struct SimulatedWallet: Sendable {
         configuration.verificationTime = pinnedTime ? time : nil
         configuration.purgeInterval = 3600
         configuration.revocationFetch = false
+        // The server tests drive the deprecated routes too, also beside API keys (LegacyAPITests covers the default).
+        configuration.legacyAPI = .besideAPIKeys
         return configuration
     }
 

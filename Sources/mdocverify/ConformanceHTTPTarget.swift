@@ -82,7 +82,9 @@ struct HTTPProfileTarget: ConformanceTarget {
         guard let format = ResponseFormat(rawValue: testCase.format), profile.formats.contains(format) else {
             return "the profile does not list \(testCase.format)"
         }
-        if format == .appleApp && merchantKey == nil { return "Apple cases need --merchant-key (the verifier's merchant key)" }
+        if KitFormat.of(format)?.answerNeedsRelyingPartyKey == true && merchantKey == nil {
+            return "\(format.rawValue) cases need --merchant-key (the verifier's merchant key)"
+        }
         return nil
     }
 
@@ -150,37 +152,27 @@ struct HTTPProfileTarget: ConformanceTarget {
         return .verdict(verdict, codes: Array(Set(codes)).sorted(), detail: " (HTTP \(status))")
     }
 
+    /// The profile's pointer names (`request.<name>`) for the values the kit's wallets read.
+    static let pointerNames = ["nonce": "nonce", "encryptionInfo": "encryptionInfo", "protocol": "openid4vpProtocol", "data": "openid4vpData"]
+
     /// The kit's wallet for the verifier's request, from the values the profile's pointers find in the create answer.
     func walletTarget(_ format: ResponseFormat, _ object: [String: Any]) throws -> ResponseTarget {
-        func value(_ key: String) throws -> Any {
+        guard let answering = KitFormat.of(format)?.answering else {
+            throw VerifyServerTarget.ServerFailure(description: "no request flow for \(format.rawValue)")
+        }
+        let published = PublishedRequest(value: { name in
+            let key = Self.pointerNames[name] ?? name
             guard let pointer = profile.pointers[key], let found = Self.pointer(pointer, in: object) else {
                 throw VerifyServerTarget.ServerFailure(description: "the create answer has nothing at the profile's request.\(key)")
             }
             return found
-        }
-        switch format {
-        case .appleApp:
-            guard let merchantKey, let text = try value("nonce") as? String,
-                  let nonce = Base64URL.decode(text) ?? (text.count % 2 == 0 ? Hex.decode(text) : nil)
-            else { throw VerifyServerTarget.ServerFailure(description: "request.nonce is not base64url or hex") }
-            return .appleApp(AppleAppRequest(merchantKey: merchantKey, nonce: nonce, merchantID: merchantID, teamID: teamID))
-        case .annexC:
-            guard let info = try value("encryptionInfo") as? String else {
-                throw VerifyServerTarget.ServerFailure(description: "request.encryptionInfo is not a string")
-            }
-            return .annexCEncryptionInfo(info, origin: profile.origin)
-        case .openID4VP:
-            guard let protocolIdentifier = try value("openid4vpProtocol") as? String,
-                  let data = try? JSONSerialization.data(withJSONObject: try value("openid4vpData"))
-            else { throw VerifyServerTarget.ServerFailure(description: "request.openid4vpProtocol or request.openid4vpData is missing") }
-            do {
-                return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: data, as: UTF8.self),
-                                                       origin: profile.origin))
-            } catch {
-                throw VerifyServerTarget.ServerFailure(description: "the kit cannot read the OpenID4VP request: \(error)")
-            }
-        default:
-            throw VerifyServerTarget.ServerFailure(description: "no request flow for \(format.rawValue)")
+        }, origin: profile.origin, merchantKey: merchantKey, merchantID: merchantID, teamID: teamID)
+        do {
+            return try answering(published)
+        } catch let failure as VerifyServerTarget.ServerFailure {
+            throw failure
+        } catch {
+            throw VerifyServerTarget.ServerFailure(description: "the kit cannot answer the \(format.rawValue) request: \(error)")
         }
     }
 

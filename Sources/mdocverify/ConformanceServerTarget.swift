@@ -45,7 +45,9 @@ struct VerifyServerTarget: ConformanceTarget {
         guard let format = ResponseFormat(rawValue: testCase.format), format.hasRequestFlow else {
             return "verify-server verifies only formats it makes requests for"
         }
-        if format == .appleApp && merchantKey == nil { return "Apple cases need --merchant-key (the server's merchant key)" }
+        if KitFormat.of(format)?.answerNeedsRelyingPartyKey == true && merchantKey == nil {
+            return "\(format.rawValue) cases need --merchant-key (the server's merchant key)"
+        }
         return nil
     }
 
@@ -100,47 +102,46 @@ struct VerifyServerTarget: ConformanceTarget {
         return (requestID, object)
     }
 
-    /// What a page posts to the wallet-facing endpoint: the DC API credential `{protocol, data}` for the web formats,
-    /// `{"response": …}` for Apple.
+    /// What a page posts to the wallet-facing endpoint: the DC API credential `{protocol, data}` for a format
+    /// answered through the API, `{"response": …}` otherwise.
     static func credential(_ format: ResponseFormat, _ posted: String) -> JSONValue {
-        switch format {
-        case .annexC: return .object([("protocol", .string("org-iso-mdoc")), ("data", .object([("response", .string(posted))]))])
-        case .openID4VP:
-            if let object = try? JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any],
-               let protocolIdentifier = object["protocol"] as? String, let data = object["data"] as? [String: Any],
-               let response = data["response"] as? String {
-                return .object([("protocol", .string(protocolIdentifier)), ("data", .object([("response", .string(response))]))])
-            }
+        guard let wire = format.descriptor?.wire, let defaultProtocol = wire.dcAPIProtocols.first else {
             return .object([("response", .string(posted))])
-        default: return .object([("response", .string(posted))])
         }
+        guard wire.takesWholeCredential else {
+            return .object([("protocol", .string(defaultProtocol)), ("data", .object([("response", .string(posted))]))])
+        }
+        // The kit's answer is the whole DC API result already.
+        if let object = try? JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any],
+           let protocolIdentifier = object["protocol"] as? String, let data = object["data"] as? [String: Any],
+           let response = data["response"] as? String {
+            return .object([("protocol", .string(protocolIdentifier)), ("data", .object([("response", .string(response))]))])
+        }
+        return .object([("response", .string(posted))])
     }
 
-    /// The kit's wallet for the server's request: Apple's nonce, Annex C's encryptionInfo, OpenID4VP's request.
+    /// Where verify-server's create answer holds the values the kit's wallets read.
+    static let publishedPaths: [String: [String]] = [
+        "nonce": ["nonce"], "encryptionInfo": ["data", "encryptionInfo"], "protocol": ["protocol"], "data": ["data"],
+    ]
+
+    /// The kit's wallet for the server's request, read from the create answer's fields.
     func walletTarget(_ format: ResponseFormat, _ fields: [String: Any]) throws -> ResponseTarget {
-        switch format {
-        case .appleApp:
-            guard let merchantKey, let nonce = (fields["nonce"] as? String).flatMap(Base64URL.decode) else {
-                throw ServerFailure(description: "the Apple request has no base64url nonce")
-            }
-            return .appleApp(AppleAppRequest(merchantKey: merchantKey, nonce: nonce, merchantID: merchantID, teamID: teamID))
-        case .annexC:
-            guard let data = fields["data"] as? [String: Any], let info = data["encryptionInfo"] as? String else {
-                throw ServerFailure(description: "the Annex C request has no data.encryptionInfo")
-            }
-            return .annexCEncryptionInfo(info, origin: origin)
-        case .openID4VP:
-            guard let protocolIdentifier = fields["protocol"] as? String, let data = fields["data"],
-                  let text = try? JSONSerialization.data(withJSONObject: data)
-            else { throw ServerFailure(description: "the OpenID4VP request has no protocol and data") }
-            do {
-                return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: text, as: UTF8.self),
-                                                       origin: origin))
-            } catch {
-                throw ServerFailure(description: "the kit cannot read the OpenID4VP request: \(error)")
-            }
-        default:
+        guard let answering = KitFormat.of(format)?.answering else {
             throw ServerFailure(description: "no request flow for \(format.rawValue)")
+        }
+        let published = PublishedRequest(value: { name in
+            var found: Any? = fields
+            for key in Self.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
+            guard let found else { throw ServerFailure(description: "the \(format.rawValue) request has no \(name)") }
+            return found
+        }, origin: origin, merchantKey: merchantKey, merchantID: merchantID, teamID: teamID)
+        do {
+            return try answering(published)
+        } catch let failure as ServerFailure {
+            throw failure
+        } catch {
+            throw ServerFailure(description: "the kit cannot answer the \(format.rawValue) request: \(error)")
         }
     }
 

@@ -6,10 +6,11 @@ import Verifier
 
 /// Prints a report and returns the exit status for its verdict.
 enum ReportPrinter {
-    /// Prints `report`; `defaultTrust` says no `--trust` was given. Hints (what to pass for a rejection a newcomer
-    /// meets) follow the failed checks in the text report and go to stderr with `--json`, which stays the report.
-    static func emit(_ report: VerificationReport, json: Bool, defaultTrust: Bool = false) -> ExitStatus {
-        let hints = hints(report, defaultTrust: defaultTrust)
+    /// Prints `report`; `defaultTrust` says no `--trust` was given, `offersTestKey` that the command has
+    /// `--allow-test-key`. Hints (what to pass for a rejection a newcomer meets) follow the failed checks in the text
+    /// report and go to stderr with `--json`, which stays the report.
+    static func emit(_ report: VerificationReport, json: Bool, defaultTrust: Bool = false, offersTestKey: Bool = false) -> ExitStatus {
+        let hints = hints(report, defaultTrust: defaultTrust, offersTestKey: offersTestKey)
         if json {
             print(report.json.serialized(pretty: true))
             for hint in hints { FileHandle.standardError.write(Data("hint: \(TerminalText.escaped(hint))\n".utf8)) }
@@ -20,14 +21,14 @@ enum ReportPrinter {
     }
 
     /// One line per rejection the command line can fix: the option to pass.
-    static func hints(_ report: VerificationReport, defaultTrust: Bool) -> [String] {
+    static func hints(_ report: VerificationReport, defaultTrust: Bool, offersTestKey: Bool = false) -> [String] {
         let failed = report.checks.filter { $0.status == .fail }
         var hints: [String] = []
         if failed.contains(where: { $0.code == .envelopeTestKey }) {
             hints.append("the response is encrypted to Apple's published test key (iOS Simulator, Apple's sample): pass --allow-test-key "
                          + "to verify it in test mode (the report then says assurance: test)")
         }
-        if report.format == .appleApp, failed.contains(where: { $0.code == .issuerMockData }) {
+        if offersTestKey, failed.contains(where: { $0.code == .issuerMockData }) {
             hints.append("mock data from a device with Apple's Wallet developer profile: pass --allow-test-key to verify it in test mode "
                          + "(the mock-data line then warns and the report says assurance: test)")
         }

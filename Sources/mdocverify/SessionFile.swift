@@ -127,8 +127,11 @@ struct SessionFile: Equatable {
                                + "use the mdocverify that wrote it, or create the request again with this one")
         }
         guard let formatName = object["format"] as? String, let format = VerificationReport.Format(rawValue: formatName),
-              [.annexC, .appleApp, .openID4VP].contains(format)
-        else { throw UsageFailure("session at \(path) names no format this mdocverify keeps sessions for (annex-c, apple-app, openid4vp): \(fix)") }
+              format.hasRequestFlow
+        else {
+            let kept = VerificationReport.Format.allCases.filter(\.hasRequestFlow).map(\.rawValue).sorted().joined(separator: ", ")
+            throw UsageFailure("session at \(path) names no format this mdocverify keeps sessions for (\(kept)): \(fix)")
+        }
         guard format == expected else {
             throw UsageFailure("session at \(path) is for \(format.rawValue): check it with `mdocverify verify \(format.rawValue)`, "
                                + "or pass the session of your \(expected.rawValue) request")

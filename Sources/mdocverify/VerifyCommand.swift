@@ -56,7 +56,7 @@ struct Verify: ParsableCommand {
                 }
                 let time = try InputFiles.time(options.at)
                 let report = revocation.verify { lookups in verifier.verify(encryptedData: response, session: session, at: time, noting: lookups) }
-                return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty)
+                return ReportPrinter.emit(report, json: options.json, defaultTrust: options.trust.isEmpty, offersTestKey: true)
             }
         }
 

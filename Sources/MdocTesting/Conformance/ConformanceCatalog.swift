@@ -30,10 +30,10 @@ enum ConformanceCatalog {
 
     /// Positive controls.
     static func addPositiveControls(to list: inout CaseList) {
-        let format = list.format
+        let shape = KitFormat.of(list.format)?.corpus
         list.add(.positive, "mdl", clause: "ISO/IEC 18013-5 §9.3 (mdoc verification)",
                  summary: "a correct mDL response with six elements: it must verify", expected: .verified, recipe: Recipe())
-        if format != .openID4VP {  // the kit's OpenID4VP request queries the mDL
+        if shape?.requestDocTypeCode == nil {  // a request that binds the docType asks for the mDL
             list.add(.positive, "photoid", clause: "ISO/IEC 23220-2; ISO/IEC 18013-5 §9.3",
                      summary: "a correct ISO/IEC 23220 photo ID response: it must verify", expected: .verified,
                      recipe: Recipe(docType: DocType.photoID,
@@ -70,6 +70,7 @@ enum ConformanceCatalog {
     /// Attack classes.
     static func addAttacks(to list: inout CaseList) {
         let format = list.format
+        let shape = KitFormat.of(format)?.corpus
         let mdl = NameSpace.mDL
         list.add(.attack, "age-over-disclosure", clause: "ISO/IEC 18013-5 §7.2.5 (age_over_NN), §8.3.2.1.2.1; data minimisation",
                  summary: "asked only age_over_21, the wallet also returns age_in_years and birth_date (the exact age)",
@@ -82,8 +83,8 @@ enum ConformanceCatalog {
                  recipe: Recipe(elements: askedElements + [ElementID(mdl, "document_number")], request: askedRequest))
         list.add(.attack, "doctype-not-requested", clause: "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest)",
                  summary: "the request asks for an mDL; the wallet returns a photo ID instead",
-                 expected: format == .openID4VP ? .rejected(.vpTokenDocTypeMismatch) : .rejected(.policyDocTypeNotRequested),
-                 requires: format == .openID4VP ? [] : [.requestPolicy],
+                 expected: .rejected(shape?.requestDocTypeCode ?? .policyDocTypeNotRequested),
+                 requires: shape?.requestDocTypeCode == nil ? [.requestPolicy] : [],
                  recipe: Recipe(docType: DocType.photoID, elements: [ElementID(NameSpace.iso23220, "family_name_unicode")],
                                 request: askedRequest))
         list.add(.attack, "element-type-bool-as-text", clause: "ISO/IEC 18013-5 §7.2.1, §7.2.5 (age_over_NN is a bool)",
@@ -95,13 +96,9 @@ enum ConformanceCatalog {
                  expected: .rejected(.elementTypeInvalid),
                  recipe: Recipe(contentOverrides: [ElementID(mdl, "document_number"): .unsigned(1_234_567)]))
         list.add(.attack, "transcript-other-format", clause: "ISO/IEC 18013-5 §9.1.3.4 (DeviceAuthentication), §9.1.5.1 (SessionTranscript)",
-                 summary: "the device signs over another format's session transcript (\(otherFormatName(format))) for this request",
+                 summary: "the device signs over another format's session transcript (\(shape?.otherTranscriptName ?? "another format's")) for this request",
                  expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .otherFormat))
-        if format == .openID4VP {
-            list.add(.attack, "transcript-draft-24", clause: "OpenID4VP 1.0 B.2.6.2 (DC API handover)",
-                     summary: "the device signs over the draft 24 handover (origin, client_id, nonce) where 1.0 binds origin, nonce and JWK thumbprint",
-                     expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .openID4VPDraft24))
-        }
+        shape?.extraAttacks(&list)
         if format.hasRequestFlow {
             list.add(.attack, "replay", clause: "ISO/IEC 18013-7 §6 (one response per request); relying-party policy",
                      summary: "a correct answer posted a second time to the same request: the second must be refused",
@@ -114,13 +111,6 @@ enum ConformanceCatalog {
     static let askedRequest = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [
         NameSpace.mDL: ["family_name": true, "given_name": false, "age_over_21": false],
     ])])
-
-    static func otherFormatName(_ format: ResponseFormat) -> String {
-        switch format {
-        case .annexC: return "OpenID4VP's"
-        default: return "Annex C's"
-        }
-    }
 
     /// The clause each fault exercises.
     static func clause(_ fault: Fault) -> String {

@@ -80,7 +80,7 @@ public struct ConformanceCorpus: Sendable {
         let response = try answer(testCase, to: request.target, material: material)
 
         var files: [String: [UInt8]] = [:]
-        let inputs = Inputs(testCase, recipe: recipe)
+        let inputs = CorpusInputs(testCase, recipe: recipe)
         files[inputs.response] = response.bytes
         files["iaca.pem"] = Array(material.pki.iacaPEM.utf8)
         for anchor in response.revocation.otherIssuerAnchors {
@@ -187,7 +187,7 @@ public struct ConformanceCorpus: Sendable {
     /// code(s), requirements, verification time, the input files by role, the request values and the `mdocverify`
     /// arguments that verify it from inside its folder.
     public func entry(_ testCase: ConformanceCase, material: Material) -> JSONValue {
-        let inputs = Inputs(testCase, recipe: testCase.recipe)
+        let inputs = CorpusInputs(testCase, recipe: testCase.recipe)
         var files: [(String, JSONValue)] = [("response", .string(inputs.response)), ("trust", .array(inputs.trust.map(JSONValue.string)))]
         if !inputs.crls.isEmpty { files.append(("crls", .array(inputs.crls.map(JSONValue.string)))) }
         if !inputs.statusLists.isEmpty { files.append(("statusLists", .array(inputs.statusLists.map(JSONValue.string)))) }
@@ -220,72 +220,18 @@ public struct ConformanceCorpus: Sendable {
     }
 
     /// `mdocverify verify …` for the case, run from inside its folder, with `--json`.
-    func mdocverifyArguments(_ testCase: ConformanceCase, inputs: Inputs) -> [String] {
-        var arguments = ["verify", testCase.format.rawValue]
-        switch testCase.format {
-        case .deviceResponse:
-            arguments += ["--device-response", inputs.response, "--session-transcript", inputs.transcript ?? ""]
-            if let request = inputs.request { arguments += ["--request", request] }
-        case .appleApp:
-            arguments += ["--response", inputs.response, "--private-key", inputs.privateKey ?? "", "--session", inputs.session ?? ""]
-        default:
-            arguments += ["--response", inputs.response, "--session", inputs.session ?? ""]
-        }
+    func mdocverifyArguments(_ testCase: ConformanceCase, inputs: CorpusInputs) -> [String] {
+        var arguments = ["verify", testCase.format.rawValue] + (KitFormat.of(testCase.format)?.corpus.verifyOptions(inputs) ?? [])
         arguments += inputs.trust.flatMap { ["--trust", $0] } + ["--at", RFC3339.format(time)]
         arguments += inputs.crls.flatMap { ["--crl", $0] } + inputs.statusLists.flatMap { ["--status-list", $0] }
         if !inputs.statusLists.isEmpty { arguments += ["--revocation", "hard"] }
         return arguments + ["--json"]
     }
 
-    /// A case's input files by role; a pure function of the case, so the manifest needs no build.
-    struct Inputs {
-        let response: String
-        let trust: [String]
-        let crls: [String]
-        let statusLists: [String]
-        let request: String?
-        let session: String?
-        let privateKey: String?
-        let transcript: String?
-
-        init(_ testCase: ConformanceCase, recipe: Recipe) {
-            switch testCase.format {
-            case .appleApp: response = "response.cbor"
-            case .annexC: response = "response.txt"
-            case .openID4VP: response = "response.json"
-            default: response = "device-response.cbor"
-            }
-            trust = ["iaca.pem"] + (recipe.faults.contains(.statusListOtherIssuer) ? ["other-issuer-iaca.pem"] : [])
-            let revocation = testCase.requires.contains(.revocation)
-            crls = revocation ? ["iaca.crl"] : []
-            statusLists = revocation && recipe.statusList
-                ? ["status-list.cwt"] + (recipe.faults.contains(.identifierListRevoked) ? ["identifier-list.cwt"] : []) : []
-            request = recipe.request != nil || recipe.faults.contains(.duplicateDocType) ? "request.json" : nil
-            let flow = testCase.format.hasRequestFlow
-            session = flow ? "session.json" : nil
-            transcript = flow ? nil : "session-transcript.cbor"
-            switch testCase.format {
-            case .appleApp: privateKey = "merchant-private-key.pem"
-            case .annexC: privateKey = "recipient-private-key.pem"
-            case .openID4VP: privateKey = "encryption-private-key.pem"
-            default: privateKey = nil
-            }
-        }
-
-        var allFiles: [String] {
-            [response] + trust + crls + statusLists + [request, session, privateKey, transcript].compactMap { $0 }
-        }
-    }
-
     /// The relying party's private key a format's request keeps: Apple's merchant key, Annex C's recipient key, the
     /// OpenID4VP response encryption key.
     static func privateKey(_ request: SimulatedRequest) -> PrivateKey? {
-        switch request.format {
-        case .appleApp: return request.environment.recipientKeys.first
-        case .annexC: return request.target.annexCRequest?.recipientKey
-        case .openID4VP: return request.target.openID4VPRequest?.encryptionKey
-        default: return nil
-        }
+        KitFormat.of(request.format)?.corpus.privateKey(request)
     }
 
     /// The request values a verifier binds into the transcript, as plain text.
@@ -352,10 +298,7 @@ public struct ConformanceCorpus: Sendable {
             ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ]
         if let policy { members.append(("request", json(policy))) }
-        if format == .appleApp {
-            members.append(("merchantID", .string(environment.merchantID)))
-            members.append(("teamID", .string(environment.teamID)))
-        }
+        members += KitFormat.of(format)?.corpus.sessionValues(environment) ?? []
         return .object(members)
     }
 }
@@ -371,5 +314,36 @@ struct OtherTranscriptWallet: WalletSide {
     func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
         -> (bytes: [UInt8], text: String?) {
         try base.wrap(deviceResponse, faults: faults, extraEntries: extraEntries, pki: pki)
+    }
+}
+
+/// A case's input files by role; a pure function of the case, so the manifest needs no build.
+package struct CorpusInputs {
+    package let response: String
+    package let trust: [String]
+    package let crls: [String]
+    package let statusLists: [String]
+    package let request: String?
+    package let session: String?
+    package let privateKey: String?
+    package let transcript: String?
+
+    init(_ testCase: ConformanceCase, recipe: Recipe) {
+        let shape = KitFormat.of(testCase.format)?.corpus
+        response = shape?.responseFile ?? "device-response.cbor"
+        trust = ["iaca.pem"] + (recipe.faults.contains(.statusListOtherIssuer) ? ["other-issuer-iaca.pem"] : [])
+        let revocation = testCase.requires.contains(.revocation)
+        crls = revocation ? ["iaca.crl"] : []
+        statusLists = revocation && recipe.statusList
+            ? ["status-list.cwt"] + (recipe.faults.contains(.identifierListRevoked) ? ["identifier-list.cwt"] : []) : []
+        request = recipe.request != nil || recipe.faults.contains(.duplicateDocType) ? "request.json" : nil
+        let flow = testCase.format.hasRequestFlow
+        session = flow ? "session.json" : nil
+        transcript = flow ? nil : "session-transcript.cbor"
+        privateKey = shape?.privateKeyFile
+    }
+
+    var allFiles: [String] {
+        [response] + trust + crls + statusLists + [request, session, privateKey, transcript].compactMap { $0 }
     }
 }

@@ -53,8 +53,13 @@ extension ResponseTarget {
 
 extension KitFormat {
     /// Annex C: a seeded recipient key and origin; HPKE faults end in `hpke.open_failed`.
-    static let annexC = KitFormat(format: .annexC, transportFaults: [.encryptedToOtherKey, .corruptedCiphertext],
-                                  transportCodes: [:], refusesDeviceMac: true) { seed in
+    static let annexC = KitFormat(
+        format: .annexC, transportFaults: [.encryptedToOtherKey, .corruptedCiphertext], transportCodes: [:], refusesDeviceMac: true,
+        corpus: CorpusShape(responseFile: "response.txt", privateKeyFile: "recipient-private-key.pem",
+                            privateKey: { $0.target.annexCRequest?.recipientKey }, verifyOptions: CorpusShape.sessionOptions,
+                            otherTranscriptName: "OpenID4VP's"),
+        answering: { published in .annexCEncryptionInfo(try published.text("encryptionInfo"), origin: published.origin) }
+    ) { seed in
         let request = try AnnexCRequest(seed: seed.seed)
         return SeededRequest(target: .annexC(request),
                              state: AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo,

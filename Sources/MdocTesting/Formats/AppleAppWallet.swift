@@ -44,7 +44,8 @@ extension KitFormat {
         format: .appleApp,
         transportFaults: [.encryptedToOtherKey, .corruptedCiphertext, .wrongInfoHash, .unsupportedEnvelopeAlgorithm,
                           .unsupportedEnvelopeMode, .truncatedEnvelope],
-        transportCodes: [.encryptedToOtherKey: .envelopeRecipientMismatch], refusesDeviceMac: true
+        transportCodes: [.encryptedToOtherKey: .envelopeRecipientMismatch], refusesDeviceMac: true,
+        corpus: appleAppCorpus, answerNeedsRelyingPartyKey: true, answering: answerAppleApp
     ) { seed in
         let merchantKey = try seed.pki.seed.key("merchant", curve: .p256)
         let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: seed.pki.seed.bytes("nonce", count: 32),
@@ -52,5 +53,28 @@ extension KitFormat {
         return SeededRequest(target: .appleApp(request), state: AppleAppFlow.state(nonce: request.nonce),
                              environment: FlowEnvironment(configuration: seed.configuration, recipientKeys: [merchantKey],
                                                           merchantID: request.merchantID, teamID: request.teamID))
+    }
+
+    /// Apple's corpus files: the raw `encryptedData`, the merchant key, and the merchant values in the session.
+    static let appleAppCorpus = CorpusShape(
+        responseFile: "response.cbor", privateKeyFile: "merchant-private-key.pem",
+        privateKey: { (request: SimulatedRequest) -> PrivateKey? in request.environment.recipientKeys.first },
+        verifyOptions: { (inputs: CorpusInputs) -> [String] in
+            ["--response", inputs.response, "--private-key", inputs.privateKey ?? "", "--session", inputs.session ?? ""]
+        },
+        sessionValues: { (environment: FlowEnvironment) -> [(String, JSONValue)] in
+            [("merchantID", .string(environment.merchantID)), ("teamID", .string(environment.teamID))]
+        })
+
+    /// The wallet for a published Apple request: its nonce (base64url or hex), sealed to the relying party's merchant key.
+    static func answerAppleApp(_ published: PublishedRequest) throws -> ResponseTarget {
+        guard let merchantKey = published.merchantKey else {
+            throw SimulationError.invalidOption("an apple-app answer is sealed to the relying party's merchant key, which was not given")
+        }
+        let text = try published.text("nonce")
+        guard let nonce = Base64URL.decode(text) ?? (text.count % 2 == 0 ? Hex.decode(text) : nil) else {
+            throw SimulationError.invalidOption("the request's nonce is not base64url or hex")
+        }
+        return .appleApp(AppleAppRequest(merchantKey: merchantKey, nonce: nonce, merchantID: published.merchantID, teamID: published.teamID))
     }
 }

@@ -28,7 +28,12 @@ extension ResponseTarget {
 
 extension KitFormat {
     /// A bare DeviceResponse: a seeded transcript and no request flow; no envelope, so no transport fault.
-    static let deviceResponse = KitFormat(format: .deviceResponse, transportFaults: [], transportCodes: [:], refusesDeviceMac: false) { seed in
+    static let deviceResponse = KitFormat(
+        format: .deviceResponse, transportFaults: [], transportCodes: [:], refusesDeviceMac: false,
+        corpus: CorpusShape(responseFile: "device-response.cbor", verifyOptions: { inputs in
+            ["--device-response", inputs.response, "--session-transcript", inputs.transcript ?? ""] + (inputs.request.map { ["--request", $0] } ?? [])
+        })
+    ) { seed in
         SeededRequest(target: .deviceResponse(SessionTranscript(built: .array([
             .null, .null, .array([.text("MdocTesting"), .bytes(seed.pki.seed.bytes("nonce", count: 32))]),
         ]))), state: nil, environment: FlowEnvironment(configuration: seed.configuration))

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import Mdoc
 import MdocModel
@@ -35,6 +36,27 @@ package struct KitFormat: Sendable {
     package let refusesDeviceMac: Bool
     /// The relying party's side of a seeded case.
     package let seededRequest: @Sendable (Seed) throws -> SeededRequest
+    /// How the format's cases are written into a conformance corpus and checked by the catalogue.
+    package let corpus: CorpusShape
+    /// The kit's wallet for a request as a verifier published it; nil for a format without a request flow.
+    package let answering: (@Sendable (PublishedRequest) throws -> ResponseTarget)?
+    /// Whether that wallet needs the relying party's key, which the published request does not carry (Apple seals to
+    /// the merchant key).
+    package let answerNeedsRelyingPartyKey: Bool
+
+    init(format: ResponseFormat, transportFaults: Set<Fault>, transportCodes: [Fault: ErrorCode], refusesDeviceMac: Bool,
+         corpus: CorpusShape, answerNeedsRelyingPartyKey: Bool = false,
+         answering: (@Sendable (PublishedRequest) throws -> ResponseTarget)? = nil,
+         seededRequest: @escaping @Sendable (Seed) throws -> SeededRequest) {
+        self.format = format
+        self.transportFaults = transportFaults
+        self.transportCodes = transportCodes
+        self.refusesDeviceMac = refusesDeviceMac
+        self.corpus = corpus
+        self.answerNeedsRelyingPartyKey = answerNeedsRelyingPartyKey
+        self.answering = answering
+        self.seededRequest = seededRequest
+    }
 
     /// Every format's kit side, in `FormatRegistry` order.
     package static let all: [KitFormat] = FormatRegistry.descriptors.compactMap { descriptor in
@@ -46,4 +68,75 @@ package struct KitFormat: Sendable {
 
     /// The kit side of `format`; nil for a format the kit cannot simulate.
     package static func of(_ format: ResponseFormat) -> KitFormat? { all.first { $0.format == format } }
+}
+
+/// How one format's cases look in a conformance corpus: its files, its `mdocverify verify` options, its kept session
+/// and the catalogue's format-specific rules.
+package struct CorpusShape: Sendable {
+    /// The answer's file name (e.g. `response.txt`).
+    package let responseFile: String
+    /// The relying party's private key's file name; nil when the format keeps none.
+    package let privateKeyFile: String?
+    /// The relying party's private key a seeded request keeps.
+    package let privateKey: @Sendable (SimulatedRequest) -> PrivateKey?
+    /// The `mdocverify verify <format>` options naming the answer and what it is checked against.
+    package let verifyOptions: @Sendable (CorpusInputs) -> [String]
+    /// Members `session.json` holds beside the kept state and the request (Apple: the merchant and team IDs).
+    package let sessionValues: @Sendable (FlowEnvironment) -> [(String, JSONValue)]
+    /// When the request itself binds the docType (OpenID4VP's DCQL query), the code another docType gets, with no
+    /// request policy needed (the kit's request then queries the mDL only); nil: the request-policy check decides.
+    package let requestDocTypeCode: ErrorCode?
+    /// The other format whose transcript the `transcript-other-format` attack signs over, as the summary names it.
+    package let otherTranscriptName: String
+    /// Attack cases only this format has.
+    let extraAttacks: @Sendable (inout ConformanceCatalog.CaseList) -> Void
+
+    init(responseFile: String, privateKeyFile: String? = nil, privateKey: @escaping @Sendable (SimulatedRequest) -> PrivateKey? = { _ in nil },
+         verifyOptions: @escaping @Sendable (CorpusInputs) -> [String],
+         sessionValues: @escaping @Sendable (FlowEnvironment) -> [(String, JSONValue)] = { _ in [] },
+         requestDocTypeCode: ErrorCode? = nil, otherTranscriptName: String = "Annex C's",
+         extraAttacks: @escaping @Sendable (inout ConformanceCatalog.CaseList) -> Void = { _ in }) {
+        self.responseFile = responseFile
+        self.privateKeyFile = privateKeyFile
+        self.privateKey = privateKey
+        self.verifyOptions = verifyOptions
+        self.sessionValues = sessionValues
+        self.requestDocTypeCode = requestDocTypeCode
+        self.otherTranscriptName = otherTranscriptName
+        self.extraAttacks = extraAttacks
+    }
+
+    /// The options of a format with a request flow: the answer and the kept session.
+    static func sessionOptions(_ inputs: CorpusInputs) -> [String] {
+        ["--response", inputs.response, "--session", inputs.session ?? ""]
+    }
+}
+
+/// A request as a verifier published it, as the kit's wallet reads it: the verifier's values by the kit's names for
+/// them (`nonce`, `encryptionInfo`, `protocol`, `data`), the page's origin, and the relying party's Apple values
+/// (which no request carries).
+package struct PublishedRequest {
+    /// The value named `name`, or a thrown description of what is missing.
+    package let value: (String) throws -> Any
+    /// The origin of the page that made the request.
+    package let origin: String
+    /// The relying party's Apple merchant key, merchant ID and team ID.
+    package let merchantKey: PublicKey?
+    package let merchantID: String
+    package let teamID: String
+
+    /// Creates the view of a published request.
+    package init(value: @escaping (String) throws -> Any, origin: String, merchantKey: PublicKey?, merchantID: String, teamID: String) {
+        self.value = value
+        self.origin = origin
+        self.merchantKey = merchantKey
+        self.merchantID = merchantID
+        self.teamID = teamID
+    }
+
+    /// The value named `name` as text, or a `SimulationError` naming it.
+    func text(_ name: String) throws -> String {
+        guard let text = try value(name) as? String else { throw SimulationError.invalidOption("the request's \(name) is not text") }
+        return text
+    }
 }

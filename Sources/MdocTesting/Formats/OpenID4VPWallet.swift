@@ -1,4 +1,5 @@
 import CBOR
+import Foundation
 import CryptoCore
 import Mdoc
 import MdocModel
@@ -36,10 +37,34 @@ extension KitFormat {
     /// OpenID4VP: a seeded request in the case's response mode; JWE faults end in `jwe.decryption_failed`.
     static let openID4VP = KitFormat(
         format: .openID4VP, transportFaults: [.encryptedToOtherKey, .corruptedCiphertext],
-        transportCodes: [.encryptedToOtherKey: .jweDecryptionFailed, .corruptedCiphertext: .jweDecryptionFailed], refusesDeviceMac: false
+        transportCodes: [.encryptedToOtherKey: .jweDecryptionFailed, .corruptedCiphertext: .jweDecryptionFailed], refusesDeviceMac: false,
+        corpus: openID4VPCorpus, answering: answerOpenID4VP
     ) { seed in
         let request = try OpenID4VPRequest(seed: seed.seed, responseMode: seed.responseMode)
         return SeededRequest(target: .openID4VP(request), state: OpenID4VPFlow.state(request.session),
                              environment: FlowEnvironment(configuration: seed.configuration))
+    }
+
+    /// OpenID4VP's corpus files; its DCQL query binds the docType, and the draft 24 handover is an attack of its own.
+    static let openID4VPCorpus = CorpusShape(
+        responseFile: "response.json", privateKeyFile: "encryption-private-key.pem",
+        privateKey: { (request: SimulatedRequest) -> PrivateKey? in request.target.openID4VPRequest?.encryptionKey },
+        verifyOptions: CorpusShape.sessionOptions, requestDocTypeCode: ErrorCode.vpTokenDocTypeMismatch, otherTranscriptName: "Annex C's",
+        extraAttacks: addDraft24Attack)
+
+    static func addDraft24Attack(to list: inout ConformanceCatalog.CaseList) {
+        list.add(ConformanceCase.Kind.attack, "transcript-draft-24", clause: "OpenID4VP 1.0 B.2.6.2 (DC API handover)",
+                 summary: "the device signs over the draft 24 handover (origin, client_id, nonce) where 1.0 binds origin, nonce and JWK thumbprint",
+                 expected: ExpectedOutcome.rejected(ErrorCode.deviceSignatureInvalid), recipe: Recipe(transcript: .openID4VPDraft24))
+    }
+
+    /// The wallet for a published OpenID4VP request: its DC API protocol and data, for the page's origin.
+    static func answerOpenID4VP(_ published: PublishedRequest) throws -> ResponseTarget {
+        let protocolIdentifier = try published.text("protocol")
+        guard let data = try? JSONSerialization.data(withJSONObject: try published.value("data")) else {
+            throw SimulationError.invalidOption("the request's data is not a JSON object")
+        }
+        return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: data, as: UTF8.self),
+                                               origin: published.origin))
     }
 }

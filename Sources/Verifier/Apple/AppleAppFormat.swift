@@ -12,6 +12,7 @@ extension FormatDescriptor {
         format: .appleApp, title: "Apple Verify with Wallet (in-app)", documentation: "docs/formats.md §1",
         checks: [.envelopeAlgorithm, .envelopeTestKey, .envelopeRecipient, .envelopeTranscript, .responseTopics],
         codes: [.envelopeRecipientMismatch, .envelopeTestKey, .envelopeTranscriptMismatch],
+        wire: .bytes, mockDataApplies: true,
         flow: { environment, verifier in AppleAppFlow(environment, verifier: verifier) })
 }
 

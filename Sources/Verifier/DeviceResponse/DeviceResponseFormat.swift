@@ -10,5 +10,5 @@ extension FormatDescriptor {
     /// accepted when the reader key is given. Its front door records only shared checks (`response.decode`).
     public static let deviceResponse = FormatDescriptor(
         format: .deviceResponse, title: "ISO/IEC 18013-5 DeviceResponse", documentation: "docs/formats.md §3", checks: [], codes: [],
-        flow: nil)
+        wire: .text, flow: nil)
 }

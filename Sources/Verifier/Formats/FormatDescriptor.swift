@@ -17,16 +17,28 @@ public struct FormatDescriptor: Sendable {
     public let checks: [CheckID]
     /// The codes only this format's front door raises (the shared ones are in `ErrorCode.sharedFormatCodes`).
     public let codes: [ErrorCode]
+    /// How the wallet's answer travels: bytes or text, and the Digital Credentials API protocols it answers to.
+    public let wire: FormatWire
+    /// Whether the session transcript binds the requesting web page's origin: a request is then made for one origin
+    /// (an API key's), and the demo page can ask for it.
+    public let bindsOrigin: Bool
+    /// Whether Apple's wallet produces the format, so that a development device's mock data is recognised
+    /// (`issuer.mock_data`, docs/formats.md §1.6).
+    public let mockDataApplies: Bool
     /// Builds the format's request flow on the runtime's one verifier; nil when the caller builds the transcript.
     let flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?
 
     init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
+         wire: FormatWire, bindsOrigin: Bool = false, mockDataApplies: Bool = false,
          flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?) {
         self.format = format
         self.title = title
         self.documentation = documentation
         self.checks = checks
         self.codes = codes
+        self.wire = wire
+        self.bindsOrigin = bindsOrigin
+        self.mockDataApplies = mockDataApplies
         self.flow = flow
     }
 

@@ -34,7 +34,7 @@ extension ErrorCode {
 /// x5chain reaches the trust store and that passes every other check is released, under assurance `test`.
 package struct MockDataRule: Sendable {
     /// The formats Apple's wallet produces: in-app (`apple-app`) and Safari's Digital Credentials API (`annex-c`).
-    package static let formats: Set<VerificationReport.Format> = [.appleApp, .annexC]
+    package static let formats = Set(FormatRegistry.descriptors.filter(\.mockDataApplies).map(\.format))
 
     let testMode: Bool
 

@@ -14,6 +14,9 @@ extension FormatDescriptor {
         codes: [.openID4VPWalletError, .openID4VPEncryptionRequired, .jweMalformed, .jweAlgorithmUnsupported, .jweEncryptionNotAllowed,
                 .jweCompressionUnsupported, .jweKeyIDMismatch, .jweEphemeralKeyInvalid, .jweDecryptionFailed, .vpTokenMalformed,
                 .vpTokenQueryUnanswered, .vpTokenDocTypeMismatch] + ErrorCode.haipCodes,
+        wire: .digitalCredentials(["openid4vp-v1-unsigned", "openid4vp-v1-signed", "openid4vp-v1-multisigned", "openid4vp"],
+                                  wholeCredential: true),
+        bindsOrigin: true,
         flow: { environment, verifier in OpenID4VPFlow(environment, verifier: verifier) })
 }
 

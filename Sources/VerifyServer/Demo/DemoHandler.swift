@@ -34,8 +34,9 @@ extension ServerHandlers {
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(DemoCreateBody.self, from: request)
-            guard let format = VerificationReport.Format(rawValue: body.format), format == .annexC || format == .openID4VP else {
-                throw APIError.malformed("the demo creates annex-c or openid4vp transactions")
+            guard let format = VerificationReport.Format(rawValue: body.format), format.descriptor?.bindsOrigin == true else {
+                let web = VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true }.map(\.rawValue)
+                throw APIError.malformed("the demo creates transactions of the web formats: \(web.joined(separator: ", "))")
             }
             let (_, policy) = try Self.validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
             return try await transaction(format: format, policy: policy, origin: origin, owner: TransactionOwner.demo,

@@ -80,8 +80,9 @@ public struct APIKey: Sendable, Equatable {
             for origin in key.origins where !isSerializedOrigin(origin) {
                 problems.append("apiKeys \(name): origin \(InputQuote.short(origin)) is not a serialized web origin (https://host[:port], no path)")
             }
-            if key.origins.isEmpty, key.formats.isEmpty || key.formats.contains(where: { $0 == .annexC || $0 == .openID4VP }) {
-                problems.append("apiKeys \(name): annex-c and openid4vp transactions need origins (list the pages' origins, or limit formats to apple-app)")
+            if key.origins.isEmpty, key.formats.isEmpty || key.formats.contains(where: { $0.descriptor?.bindsOrigin == true }) {
+                let web = VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true }.map(\.rawValue)
+                problems.append("apiKeys \(name): \(web.joined(separator: " and ")) transactions need origins (list the pages' origins, or limit formats to the others)")
             }
         }
         return problems

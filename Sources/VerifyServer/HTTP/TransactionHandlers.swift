@@ -69,7 +69,7 @@ extension ServerHandlers {
     /// The origin a web transaction is bound to: the one the backend names if the key lists it, or the key's only
     /// one; none for apple-app (its transcript binds no origin).
     static func origin(_ named: String?, for format: VerificationReport.Format, key: APIKey) throws(APIError) -> String? {
-        guard format == .annexC || format == .openID4VP else { return nil }
+        guard format.descriptor?.bindsOrigin == true else { return nil }
         if let named {
             guard key.origins.contains(named) else {
                 throw APIError.forbidden("origin \(InputQuote.short(named)) is not one of API key \(key.id)'s origins; "
@@ -95,9 +95,10 @@ extension ServerHandlers {
         var fields: [(String, JSONValue)] = [("requestId", .string(stored.id)), ("clientSecret", .string(secret.secret)),
                                              ("format", .string(format.rawValue))]
         if let origin { fields.append(("origin", .string(origin))) }
-        // The page passes {protocol, data} to navigator.credentials.get alike for both web formats.
-        if format == .annexC, !prepared.publicFields.contains(where: { $0.0 == "protocol" }) {
-            fields.append(("protocol", .string("org-iso-mdoc")))
+        // The page passes {protocol, data} to navigator.credentials.get alike for every web format: a flow that does not
+        // name its protocol uses the format's default one.
+        if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !prepared.publicFields.contains(where: { $0.0 == "protocol" }) {
+            fields.append(("protocol", .string(wireProtocol)))
         }
         var response = Response.json(.created, .object(fields + prepared.publicFields
             + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))

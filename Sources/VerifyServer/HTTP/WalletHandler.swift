@@ -169,20 +169,9 @@ struct WalletAnswer {
         guard let protocolIdentifier else {
             return response.map { .success($0) } ?? .failure(VerificationError(.inputMalformed, "the answer has no `response`"))
         }
-        switch format {
-        case .annexC:
-            guard protocolIdentifier == "org-iso-mdoc" else {
-                return .failure(VerificationError(.envelopeUnsupported, "an annex-c request was answered with protocol \(InputQuote.short(protocolIdentifier)), not org-iso-mdoc"))
-            }
-            guard let inner = (data as? [String: Any])?["response"] as? String else {
-                return .failure(VerificationError(.inputMalformed, "the org-iso-mdoc answer's `data` has no string `response`"))
-            }
-            return .success(inner)
-        case .openID4VP:
-            // The verifier reads the whole DC API result and checks its protocol.
-            return .success(text)
-        default:
-            return .failure(VerificationError(.envelopeUnsupported, "a \(format.rawValue) request is not answered through the Digital Credentials API; post {\"response\": …}"))
+        guard let wire = format.descriptor?.wire else {
+            return .failure(VerificationError(.envelopeUnsupported, "\(format.rawValue) is not a registered format"))
         }
+        return wire.response(protocol: protocolIdentifier, data: data, credential: text, formatName: format.rawValue)
     }
 }

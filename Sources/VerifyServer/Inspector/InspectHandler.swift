@@ -40,7 +40,8 @@ extension ServerHandlers {
                                   inspection: PipelineInspection) async throws(APIError) -> VerificationReport {
         let runtime = runtimes.current
         let time = configuration.verificationTime ?? clock.now()
-        if format == .deviceResponse {
+        // A format without a request flow arrives with the transcript its caller built.
+        if !format.hasRequestFlow {
             return inspectDeviceResponse(body, runtime: runtime, inspection: inspection, at: time)
         }
         if format == .appleApp, body.requestId == nil {
@@ -61,8 +62,9 @@ extension ServerHandlers {
         else {
             return rejected(format, "request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
         }
-        // The Apple flow takes base64; the inspector also takes hex.
-        let response = format == .appleApp ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
+        // A binary answer's flow takes base64; the inspector also takes hex.
+        let binary = format.descriptor?.wire.binary == true
+        let response = binary ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
         return flow.verify(response: response, state: stored.state, policy: stored.policy, at: time)
     }
 

@@ -87,7 +87,10 @@ struct VerifyServerCommand: AsyncParsableCommand {
         if settings.testMode {
             logger.warning("TEST MODE: Apple's test key is accepted and every report says assurance: test")
         }
-        let app = try await VerifyServerApp.make(runtime: runtime, logger: logger)
+        let file = config
+        let app = try await VerifyServerApp.make(runtime: runtime, rereadConfiguration: {
+            ConfigurationLoader.read(file: file, environment: ProcessInfo.processInfo.environment)
+        }, logger: logger)
         let group = Self.serviceGroup(app, grace: settings.shutdownGrace, logger: logger)
         do {
             try await group.run()

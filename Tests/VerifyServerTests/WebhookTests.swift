@@ -84,6 +84,7 @@ struct WebhookTests {
     static func withServer<T: Sendable>(port: Int, includeReport: Bool = false, allow: [String] = ["127.0.0.1"],
                                         store: any RequestStore = InMemoryRequestStore(), clock: TestClock = TestClock(),
                                         backoff: [Duration] = Array(repeating: .zero, count: 5), wallet given: SimulatedWallet? = nil,
+                                        secrets: [String] = [secretText],
                                         _ body: @Sendable (RunningServer, SimulatedWallet, TransactionAPITests.Key) async throws -> T)
         async throws -> T {
         let wallet = try given ?? SimulatedWallet(time: Date())
@@ -92,7 +93,7 @@ struct WebhookTests {
         var configuration = wallet.configuration(testMode: true)
         configuration.apiKeys = [key.entry]
         configuration.webhookURL = "http://127.0.0.1:\(port)/hook"
-        configuration.webhookSecret = try WebhookSecret(text: secretText)
+        configuration.webhookSecrets = try secrets.map { try WebhookSecret(text: $0) }
         configuration.webhookIncludeReport = includeReport
         configuration.webhookAllow = allow
         return try await ServerFixture.withServer(configuration, store: store, clock: clock,
@@ -163,13 +164,13 @@ struct WebhookTests {
         try await receiver.run { port in
             let secret = try WebhookSecret(text: Self.secretText)
             let event = WebhookEvent(id: "msg_x", requestId: "x", body: #"{"type":"transaction.verified"}"#, createdAt: Date())
-            let refused = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false, allow: [],
+            let refused = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secrets: { [secret] }, includeReport: false, allow: [],
                                         store: InMemoryRequestStore(), logger: ServerFixture.quietLogger)
             guard case .refused = await refused.post(event) else {
                 Issue.record("a loopback destination without an allow entry was not refused")
                 return
             }
-            let allowed = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secret: secret, includeReport: false,
+            let allowed = WebhookSender(url: "http://127.0.0.1:\(port)/hook", secrets: { [secret] }, includeReport: false,
                                         allow: [try #require(FetchDestination("127.0.0.0/8"))], store: InMemoryRequestStore(),
                                         logger: ServerFixture.quietLogger)
             #expect(await allowed.post(event) == .gone)
@@ -193,5 +194,38 @@ struct WebhookTests {
         configuration.webhookSecret = try WebhookSecret(text: Self.secretText)
         configuration.webhookAllow = []
         #expect(!configuration.problems.joined().contains("webhook"))
+    }
+
+    @Test("webhookSecretFile with two secrets (a rotation's overlap): every delivery carries one v1 signature per secret, each verifying; one to four lines only")
+    func rotationOverlap() async throws {
+        let next = "whsec_" + Data(Array(100 ..< 132).map(UInt8.init)).base64EncodedString()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func write(_ text: String) throws -> String {
+            let file = folder.appendingPathComponent(UUID().uuidString).path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            return file
+        }
+        #expect(try WebhookSecret.all(contentsOfFile: write("\(Self.secretText)\n\n\(next)\n")).count == 2)
+        #expect(throws: ConfigurationProblems.self) { try WebhookSecret.all(contentsOfFile: write("\n")) }
+        #expect(throws: ConfigurationProblems.self) { try WebhookSecret.all(contentsOfFile: write(Array(repeating: next, count: 5).joined(separator: "\n"))) }
+        #expect(throws: ConfigurationProblems.self) { try WebhookSecret.all(contentsOfFile: write("\(next)\nwhsec_short")) }
+        let receiver = WebhookReceiver(statuses: [204])
+        try await receiver.run { port in
+            try await Self.withServer(port: port, secrets: [Self.secretText, next]) { server, wallet, key in
+                _ = try await Self.answered(server, wallet, key)
+                var deliveries = receiver.received.makeAsyncIterator()
+                let delivery = try #require(await deliveries.next())
+                let signatures = try #require(delivery.headers["webhook-signature"]).split(separator: " ").map(String.init)
+                #expect(signatures.count == 2)
+                let id = try #require(delivery.headers["webhook-id"]), timestamp = try #require(delivery.headers["webhook-timestamp"])
+                for (secret, signature) in zip([Self.secretText, next], signatures) {
+                    let key = try #require(Data(base64Encoded: String(secret.dropFirst("whsec_".count))))
+                    let expected = HMAC.authenticate(.sha256, key: [UInt8](key), data: Array("\(id).\(timestamp).".utf8) + delivery.body)
+                    #expect(signature == "v1," + Data(expected).base64EncodedString())
+                }
+            }
+        }
     }
 }

@@ -130,11 +130,14 @@ final class RuntimeBox: Sendable {
 struct TrustReloadOnHangup: Service {
     let box: RuntimeBox
     let logger: Logger
+    /// What else SIGHUP reloads (the API keys and webhook secrets).
+    var also: @Sendable () -> Void = {}
 
     func run() async throws {
         let signals = await UnixSignalsSequence(trapping: .sighup)
         for await _ in signals.cancelOnGracefulShutdown() {
             box.reload(logger: logger)
+            also()
         }
     }
 }

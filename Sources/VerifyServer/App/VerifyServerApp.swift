@@ -26,6 +26,7 @@ public struct VerifyServerApp: Service {
     private let listening: ListeningPort
     private let purger: ExpiredRequestPurger
     private let listRefresher: TrustListRefresher
+    private let credentials: Credentials
 
     /// Loads the runtime from `configuration` and builds the server.
     ///
@@ -38,14 +39,18 @@ public struct VerifyServerApp: Service {
     ///     with the server.
     ///   - clock: The clock for request expiry (tests move it).
     ///   - hooks: Test-only hooks into request handling.
+    ///   - rereadConfiguration: Reads the configuration again as at start (SIGHUP, `reloadCredentials()`), for the API
+    ///     keys and webhook secrets; nil: they stay as configured.
     ///   - logger: The logger for the server and its services.
     public static func make(configuration: ServerConfiguration, store: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
+                            rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil,
                             logger: Logger) async throws -> VerifyServerApp {
         // Trust lists are judged on the server's clock from the start, as every reload judges them.
         let fixed = configuration.verificationTime
         let runtime = try VerifierRuntime.load(configuration, fetcher: nil, trustTime: { fixed ?? clock.now() })
-        return try await make(runtime: runtime, store: store, clock: clock, hooks: hooks, logger: logger)
+        return try await make(runtime: runtime, store: store, clock: clock, hooks: hooks, rereadConfiguration: rereadConfiguration,
+                              logger: logger)
     }
 
     /// Builds the server on an already loaded runtime.
@@ -54,16 +59,12 @@ public struct VerifyServerApp: Service {
     /// `runtime.configuration.store` cannot be opened.
     public static func make(runtime: VerifierRuntime, store callerStore: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
+                            rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil,
                             logger: Logger) async throws -> VerifyServerApp {
         let configuration = runtime.configuration
         // Every line logged while serving a request names its client.
         let logger = ClientAddressLogHandler.wrapping(logger)
-        if configuration.legacyAPI.serves {
-            logger.warning("""
-                legacyAPI is on: POST /v1/requests and POST /v1/verify answer anyone, without authentication; \
-                move the backend to POST /v1/transactions and set legacyAPI: off
-                """)
-        }
+        warnAboutLegacyAPI(configuration, logger: logger)
         let metrics = ServerMetrics()
         let runtime = serving(runtime, clock: clock, metrics: metrics, logger: logger)
         let baseStore: any RequestStore
@@ -78,10 +79,11 @@ public struct VerifyServerApp: Service {
         let runtimes = runtimeBox(runtime, recordingIn: store, logger: logger)
         let listRefresher = TrustListRefresher(box: runtimes, metrics: metrics, logger: logger, now: clock.now,
                                                remembered: { try await store.vicalIssueIDs() }, wait: hooks.vicalRefreshWait)
+        let credentials = Credentials(configuration, reread: rereadConfiguration)
         var handlers = ServerHandlers(
             configuration: configuration, runtimes: runtimes, store: store, outstanding: outstanding,
-            metrics: metrics, clock: clock, hooks: hooks, logger: logger)
-        handlers.webhooks = configuration.webhookSender(store: store, clock: clock, metrics: metrics, logger: logger,
+            metrics: metrics, clock: clock, hooks: hooks, logger: logger, credentials: credentials)
+        handlers.webhooks = configuration.webhookSender(credentials: credentials, store: store, clock: clock, metrics: metrics, logger: logger,
                                                         backoff: hooks.webhookBackoff)
         let router = makeRouter(handlers, metrics: metrics)
         let listening = ListeningPort()
@@ -91,7 +93,7 @@ public struct VerifyServerApp: Service {
         let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)),
                                        logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
-            + [purger, TrustReloadOnHangup(box: runtimes, logger: logger), watcher]
+            + [purger, TrustReloadOnHangup(box: runtimes, logger: logger, also: { _ = credentials.reload(logger: logger) }), watcher]
             + backgroundServices(runtime: runtime, listRefresher: listRefresher, webhooks: handlers.webhooks)
         let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
@@ -112,7 +114,17 @@ public struct VerifyServerApp: Service {
             try await prepare(store, runtimes: runtimes, lists: listRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
-                               application: application, listening: listening, purger: purger, listRefresher: listRefresher)
+                               application: application, listening: listening, purger: purger, listRefresher: listRefresher,
+                               credentials: credentials)
+    }
+
+    /// The start-up warning while the deprecated unauthenticated routes answer.
+    private static func warnAboutLegacyAPI(_ configuration: ServerConfiguration, logger: Logger) {
+        guard configuration.legacyAPI.serves else { return }
+        logger.warning("""
+            legacyAPI is on: POST /v1/requests and POST /v1/verify answer anyone, without authentication; \
+            move the backend to POST /v1/transactions and set legacyAPI: off
+            """)
     }
 
     /// `runtime` as the server runs it: with the revocation fetcher when `revocationFetch` asks for one and the
@@ -212,6 +224,14 @@ public struct VerifyServerApp: Service {
     @discardableResult
     public func reloadTrust() -> Bool {
         runtimes.reload(logger: logger)
+    }
+
+    /// Reads the configuration again and takes its API keys (with their origins) and webhook secrets (what SIGHUP
+    /// does besides reloading the trust); returns whether it did. A configuration with any problem leaves the ones in
+    /// use, and the log says why.
+    @discardableResult
+    public func reloadCredentials() -> Bool {
+        credentials.reload(logger: logger)
     }
 
     /// Downloads every VICAL and LoTE with a url now (what the periodic refresh does, jitter aside): a new list that

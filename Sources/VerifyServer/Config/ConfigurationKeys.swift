@@ -111,7 +111,7 @@ struct ConfigurationKey: Sendable {
             let path = try value.text()
             configuration.operatorTokenFile = path.isEmpty ? nil : path
         },
-        .init(name: "apiKeys", "The backend API's keys, as `{id, sha256, origins, formats}` objects (the key's SHA-256; `verify-server --new-api-key ID` makes one); none: that API answers 401.", default: { $0.apiKeys }) { $0.apiKeys = try APIKey.parse($1) },
+        .init(name: "apiKeys", "The backend API's keys, as `{id, sha256, origins, formats}` objects (the key's SHA-256; `verify-server --new-api-key ID` makes one); none: that API answers 401. Re-read on SIGHUP with the webhook secrets; a configuration with a problem keeps the ones in use.", default: { $0.apiKeys }) { $0.apiKeys = try APIKey.parse($1) },
         .init(name: "demoOrigin", "Test mode only: the origin the demo page (/demo) creates its transactions for; none: no demo routes.", default: { $0.demoOrigin }) { configuration, value in
             let origin = try value.text()
             configuration.demoOrigin = origin.isEmpty ? nil : origin
@@ -120,11 +120,11 @@ struct ConfigurationKey: Sendable {
             let url = try value.text()
             configuration.webhookURL = url.isEmpty ? nil : url
         },
-        .init(name: "webhookSecretFile", "A file holding the webhook's signing secret: whsec_ and the base64 of 24 to 64 random bytes.") { configuration, value in
+        .init(name: "webhookSecretFile", "A file holding the webhook's signing secrets, one a line (at most four; each whsec_ and the base64 of 24 to 64 random bytes): every delivery is signed with each, so a secret can be rotated with an overlap. Re-read on SIGHUP.") { configuration, value in
             let path = try value.text()
-            guard !path.isEmpty else { return configuration.webhookSecret = nil }
+            guard !path.isEmpty else { return configuration.webhookSecrets = [] }
             do {
-                configuration.webhookSecret = try WebhookSecret(contentsOfFile: path)
+                configuration.webhookSecrets = try WebhookSecret.all(contentsOfFile: path)
             } catch let error as ConfigurationProblems {
                 throw ConfigurationValueError(error.problems.joined(separator: "; "))
             }

@@ -161,8 +161,15 @@ public struct ServerConfiguration: Sendable {
     /// Where a signed event is posted when a transaction is answered (Standard Webhooks); https, or http in test mode.
     /// Nil (the default): none is sent, the backend polls.
     public var webhookURL: String?
-    /// The webhook's signing secret, read from `webhookSecretFile`; required with `webhookURL`.
-    public var webhookSecret: WebhookSecret?
+    /// The webhook's signing secrets, read from `webhookSecretFile` (one a line, at most four); required with
+    /// `webhookURL`. Every delivery is signed with each (Standard Webhooks), so a receiver can move to a new secret
+    /// while the old one still verifies.
+    public var webhookSecrets: [WebhookSecret] = []
+    /// The first signing secret; setting it replaces them all.
+    public var webhookSecret: WebhookSecret? {
+        get { webhookSecrets.first }
+        set { webhookSecrets = newValue.map { [$0] } ?? [] }
+    }
     /// Whether the webhook's body carries the report (the disclosed elements); off by default: status only.
     public var webhookIncludeReport = false
     /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks.

@@ -49,6 +49,8 @@ struct ServerHandlers: Sendable {
     let clock: ServerClock
     let hooks: ServerHooks
     let logger: Logger
+    /// The API keys and webhook secrets in use (SIGHUP re-reads them).
+    let credentials: Credentials
     /// Posts an event per answered transaction (nil without `webhookURL`).
     var webhooks: WebhookSender?
 
@@ -82,7 +84,7 @@ struct ServerHandlers: Sendable {
             guard let id = context.parameters.get("requestId"), !id.isEmpty, id.unicodeScalars.count <= 128 else {
                 return Response(status: .notFound)
             }
-            return CrossOrigin(configuration: configuration).preflight(request)
+            return CrossOrigin(configuration: configuration, apiKeys: credentials.apiKeys).preflight(request)
         case .demoPage, .demoScript, .demoCreate, .demoStatus:
             return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         }

@@ -151,7 +151,7 @@ extension ServerHandlers {
     /// address and the reason, never the presented value).
     func authenticate(_ request: Request, client: String, route: String) -> Authentication {
         let reason: String
-        switch APIKeyAuthenticator(keys: configuration.apiKeys).authenticate(request) {
+        switch APIKeyAuthenticator(keys: credentials.apiKeys).authenticate(request) {
         case .authenticated(let key): return .key(key)
         case .missing: reason = "missing"
         case .invalid: reason = "invalid"

@@ -12,8 +12,8 @@ import Verifier
 struct CrossOrigin: Sendable {
     let allowed: Set<String>
 
-    init(configuration: ServerConfiguration) {
-        var allowed = Set(configuration.apiKeys.flatMap(\.origins))
+    init(configuration: ServerConfiguration, apiKeys: [APIKey]) {
+        var allowed = Set(apiKeys.flatMap(\.origins))
         if configuration.testMode, let demo = configuration.demoOrigin { allowed.insert(demo) }
         self.allowed = allowed
     }
@@ -51,7 +51,7 @@ extension ServerHandlers {
     func walletResponse(_ request: Request, id: String?) async -> Response {
         var response = await walletAnswer(request, id: id)
         response.headers[.cacheControl] = "no-store"
-        CrossOrigin(configuration: configuration).decorate(&response, for: request)
+        CrossOrigin(configuration: configuration, apiKeys: credentials.apiKeys).decorate(&response, for: request)
         return response
     }
 

@@ -42,6 +42,24 @@ public struct WebhookSecret: Sendable, Equatable, CustomStringConvertible, Custo
         try self.init(text: String(decoding: data, as: UTF8.self))
     }
 
+    /// The secrets of the file at `path`, one a line (at most four, the file at most 1 KiB): every delivery is signed
+    /// with each, so a receiver can move to a new secret while the old one still verifies.
+    public static func all(contentsOfFile path: String) throws(ConfigurationProblems) -> [WebhookSecret] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ConfigurationProblems(["webhookSecretFile \(path) cannot be read"]) }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1025), data.count <= 1024 else {
+            throw ConfigurationProblems(["webhookSecretFile \(path) is longer than 1024 bytes; it must hold at most four secrets, one a line"])
+        }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard (1 ... 4).contains(lines.count) else {
+            throw ConfigurationProblems(["webhookSecretFile \(path) must hold one to four secrets, one a line (it holds \(lines.count))"])
+        }
+        var secrets: [WebhookSecret] = []
+        for line in lines { secrets.append(try WebhookSecret(text: line)) }
+        return secrets
+    }
+
     /// "WebhookSecret(redacted)".
     public var description: String { "WebhookSecret(redacted)" }
     /// No children: `dump` and reflection never show the secret.
@@ -67,7 +85,8 @@ public struct WebhookSecret: Sendable, Equatable, CustomStringConvertible, Custo
 /// shutdown stops at once between attempts, and an attempt cut short leaves its event leased until the lease ends.
 final class WebhookSender: Sendable {
     let url: String
-    let secret: WebhookSecret
+    /// The signing secrets in use now (they change on SIGHUP).
+    let secrets: @Sendable () -> [WebhookSecret]
     let includeReport: Bool
     let allow: [FetchDestination]
     let timeout: Duration
@@ -91,11 +110,11 @@ final class WebhookSender: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init(url: String, secret: WebhookSecret, includeReport: Bool, allow: [FetchDestination], store: any RequestStore,
+    init(url: String, secrets: @escaping @Sendable () -> [WebhookSecret], includeReport: Bool, allow: [FetchDestination], store: any RequestStore,
          clock: ServerClock = .system, metrics: ServerMetrics? = nil, timeout: Duration = .seconds(15), logger: Logger,
          backoff: [Duration]? = nil, pollInterval: Duration = .seconds(1)) {
         self.url = url
-        self.secret = secret
+        self.secrets = secrets
         self.includeReport = includeReport
         self.allow = allow
         self.store = store
@@ -232,7 +251,8 @@ final class WebhookSender: Sendable {
         let body = Array(event.body.utf8)
         let headers = [
             "Content-Type: application/json", "webhook-id: \(event.id)", "webhook-timestamp: \(timestamp)",
-            "webhook-signature: \(secret.signature(id: event.id, timestamp: timestamp, body: body))",
+            // One signature per secret, space-separated, as Standard Webhooks allows while a secret is rotated.
+            "webhook-signature: \(secrets().map { $0.signature(id: event.id, timestamp: timestamp, body: body) }.joined(separator: " "))",
         ]
         let (url, allow, timeout) = (self.url, self.allow, self.timeout)
         let answer = OneAnswer<Attempt>()
@@ -362,8 +382,8 @@ extension ServerConfiguration {
             if url?.host?.isEmpty != false || !(scheme == "https" || (scheme == "http" && testMode)) {
                 problems.append("webhookURL must be an https URL (http only in test mode)")
             }
-            if webhookSecret == nil { problems.append("webhookURL needs webhookSecretFile (the signing secret)") }
-        } else if webhookSecret != nil {
+            if webhookSecrets.isEmpty { problems.append("webhookURL needs webhookSecretFile (the signing secret)") }
+        } else if !webhookSecrets.isEmpty {
             problems.append("webhookSecretFile is set without webhookURL")
         }
         for entry in webhookAllow where FetchDestination(entry) == nil {
@@ -372,11 +392,11 @@ extension ServerConfiguration {
         return problems
     }
 
-    /// The sender for these settings, or nil without `webhookURL`.
-    func webhookSender(store: any RequestStore, clock: ServerClock, metrics: ServerMetrics, logger: Logger,
+    /// The sender for these settings, or nil without `webhookURL`; it signs with the secrets `credentials` holds.
+    func webhookSender(credentials: Credentials, store: any RequestStore, clock: ServerClock, metrics: ServerMetrics, logger: Logger,
                        backoff: [Duration]?) -> WebhookSender? {
-        guard let webhookURL, let webhookSecret else { return nil }
-        return WebhookSender(url: webhookURL, secret: webhookSecret, includeReport: webhookIncludeReport,
+        guard let webhookURL, !webhookSecrets.isEmpty else { return nil }
+        return WebhookSender(url: webhookURL, secrets: { credentials.webhookSecrets }, includeReport: webhookIncludeReport,
                              allow: webhookAllow.compactMap(FetchDestination.init), store: store, clock: clock,
                              metrics: metrics, logger: logger, backoff: backoff)
     }

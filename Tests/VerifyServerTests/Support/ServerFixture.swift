@@ -48,10 +48,11 @@ enum ServerFixture {
     static func withServer<T: Sendable>(
         _ configuration: ServerConfiguration = AppleSample.configuration(), store: (any RequestStore)? = nil,
         clock: TestClock = TestClock(), hooks: ServerHooks = ServerHooks(), logger: Logger = quietLogger,
+        rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil,
         _ body: @Sendable (RunningServer) async throws -> T
     ) async throws -> T {
         let app = try await VerifyServerApp.make(configuration: configuration, store: store, clock: clock.serverClock,
-                                                 hooks: hooks, logger: logger)
+                                                 hooks: hooks, rereadConfiguration: rereadConfiguration, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

@@ -18,6 +18,8 @@ public final class RevocationListServer: Sendable {
         case status(Int)
         /// 302 to the location.
         case redirect(String)
+        /// 302 to the location with a body that never ends: a space every 100 ms until the client hangs up.
+        case endlessRedirect(String)
     }
 
     private struct State {
@@ -132,6 +134,7 @@ public final class RevocationListServer: Sendable {
         }
 
         private func respond(_ answer: Answer, context: ChannelHandlerContext) {
+            if case .endlessRedirect(let location) = answer { return trickle(to: location, context: context) }
             var headers = HTTPHeaders()
             let status: HTTPResponseStatus
             var body: [UInt8] = []
@@ -142,7 +145,7 @@ public final class RevocationListServer: Sendable {
                 headers.add(name: "Content-Type", value: contentType)
             case .status(let code):
                 status = HTTPResponseStatus(statusCode: code)
-            case .redirect(let location):
+            case .redirect(let location), .endlessRedirect(let location):
                 status = .found
                 headers.add(name: "Location", value: location)
             }
@@ -153,6 +156,23 @@ public final class RevocationListServer: Sendable {
                 context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
             }
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+
+        /// A 302 whose chunked body never ends: one space every 100 ms while the connection is open.
+        private func trickle(to location: String, context: ChannelHandlerContext) {
+            var headers = HTTPHeaders()
+            headers.add(name: "Location", value: location)
+            headers.add(name: "Transfer-Encoding", value: "chunked")
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .found, headers: headers))), promise: nil)
+            let loop = context.eventLoop.assumeIsolated()
+            func next() {
+                loop.scheduleTask(in: .milliseconds(100)) {
+                    guard context.channel.isActive else { return }
+                    context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: " ")))), promise: nil)
+                    next()
+                }
+            }
+            next()
         }
     }
 }

@@ -356,8 +356,10 @@ enum HTTPExchange {
             task.resume()
             let late = exchange.done.wait(timeout: .now() + timeout) == .timedOut
             if late {
+                // Cancelled and abandoned: on Linux a redirect's body can keep the task alive after cancel() until the
+                // server ends it, so the call does not wait for that.
                 task.cancel()
-                exchange.done.wait()
+                _ = exchange.done.wait(timeout: .now() + 0.5)
             }
             session.finishTasksAndInvalidate()
             if late { throw VerifyServerTarget.ServerFailure(description: "\(label) gave no whole answer within \(timeout) s") }

@@ -204,6 +204,11 @@ struct ConformanceServerCLITests {
         #expect(slow.stdout.contains("ERROR:\n  annex-c/positive/mdl") && slow.stdout.contains("gave no whole answer within 1.0 s"),
                 "\(slow.stdout)")
         server.setDelay(.zero)
+        // A 3xx whose body never ends: the call still ends at --timeout (a hang guard kills a run that does not).
+        server.publish(.endlessRedirect(server.url("/elsewhere")), at: "/endless")
+        let endless = try MdocVerifyCLI.run(["conformance", "run", "--target", "http", "--profile", try profile("endless.json", create: "/endless"),
+                                             "--case", "annex-c/positive/mdl", "--timeout", "2"], hangGuard: 60)
+        #expect(endless.status == 0 && endless.stdout.contains("gave no whole answer within 2.0 s"), "\(endless.status) \(endless.stdout)")
         await server.stop()
 
         let wrongTypes: [(String, String, String)] = [

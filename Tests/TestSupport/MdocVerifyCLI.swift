@@ -24,8 +24,10 @@ public enum MdocVerifyCLI {
         return VectorFiles.root.appendingPathComponent(".build/debug/" + name)
     }
 
-    /// Runs the built `mdocverify` with `arguments`, from the repository root unless `directory` is given.
-    public static func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
+    /// Runs the built `mdocverify` with `arguments`, from the repository root unless `directory` is given; a run still
+    /// going after `hangGuard` seconds is killed (its status is then SIGKILL's, 9), so a hang fails the test instead of
+    /// stalling the suite.
+    public static func run(_ arguments: [String], in directory: URL? = nil, hangGuard: Double = 600) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -35,6 +37,11 @@ public enum MdocVerifyCLI {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let guardTimer = DispatchSource.makeTimerSource()
+        guardTimer.schedule(deadline: .now() + hangGuard)
+        guardTimer.setEventHandler { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        guardTimer.resume()
+        defer { guardTimer.cancel() }
         // Both pipes drained at once: reading one to its end first would block forever on a child that fills the
         // other's buffer (64 KiB) and waits for it to be read.
         let stderrBox = DataBox()

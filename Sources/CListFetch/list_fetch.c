@@ -132,6 +132,11 @@ void list_fetch_set_common_options(CURL *curl, const char *url, long timeout_ms,
     curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, guard);
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    // The operator's CA file joins the system's: CAINFO names it, CAPATH keeps the system's hashed store.
+    if (guard->policy && guard->policy->ca_file && guard->policy->ca_file[0]) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, guard->policy->ca_file);
+        curl_easy_setopt(curl, CURLOPT_CAPATH, "/etc/ssl/certs");
+    }
 }
 
 static size_t write_body(char *data, size_t size, size_t count, void *userdata) {

@@ -31,6 +31,9 @@ public struct FetchSettings: Sendable {
     public var allowedDestinations: [FetchDestination] = []
     /// Also fetch CRLs from the document signer's (and intermediates') CRL distribution points.
     public var crlDistributionPoints: Bool = false
+    /// A PEM file of CA certificates an https list host may also chain to, besides the system's store (a host on a
+    /// private CA); nil: the system's store only.
+    public var caFile: String?
 
     /// Creates the default settings; set the properties to change them.
     public init() {}

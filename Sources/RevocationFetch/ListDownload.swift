@@ -68,9 +68,11 @@ struct ListDownload: Sendable {
         var result = list_fetch_result()
         defer { list_fetch_free(&result) }
         let started = networks.withUnsafeBufferPointer { buffer -> Int32 in
-            var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
-                                           allow_any_address: hostAllowed ? 1 : 0)
-            return list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, &policy, &result)
+            withOptionalCString(settings.caFile) { caFile in
+                var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
+                                               allow_any_address: hostAllowed ? 1 : 0, ca_file: caFile)
+                return list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, &policy, &result)
+            }
         }
         guard started == 0 else { return .failed(Failure(.unreachable, "libcurl could not start a transfer")) }
         if result.refused_destination != 0 {
@@ -111,4 +113,10 @@ struct ListDownload: Sendable {
         else { throw Failure(.refusedDestination, "\(text.prefix(200)) is not an http or https URL") }
         return url
     }
+}
+
+/// `body` with `text` as a C string, or with NULL for nil.
+package func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }

@@ -228,4 +228,98 @@ struct WebhookTests {
             }
         }
     }
+
+    @Test("an https receiver on a private CA: refused by the system's store, delivered with outboundCAFile naming the CA; the setting is checked")
+    func privateCA() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webhook-ca-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let receiver = try TLSReceiver(folder: folder)
+        defer { receiver.stop() }
+        let secret = try WebhookSecret(text: Self.secretText)
+        let event = WebhookEvent(id: "msg_x", requestId: "x", body: #"{"type":"transaction.verified"}"#, createdAt: Date())
+        func sender(caFile: String?) throws -> WebhookSender {
+            WebhookSender(url: "https://127.0.0.1:\(receiver.port)/hook", secrets: { [secret] }, includeReport: false,
+                          allow: [try #require(FetchDestination("127.0.0.1"))], caFile: caFile, store: InMemoryRequestStore(),
+                          logger: ServerFixture.quietLogger)
+        }
+        let first = await try sender(caFile: nil).post(event)
+        guard case .failed = first else {
+            Issue.record("a receiver on a CA outside the system's store was reached")
+            return
+        }
+        let second = await try sender(caFile: receiver.caFile).post(event)
+        #expect(second == .delivered(204))
+        var configuration = ServerConfiguration()
+        configuration.outboundCAFile = receiver.caFile
+        #expect(!configuration.problems.contains { $0.contains("outboundCAFile") })
+        configuration.outboundCAFile = folder.appendingPathComponent("missing.pem").path
+        #expect(configuration.problems.contains { $0.contains("outboundCAFile") })
+    }
+}
+
+/// An https webhook receiver on 127.0.0.1 (Python's ssl module) with a certificate from a throwaway CA that `openssl`
+/// makes; it answers 204 to every POST.
+final class TLSReceiver: Sendable {
+    let process: Process
+    let port: Int
+    let caFile: String
+
+    init(folder: URL) throws {
+        func run(_ arguments: [String]) throws {
+            let openssl = Process()
+            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            openssl.arguments = arguments
+            openssl.currentDirectoryURL = folder
+            openssl.standardError = FileHandle.nullDevice
+            openssl.standardOutput = FileHandle.nullDevice
+            try openssl.run()
+            openssl.waitUntilExit()
+        }
+        try run(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                 "-subj", "/CN=webhook test CA", "-keyout", "ca.key", "-out", "ca.crt"])
+        try run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=127.0.0.1",
+                 "-keyout", "server.key", "-out", "server.csr"])
+        try "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+            .write(to: folder.appendingPathComponent("server.ext"), atomically: true, encoding: .utf8)
+        try run(["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
+                 "-extfile", "server.ext", "-out", "server.crt"])
+        caFile = folder.appendingPathComponent("ca.crt").path
+        let script = """
+            import http.server, ssl, sys
+            class Hook(http.server.BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                    self.send_response(204)
+                    self.end_headers()
+                def log_message(self, *args):
+                    pass
+            server = http.server.HTTPServer(("127.0.0.1", 0), Hook)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain("server.crt", "server.key")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        child.arguments = ["-c", script]
+        child.currentDirectoryURL = folder
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        self.process = child
+        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            child.terminate()
+            throw WebhookTestError.notStarted
+        }
+        self.port = port
+    }
+
+    /// Kills the receiver (not waited for: Foundation reaps it).
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+    }
 }

@@ -12,11 +12,13 @@ typedef struct {
 } list_fetch_network;
 
 /// What a fetch is allowed to connect to: public unicast addresses, plus the operator's networks; or anything when
-/// `allow_any_address` is set (the hop's host name is on the operator's allow-list).
+/// `allow_any_address` is set (the hop's host name is on the operator's allow-list). `ca_file`, when not NULL, is a PEM
+/// file of CA certificates https servers may also chain to, besides the system's store (a private CA).
 typedef struct {
     const list_fetch_network *networks;
     size_t network_count;
     int allow_any_address;
+    const char *ca_file;
 } list_fetch_policy;
 
 /// The outcome of one GET (one hop: redirects are not followed here).

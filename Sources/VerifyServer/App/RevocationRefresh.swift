@@ -14,6 +14,7 @@ struct RevocationRefresh: Service {
         settings.timeout = .milliseconds(Int64(configuration.revocationFetchTimeout * 1000))
         settings.crlDistributionPoints = configuration.crlDistributionPoints
         settings.allowedDestinations = configuration.revocationFetchAllow.compactMap(FetchDestination.init)
+        settings.caFile = configuration.outboundCAFile
         let fixed = configuration.verificationTime
         return RevocationFetcher(settings: settings, now: { fixed ?? clock.now() }, metricsFactory: metrics.factory, logger: logger)
     }

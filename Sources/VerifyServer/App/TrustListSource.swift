@@ -226,6 +226,7 @@ extension ServerConfiguration {
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(revocationFetchTimeout * 1000))
         settings.allowedDestinations = revocationFetchAllow.compactMap(FetchDestination.init)
+        settings.caFile = outboundCAFile
         settings.maxBytes = list.maxBytes
         return BoundedDownload(settings: settings)
     }

@@ -131,6 +131,10 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "webhookIncludeReport", "Whether the webhook's body carries the report (the disclosed elements); otherwise the status only.", default: { $0.webhookIncludeReport }) { $0.webhookIncludeReport = try $1.bool() },
         .init(name: "webhookAllow", "Non-public destinations the webhook may reach: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
+        .init(name: "outboundCAFile", "A PEM file of CA certificates https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may also chain to, besides the system's store (a private CA).", default: { $0.outboundCAFile }) { configuration, value in
+            let path = try value.text()
+            configuration.outboundCAFile = path.isEmpty ? nil : path
+        },
         .init(name: "legacyAPI", "The deprecated unauthenticated routes POST /v1/requests and POST /v1/verify: `off` (404 api.legacy_off), `on` (refused beside apiKeys) or `beside-api-keys`. A warning is logged at start while they answer.", default: { $0.legacyAPI }) { $0.legacyAPI = try $1.choice(LegacyAPI.self) },
         .init(name: "shutdownGrace", "Seconds a graceful shutdown (SIGTERM, SIGINT) may take before what still runs is cancelled; webhook deliveries not yet made stay in the store for the next start or another instance.", default: { $0.shutdownGrace }) { $0.shutdownGrace = try $1.seconds() },
         .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in

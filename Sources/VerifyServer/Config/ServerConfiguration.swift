@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import MdocModel
 import MdocTrust
@@ -174,6 +175,9 @@ public struct ServerConfiguration: Sendable {
     public var webhookIncludeReport = false
     /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks.
     public var webhookAllow: [String] = []
+    /// A PEM file of CA certificates that https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may
+    /// also chain to, besides the system's store: a receiver or host on a private CA. Nil: the system's store only.
+    public var outboundCAFile: String?
     /// Whether the deprecated unauthenticated routes `POST /v1/requests` and `POST /v1/verify` answer; off by default
     /// (404 `api.legacy_off`).
     public var legacyAPI: LegacyAPI = .off
@@ -282,6 +286,10 @@ extension ServerConfiguration {
                 + "legacyAPI: beside-api-keys to accept that")
         }
         if !(shutdownGrace > 0 && shutdownGrace <= 600) { problems.append("shutdownGrace must be more than 0 and at most 600 seconds") }
+        if let outboundCAFile {
+            let pem = FileManager.default.contents(atPath: outboundCAFile).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            if ((try? Certificate.certificates(fromPEM: pem)) ?? []).isEmpty { problems.append("outboundCAFile \(InputQuote.short(outboundCAFile)) is not a readable PEM file of CA certificates") }
+        }
         return problems
     }
 }

@@ -89,6 +89,8 @@ final class WebhookSender: Sendable {
     let secrets: @Sendable () -> [WebhookSecret]
     let includeReport: Bool
     let allow: [FetchDestination]
+    /// CA certificates an https receiver may also chain to (`outboundCAFile`).
+    let caFile: String?
     let timeout: Duration
     let store: any RequestStore
     let clock: ServerClock
@@ -110,13 +112,15 @@ final class WebhookSender: Sendable {
     }
     private let state = NIOLockedValueBox(State())
 
-    init(url: String, secrets: @escaping @Sendable () -> [WebhookSecret], includeReport: Bool, allow: [FetchDestination], store: any RequestStore,
+    init(url: String, secrets: @escaping @Sendable () -> [WebhookSecret], includeReport: Bool, allow: [FetchDestination], caFile: String? = nil,
+         store: any RequestStore,
          clock: ServerClock = .system, metrics: ServerMetrics? = nil, timeout: Duration = .seconds(15), logger: Logger,
          backoff: [Duration]? = nil, pollInterval: Duration = .seconds(1)) {
         self.url = url
         self.secrets = secrets
         self.includeReport = includeReport
         self.allow = allow
+        self.caFile = caFile
         self.store = store
         self.clock = clock
         self.metrics = metrics
@@ -254,33 +258,37 @@ final class WebhookSender: Sendable {
             // One signature per secret, space-separated, as Standard Webhooks allows while a secret is rotated.
             "webhook-signature: \(secrets().map { $0.signature(id: event.id, timestamp: timestamp, body: body) }.joined(separator: " "))",
         ]
-        let (url, allow, timeout) = (self.url, self.allow, self.timeout)
+        let (url, allow, timeout, caFile) = (self.url, self.allow, self.timeout, self.caFile)
         let answer = OneAnswer<Attempt>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 answer.wait(continuation)
-                Thread { answer.give(Self.perform(url: url, headers: headers, body: body, allow: allow, timeout: timeout)) }.start()
+                Thread { answer.give(Self.perform(url: url, headers: headers, body: body, allow: allow, timeout: timeout, caFile: caFile)) }.start()
             }
         } onCancel: {
             answer.give(.interrupted)
         }
     }
 
-    private static func perform(url: String, headers: [String], body: [UInt8], allow: [FetchDestination], timeout: Duration) -> Attempt {
+    private static func perform(url: String, headers: [String], body: [UInt8], allow: [FetchDestination], timeout: Duration,
+                                caFile: String?) -> Attempt {
         let host = URL(string: url)?.host?.lowercased() ?? ""
         let networks = allow.compactMap { WebhookNetwork.parse($0.description) }
         let hostAllowed = allow.contains { $0.host == host }
         var result = list_post_result()
         let milliseconds = max(1, Int(timeout.components.seconds * 1000))
         let started = networks.withUnsafeBufferPointer { buffer -> Int32 in
-            var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count, allow_any_address: hostAllowed ? 1 : 0)
             let lines = headers.map { strdup($0) }
             defer { lines.forEach { free($0) } }
             let pointers = lines.map { UnsafePointer($0) }
-            return pointers.withUnsafeBufferPointer { headerBuffer in
-                body.withUnsafeBufferPointer { bodyBuffer in
-                    list_post(url, headerBuffer.baseAddress, headerBuffer.count, bodyBuffer.baseAddress, bodyBuffer.count,
-                              milliseconds, &policy, &result)
+            return withOptionalCString(caFile) { caFile in
+                var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
+                                               allow_any_address: hostAllowed ? 1 : 0, ca_file: caFile)
+                return pointers.withUnsafeBufferPointer { headerBuffer in
+                    body.withUnsafeBufferPointer { bodyBuffer in
+                        list_post(url, headerBuffer.baseAddress, headerBuffer.count, bodyBuffer.baseAddress, bodyBuffer.count,
+                                  milliseconds, &policy, &result)
+                    }
                 }
             }
         }
@@ -397,7 +405,7 @@ extension ServerConfiguration {
                        backoff: [Duration]?) -> WebhookSender? {
         guard let webhookURL, !webhookSecrets.isEmpty else { return nil }
         return WebhookSender(url: webhookURL, secrets: { credentials.webhookSecrets }, includeReport: webhookIncludeReport,
-                             allow: webhookAllow.compactMap(FetchDestination.init), store: store, clock: clock,
+                             allow: webhookAllow.compactMap(FetchDestination.init), caFile: outboundCAFile, store: store, clock: clock,
                              metrics: metrics, logger: logger, backoff: backoff)
     }
 }

@@ -40,14 +40,21 @@ public final class PostgresRequestStore: RequestStore {
     /// The connection pool; runs until graceful shutdown, after the HTTP server has drained.
     public var services: [any Service] { [client] }
 
-    /// Creates the `verify_requests` table and its expiry index if they do not exist.
+    /// Creates the tables and indexes if they do not exist.
     ///
-    /// Instances starting together serialize on a PostgreSQL advisory lock.
+    /// Instances starting together serialize on a PostgreSQL advisory lock. A complete schema is left alone: `ALTER
+    /// TABLE … ADD COLUMN IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` lock the table even when there is nothing to
+    /// do, which would stall the other instances' requests during a rolling restart.
     public func prepare() async throws {
         // Instances starting together serialize on an advisory lock; CREATE … IF NOT EXISTS alone can race.
         try await Self.naming {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
+                var complete = false
+                for try await value in try await connection.query(Self.schemaComplete, logger: logger).decode(Bool.self) {
+                    complete = value
+                }
+                guard !complete else { return }
                 try await connection.query("""
                     CREATE TABLE IF NOT EXISTS verify_requests (
                         id text PRIMARY KEY,
@@ -86,6 +93,16 @@ public final class PostgresRequestStore: RequestStore {
             }
         }
     }
+
+    /// True when every table, column and index `prepare()` makes is there.
+    static let schemaComplete: PostgresQuery = """
+        SELECT (SELECT count(*) FROM information_schema.columns
+                WHERE table_schema = current_schema() AND table_name = 'verify_requests'
+                  AND column_name IN ('client_secret_hash', 'api_key_id', 'result_status', 'result_report')) = 4
+           AND to_regclass('verify_requests_expires_at') IS NOT NULL
+           AND to_regclass('verify_vical_issues') IS NOT NULL
+           AND to_regclass('verify_webhooks_due_at') IS NOT NULL
+        """
 
     /// Inserts a new pending request if PostgreSQL gets to it in time for `deadline`; throws when the database refuses
     /// it (e.g. a duplicate ID), is unreachable, or got to it too late (then nothing is inserted).

@@ -67,16 +67,21 @@ struct WebhookOutboxTests {
     @Test("memory and SQLite outboxes: queued with the result once, leased, rescheduled, removed")
     func outboxes() async throws {
         try await Self.checkOutbox(InMemoryRequestStore())
+        try await Self.withSQLiteStore { try await Self.checkOutbox($0) }
+    }
+
+    /// A SQLite store in a file of its own around `body`, closed and removed after.
+    static func withSQLiteStore(_ body: (SQLiteRequestStore) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sqlite = try await SQLiteRequestStore.open(path: folder.appendingPathComponent("store.sqlite").path, logger: ServerFixture.quietLogger)
+        let store = try await SQLiteRequestStore.open(path: folder.appendingPathComponent("store.sqlite").path, logger: ServerFixture.quietLogger)
         do {
-            try await Self.checkOutbox(sqlite)
+            try await body(store)
         } catch {
-            try? await sqlite.close()
+            try? await store.close()
             throw error
         }
-        try await sqlite.close()
+        try await store.close()
     }
 
     @Test("the PostgreSQL outbox", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
@@ -131,16 +136,7 @@ struct WebhookOutboxTests {
 
     @Test("receiver down: the first attempt fails, the graceful shutdown ends without waiting for the retry, and a second server on the same SQLite file delivers the event when due")
     func handOverSQLite() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await SQLiteRequestStore.open(path: folder.appendingPathComponent("store.sqlite").path, logger: ServerFixture.quietLogger)
-        do {
-            try await Self.handOver(first: store, second: store)
-        } catch {
-            try? await store.close()
-            throw error
-        }
-        try await store.close()
+        try await Self.withSQLiteStore { try await Self.handOver(first: $0, second: $0) }
     }
 
     @Test("the same with two PostgreSQL connection pools, as two instances have", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))

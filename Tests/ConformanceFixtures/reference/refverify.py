@@ -103,6 +103,15 @@ def need(condition, code, message):
         raise Reject(code, message)
 
 
+def embedded(tagged, code, what):
+    """The item a tag-24 byte string holds (its bytes as received stay in `tagged.value` for hashing)."""
+    need(isinstance(tagged, cbor.Tag) and tagged.tag == 24, code, what + " is not tag-24 wrapped")
+    try:
+        return cbor.loads(tagged.value)
+    except cbor.CBORError as e:
+        raise Reject("cbor.malformed", str(e))
+
+
 def check_known_keys(value, structure):
     """Unknown keys are ignored (§8.3.2.1.2 extensibility); only the variant that forgets it rejects them."""
     if mutants.active("unknown-keys-rejected"):
@@ -276,12 +285,7 @@ def check_issuer_items(namespaces, mso, hash_name):
         need(isinstance(digests, dict), "mso.malformed", "valueDigests of a namespace is not a map")
         ids, elements = [], []
         for item_bytes in items:
-            need(isinstance(item_bytes, cbor.Tag) and item_bytes.tag == 24, "document.malformed",
-                 "an IssuerSignedItem is not tag-24 wrapped")
-            try:
-                item = cbor.loads(item_bytes.value)
-            except cbor.CBORError as e:
-                raise Reject("cbor.malformed", str(e))
+            item = embedded(item_bytes, "document.malformed", "an IssuerSignedItem")
             need(isinstance(item, dict), "document.malformed", "an IssuerSignedItem is not a map")
             check_known_keys(item, "IssuerSignedItem")
             digest_id, identifier = item.get("digestID"), item.get("elementIdentifier")
@@ -358,12 +362,7 @@ def check_device_signed(document, doc_type, mso, case):
     device_signed = document.get("deviceSigned")
     need(isinstance(device_signed, dict), "device.missing", "deviceSigned is missing")
     namespaces_bytes = device_signed.get("nameSpaces")
-    need(isinstance(namespaces_bytes, cbor.Tag) and namespaces_bytes.tag == 24, "device.malformed",
-         "DeviceNameSpacesBytes is not tag-24 wrapped")
-    try:
-        namespaces = cbor.loads(namespaces_bytes.value)
-    except cbor.CBORError as e:
-        raise Reject("cbor.malformed", str(e))
+    namespaces = embedded(namespaces_bytes, "device.malformed", "DeviceNameSpacesBytes")
     need(isinstance(namespaces, dict), "device.malformed", "DeviceNameSpaces is not a map")
     key_info = mso.get("deviceKeyInfo")
     need(isinstance(key_info, dict), "mso.malformed", "deviceKeyInfo is missing")

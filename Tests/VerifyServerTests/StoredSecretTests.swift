@@ -78,9 +78,9 @@ struct StoredSecretTests {
     func sqlite() async throws {
         let path = RequestStoreTests.temporarySQLitePath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
-        try await Self.checkErasure(store)
-        try await store.close()
+        try await ServerFixture.withSQLite(path: path) { store in
+            try await Self.checkErasure(store)
+        }
     }
 
     @Test("PostgreSQL store: consume and expiry empty the state", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
@@ -124,18 +124,18 @@ struct StoredSecretTests {
         defer { wallet.remove() }
         let path = RequestStoreTests.temporarySQLitePath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
-        try await ServerFixture.withServer(wallet.configuration(), store: store) { server in
-            let (id, response) = try await Self.create(server, wallet: wallet)
-            #expect(Self.holdsSecret(try await store.lookup(id: id)), "without a key the state is stored as it is")
-            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
-            #expect(verified.status == 200, "\(verified.text)")
-            let row = try #require(try await store.lookup(id: id))
-            #expect(row.state.isEmpty)
-            _ = try await server.app.purgeExpiredRequests()
-            #expect(!Self.contains(Self.fileBytes(path), Self.marker), "the database files still hold a private key")
+        try await ServerFixture.withSQLite(path: path) { store in
+            try await ServerFixture.withServer(wallet.configuration(), store: store) { server in
+                let (id, response) = try await Self.create(server, wallet: wallet)
+                #expect(Self.holdsSecret(try await store.lookup(id: id)), "without a key the state is stored as it is")
+                let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+                #expect(verified.status == 200, "\(verified.text)")
+                let row = try #require(try await store.lookup(id: id))
+                #expect(row.state.isEmpty)
+                _ = try await server.app.purgeExpiredRequests()
+                #expect(!Self.contains(Self.fileBytes(path), Self.marker), "the database files still hold a private key")
+            }
         }
-        try await store.close()
     }
 
     @Test("SQLite with requestStateKey: the database files never hold a readable private key; verification works; replay 409")
@@ -144,26 +144,26 @@ struct StoredSecretTests {
         defer { wallet.remove() }
         let path = RequestStoreTests.temporarySQLitePath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
-        var configuration = wallet.configuration()
-        configuration.requestStateKey = try Self.key()
-        try await ServerFixture.withServer(configuration, store: store) { server in
-            let (id, response) = try await Self.create(server, wallet: wallet)
-            let stored = try #require(try await store.lookup(id: id))
-            #expect(Array(stored.state.keys) == ["aes-256-gcm"], "\(stored.state.keys)")
-            #expect(!Self.holdsSecret(stored))
-            #expect(!Self.contains(Self.fileBytes(path), Self.marker), "a private key reached the database files before consumption")
-            // The server reads it back through the key.
-            #expect(Self.holdsSecret(try await server.store.lookup(id: id)))
+        try await ServerFixture.withSQLite(path: path) { store in
+            var configuration = wallet.configuration()
+            configuration.requestStateKey = try Self.key()
+            try await ServerFixture.withServer(configuration, store: store) { server in
+                let (id, response) = try await Self.create(server, wallet: wallet)
+                let stored = try #require(try await store.lookup(id: id))
+                #expect(Array(stored.state.keys) == ["aes-256-gcm"], "\(stored.state.keys)")
+                #expect(!Self.holdsSecret(stored))
+                #expect(!Self.contains(Self.fileBytes(path), Self.marker), "a private key reached the database files before consumption")
+                // The server reads it back through the key.
+                #expect(Self.holdsSecret(try await server.store.lookup(id: id)))
 
-            let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
-            #expect(verified.status == 200, "\(verified.text)")
-            #expect(try await store.lookup(id: id)?.state == [:])
-            let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
-            #expect(replay.status == 409)
-            #expect(!Self.contains(Self.fileBytes(path), Self.marker))
+                let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+                #expect(verified.status == 200, "\(verified.text)")
+                #expect(try await store.lookup(id: id)?.state == [:])
+                let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+                #expect(replay.status == 409)
+                #expect(!Self.contains(Self.fileBytes(path), Self.marker))
+            }
         }
-        try await store.close()
     }
 
     @Test("annex-c with requestStateKey on the in-memory store: stored sealed, verifies end to end")
@@ -193,27 +193,27 @@ struct StoredSecretTests {
         let clock = TestClock()
         let path = RequestStoreTests.temporarySQLitePath()
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
-        let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
-        let configuration = wallet.configuration()
-        try await ServerFixture.withServer(configuration, store: store, clock: clock) { server in
-            let (id, response) = try await Self.create(server, wallet: wallet)
-            _ = try await server.app.purgeExpiredRequests()
-            #expect(Self.holdsSecret(try await store.lookup(id: id)), "erased before it expired")
+        try await ServerFixture.withSQLite(path: path) { store in
+            let configuration = wallet.configuration()
+            try await ServerFixture.withServer(configuration, store: store, clock: clock) { server in
+                let (id, response) = try await Self.create(server, wallet: wallet)
+                _ = try await server.app.purgeExpiredRequests()
+                #expect(Self.holdsSecret(try await store.lookup(id: id)), "erased before it expired")
 
-            // Just past expiry: SQLite keeps milliseconds, rounded, so exactly at it may still be a moment before.
-            clock.advance(by: configuration.requestTTL + 0.01)
-            #expect(try await server.app.purgeExpiredRequests() == 0)
-            let row = try #require(try await store.lookup(id: id))
-            #expect(row.state.isEmpty)
-            #expect(!Self.contains(Self.fileBytes(path), Self.marker), "the database files still hold a private key")
-            let late = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
-            #expect(late.status == 410)
+                // Just past expiry: SQLite keeps milliseconds, rounded, so exactly at it may still be a moment before.
+                clock.advance(by: configuration.requestTTL + 0.01)
+                #expect(try await server.app.purgeExpiredRequests() == 0)
+                let row = try #require(try await store.lookup(id: id))
+                #expect(row.state.isEmpty)
+                #expect(!Self.contains(Self.fileBytes(path), Self.marker), "the database files still hold a private key")
+                let late = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
+                #expect(late.status == 410)
 
-            clock.advance(by: configuration.requestTTL + 1)
-            #expect(try await server.app.purgeExpiredRequests() == 1)
-            #expect(try await store.lookup(id: id) == nil)
+                clock.advance(by: configuration.requestTTL + 1)
+                #expect(try await server.app.purgeExpiredRequests() == 1)
+                #expect(try await store.lookup(id: id) == nil)
+            }
         }
-        try await store.close()
     }
 
     @Test("PostgreSQL with requestStateKey: the row never holds a readable private key; verification works; after it the state is empty",

@@ -74,14 +74,7 @@ struct WebhookOutboxTests {
     static func withSQLiteStore(_ body: (SQLiteRequestStore) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try await SQLiteRequestStore.open(path: folder.appendingPathComponent("store.sqlite").path, logger: ServerFixture.quietLogger)
-        do {
-            try await body(store)
-        } catch {
-            try? await store.close()
-            throw error
-        }
-        try await store.close()
+        try await ServerFixture.withSQLite(path: folder.appendingPathComponent("store.sqlite").path, body)
     }
 
     @Test("the PostgreSQL outbox", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))

@@ -70,6 +70,20 @@ enum ServerFixture {
         }
     }
 
+    /// Opens the SQLite store at `path` for `body` and closes it after, also when `body` throws (a connection that is
+    /// not closed traps in its deinit, which would end the whole test run).
+    static func withSQLite<T: Sendable>(path: String, _ body: (SQLiteRequestStore) async throws -> T) async throws -> T {
+        let store = try await SQLiteRequestStore.open(path: path, logger: quietLogger)
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body(store))
+        } catch {
+            result = .failure(error)
+        }
+        try await store.close()
+        return try result.get()
+    }
+
     /// Runs a store's services (e.g. a PostgreSQL pool) around `body`.
     static func withStore<T: Sendable>(_ store: any RequestStore, _ body: @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -1,3 +1,4 @@
+import CBOR
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -15,7 +16,6 @@ final class Credentials: Sendable {
     /// Reads the configuration again as at start (file and environment); nil: nothing to re-read (a library caller
     /// that built the configuration itself).
     private let reread: (@Sendable () -> (ServerConfiguration, [String]))?
-    private let lastError = NIOLockedValueBox<String?>(nil)
 
     init(_ configuration: ServerConfiguration, reread: (@Sendable () -> (ServerConfiguration, [String]))?) {
         current = NIOLockedValueBox(Current(apiKeys: configuration.apiKeys, webhookSecrets: configuration.webhookSecrets))
@@ -24,8 +24,6 @@ final class Credentials: Sendable {
 
     var apiKeys: [APIKey] { current.withLockedValue { $0.apiKeys } }
     var webhookSecrets: [WebhookSecret] { current.withLockedValue { $0.webhookSecrets } }
-    /// Why the last reload was refused; nil after a good one.
-    var reloadError: String? { lastError.withLockedValue { $0 } }
 
     /// Re-reads the configuration and takes its API keys and webhook secrets when it has no problem; returns whether it
     /// did. A webhook turned on or off needs a restart, so the secrets' presence must stay as it is.
@@ -38,13 +36,12 @@ final class Credentials: Sendable {
             problems.append("webhookSecretFile was \(webhookSecrets.isEmpty ? "added" : "removed"): turning the webhook on or off needs a restart")
         }
         guard problems.isEmpty else {
-            let reason = problems.joined(separator: "; ")
-            lastError.withLockedValue { $0 = reason }
-            logger.error("configuration reload refused: the API keys and webhook secrets in use stay", metadata: ["problems": "\(reason)"])
+            // A problem may quote a value from the file: escaped like every other log line.
+            logger.error("configuration reload refused: the API keys and webhook secrets in use stay",
+                         metadata: ["problems": "\(TerminalText.escaped(problems.joined(separator: "; ")))"])
             return false
         }
         current.withLockedValue { $0 = Current(apiKeys: fresh.apiKeys, webhookSecrets: fresh.webhookSecrets) }
-        lastError.withLockedValue { $0 = nil }
         logger.info("API keys and webhook secrets reloaded", metadata: [
             "apiKeys": "\(fresh.apiKeys.count)", "webhookSecrets": "\(fresh.webhookSecrets.count)",
         ])

@@ -32,16 +32,6 @@ public struct WebhookSecret: Sendable, Equatable, CustomStringConvertible, Custo
         self.bytes = [UInt8](bytes)
     }
 
-    /// Reads the secret from the file at `path` (at most 1 KiB).
-    public init(contentsOfFile path: String) throws(ConfigurationProblems) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ConfigurationProblems(["webhookSecretFile \(path) cannot be read"]) }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1025), data.count <= 1024 else {
-            throw ConfigurationProblems(["webhookSecretFile \(path) is longer than 1024 bytes; it must hold the secret alone"])
-        }
-        try self.init(text: String(decoding: data, as: UTF8.self))
-    }
-
     /// The secrets of the file at `path`, one a line (at most four, the file at most 1 KiB): every delivery is signed
     /// with each, so a receiver can move to a new secret while the old one still verifies.
     public static func all(contentsOfFile path: String) throws(ConfigurationProblems) -> [WebhookSecret] {

@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "MdocTesting", targets: ["MdocTesting"]),
         // The kit's status list and CRL server on loopback (NIO), apart so the kit and the CLI link no HTTP server.
         .library(name: "MdocTestingServer", targets: ["MdocTestingServer"]),
+        // The conformance runner and its targets, for a relying party's own test suite (the CLI is a front of it).
+        .library(name: "MdocConformance", targets: ["MdocConformance"]),
         .executable(name: "mdocverify", targets: ["mdocverify"]),
         .library(name: "VerifyServer", targets: ["VerifyServer"]),
         .executable(name: "verify-server", targets: ["verify-server"]),
@@ -84,6 +86,8 @@ let package = Package(
         .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
         .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
+        // The conformance corpus run against a verifier: a command, verify-server, an HTTP profile or flows in-process.
+        .target(name: "MdocConformance", dependencies: ["MdocTesting", "Verifier", "Mdoc", "MdocModel", "CBOR", "CryptoCore"]),
         // The kit's lists on loopback over HTTP (RevocationListServer).
         .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "MdocTrust", "CryptoCore",
                                                          .product(name: "NIOCore", package: "swift-nio"),
@@ -92,7 +96,7 @@ let package = Package(
                                                          .product(name: "NIOHTTP1", package: "swift-nio")]),
         .executableTarget(
             name: "mdocverify",
-            dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "MdocTesting", "CBOR", "RevocationFetch",
+            dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "MdocTesting", "MdocConformance", "CBOR", "RevocationFetch",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The HTTP API's request bodies and their rules, without the HTTP stack (the server and the fuzz harness).
@@ -157,7 +161,8 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates", "Verifier"]),
-        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocConformance", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "MdocConformanceTests", dependencies: ["MdocConformance", "MdocTesting", "Verifier", "MdocModel", "CryptoCore"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build/docs}
-targets=(Verifier Mdoc MdocModel MdocTrust CryptoCore CBOR HPKE RevocationFetch MdocTesting KitCertificates MdocTestingServer VerifyServer)
+targets=(Verifier Mdoc MdocModel MdocTrust CryptoCore CBOR HPKE RevocationFetch MdocTesting MdocConformance KitCertificates MdocTestingServer VerifyServer)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 swift package --allow-writing-to-directory "$out" generate-documentation --enable-experimental-combined-documentation \

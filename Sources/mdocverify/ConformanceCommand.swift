@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Mdoc
+import MdocConformance
 import MdocModel
 import MdocTesting
 import Verifier
@@ -95,7 +96,7 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("case"), help: "Only cases whose id starts with this (repeatable), e.g. annex-c/fault/.")
         var cases: [String] = []
 
-        @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation.")
+        @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation, state.")
         var without: [String] = []
 
         @Flag(name: .customLong("expect-codes"), help: "A rejection must name this implementation's code (for mdocverify and verify-server).")
@@ -182,12 +183,13 @@ struct ConformanceOptions {
     let origin: String
 
     init(_ run: Conformance.Run) throws {
-        let (target, targetUnsupported) = try Self.target(run)
+        let target = try Self.target(run)
         self.target = target
-        var unsupported = targetUnsupported
+        var unsupported: Set<ConformanceCase.Requirement> = []
         for name in run.without {
-            guard let requirement = ConformanceCase.Requirement(rawValue: name), requirement != .state else {
-                throw UsageFailure("--without takes request-policy or revocation, not \(InputQuote.short(name))")
+            guard let requirement = ConformanceCase.Requirement(rawValue: name) else {
+                let names = ConformanceCase.Requirement.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageFailure("--without takes \(names), not \(InputQuote.short(name))")
             }
             unsupported.insert(requirement)
         }
@@ -217,9 +219,9 @@ struct ConformanceOptions {
         origin = run.origin ?? "https://shop.example"
     }
 
-    /// The target `--target` names (checked against the command, `--corpus` and `--profile`), and the requirements
-    /// it cannot meet.
-    static func target(_ run: Conformance.Run) throws -> (Target, Set<ConformanceCase.Requirement>) {
+    /// The target `--target` names (checked against the command, `--corpus` and `--profile`); what each cannot do, it
+    /// declares itself (`ConformanceTarget.unsupported`).
+    static func target(_ run: Conformance.Run) throws -> Target {
         guard let kind = run.target.first else { throw UsageFailure("--target needs command or verify-server URL") }
         // Options another target would use are refused, not ignored: a run that looks configured must be.
         if run.profile != nil && kind != "http" { throw UsageFailure("--profile is for --target http only") }
@@ -239,24 +241,29 @@ struct ConformanceOptions {
             guard !run.command.isEmpty || run.writeTrust != nil else {
                 throw UsageFailure("--target command needs the command after --, e.g. -- python3 my_shim.py")
             }
-            return (.command(run.command), [.state])
+            return .command(run.command)
         case "verify-server":
             guard run.target.count == 2, let url = URL(string: run.target[1]), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
                 throw UsageFailure("--target verify-server needs the server's base URL, e.g. --target verify-server http://127.0.0.1:8080")
             }
             guard run.command.isEmpty else { throw UsageFailure("--target verify-server takes no command after --") }
             guard run.corpus == nil else { throw UsageFailure("--target verify-server builds each answer for the server's request; leave out --corpus") }
-            // The server's revocation material is its configuration, not each case's lists.
-            return (.verifyServer(url), [.revocation])
+            return .verifyServer(url)
         case "http":
             guard run.target.count == 1, let profile = run.profile else {
                 throw UsageFailure("--target http needs --profile FILE (a JSON profile of the verifier's endpoints; see the DocC article \"Test any verifier\")")
             }
             guard run.command.isEmpty, run.corpus == nil else { throw UsageFailure("--target http takes neither a command nor --corpus") }
-            return (.http(profile: profile), [.revocation])
+            return .http(profile: profile)
         default:
             throw UsageFailure("--target must be command, verify-server or http, not \(InputQuote.short(kind))")
         }
+    }
+
+    /// The Apple values and origin the HTTP targets answer with.
+    func relyingParty() throws -> RelyingPartyValues {
+        RelyingPartyValues(origin: origin, merchantKey: try merchantKeyPath.map { try Simulate.AppleApp.publicKey($0).0 },
+                           merchantID: merchantID, teamID: teamID)
     }
 
     /// The API key in `--api-key-file`, trimmed; an empty file is a usage error.

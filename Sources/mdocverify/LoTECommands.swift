@@ -112,7 +112,7 @@ struct FetchLoTE: ParsableCommand {
         try runReportingExit {
             let scope = try map.scope(required: true)
             return try download.fetch(url, pins: pins) { bytes, roots in
-                try LoTEImport.run(bytes, roots: roots, pins: pins, scope: scope, source: ListDownloadOptions.redacted(url), into: target)
+                try LoTEImport.run(bytes, roots: roots, pins: pins, scope: scope, source: InputQuote.redactedURL(url), into: target)
             }
         }
     }

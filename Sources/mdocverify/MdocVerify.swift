@@ -1,6 +1,7 @@
 import ArgumentParser
 import CBOR
 import Foundation
+import MdocConformance
 import Verifier
 
 @main
@@ -53,6 +54,9 @@ extension ParsableCommand {
             status = try body()
         } catch let failure as UsageFailure {
             // A failure may name a VICAL provider, a certificate or a path: escaped like every text output.
+            FileHandle.standardError.write(Data("error: \(TerminalText.escaped(failure.description))\n".utf8))
+            throw ExitCode(ExitStatus.usage.rawValue)
+        } catch let failure as ConformanceError {
             FileHandle.standardError.write(Data("error: \(TerminalText.escaped(failure.description))\n".utf8))
             throw ExitCode(ExitStatus.usage.rawValue)
         }

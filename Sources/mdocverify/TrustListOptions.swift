@@ -188,15 +188,6 @@ struct ListDownloadOptions: ParsableArguments {
         }
     }
 
-    /// The URL without user info, query or fragment (the manifest records it; those may carry an access token).
-    static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return url }
-        parts.user = nil
-        parts.password = nil
-        parts.query = nil
-        parts.fragment = nil
-        return parts.string ?? url
-    }
 
     /// Downloads on Swift's pool while the (synchronous) command waits on its own thread.
     static func download(_ url: String, accept: String, settings: FetchSettings) -> Result<[UInt8], BoundedDownload.Failure> {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MdocModel
 
 extension Trust {
     /// `mdocverify trust vical fetch`: `trust vical import` on a list downloaded from its provider.
@@ -15,7 +16,7 @@ extension Trust {
         func run() throws {
             try runReportingExit {
                 try download.fetch(url, pins: pins) { bytes, roots in
-                    try VICALImport.run(bytes, roots: roots, pins: pins, source: ListDownloadOptions.redacted(url), into: target)
+                    try VICALImport.run(bytes, roots: roots, pins: pins, source: InputQuote.redactedURL(url), into: target)
                 }
             }
         }

@@ -52,7 +52,7 @@ public struct ConformanceCorpus: Sendable {
 
     /// What every case of one build shares: the PKI (one IACA for the whole corpus) and each format's seeded request.
     public struct Material: Sendable {
-        let pki: TestPKI
+        package let pki: TestPKI
         let requests: [ResponseFormat: SimulatedRequest]
 
         /// The IACA every case's Document Signer chains to, PEM.

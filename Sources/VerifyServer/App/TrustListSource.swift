@@ -48,17 +48,7 @@ enum TrustList: Sendable, Equatable {
     var allowRollback: Bool { source.allowRollback }
 
     /// The file, or the URL without user info, query or fragment.
-    var name: String { url.map(Self.redacted) ?? file }
-
-    /// `url` without user info, query or fragment: those may carry an access token.
-    static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return InputQuote.short(url) }
-        parts.user = nil
-        parts.password = nil
-        parts.query = nil
-        parts.fragment = nil
-        return parts.string ?? InputQuote.short(url)
-    }
+    var name: String { url.map(InputQuote.redactedURL) ?? file }
 
     /// Verifies `bytes` against `roots` at `time`.
     func verify(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile) throws(VerificationError) -> VerifiedList {

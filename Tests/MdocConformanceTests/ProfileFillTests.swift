@@ -1,4 +1,4 @@
-@testable import mdocverify
+@testable import MdocConformance
 import Foundation
 import Testing
 

@@ -12,46 +12,46 @@ import Verifier
 /// `POST /v1/wallet/{requestId}/response` with the client secret, then `GET /v1/transactions/{requestId}` for the
 /// report's codes). The server must trust the corpus IACA (`--write-trust FILE`) and, for Apple, hold the private half
 /// of `--merchant-key` with the same merchant and team IDs.
-struct VerifyServerTarget: ConformanceTarget {
-    let base: URL
+public struct VerifyServerTarget: ConformanceTarget {
+    /// The server's base URL.
+    public let base: URL
     let corpus: ConformanceCorpus
     let material: ConformanceCorpus.Material
     let apiKey: String?
-    let merchantKey: PublicKey?
-    let merchantID: String
-    let teamID: String
-    let origin: String
+    let relyingParty: RelyingPartyValues
     let timeout: Double
 
-    init(base: URL, corpus: ConformanceCorpus, options: ConformanceOptions) throws {
+    /// A target for the server at `base`, answering with `corpus`'s cases; with `apiKey` through the backend API.
+    public init(base: URL, corpus: ConformanceCorpus, apiKey: String? = nil, relyingParty: RelyingPartyValues = RelyingPartyValues(),
+                timeout: Double = 60) throws(ConformanceError) {
         self.base = base
         self.corpus = corpus
         do {
             material = try corpus.material()
-        } catch let error as SimulationError {
-            throw UsageFailure(error.description)
+        } catch {
+            throw ConformanceError("the kit cannot build the corpus's test PKI: \(error)")
         }
-        apiKey = options.apiKey
-        merchantKey = try options.merchantKeyPath.map { try Simulate.AppleApp.publicKey($0).0 }
-        merchantID = options.merchantID
-        teamID = options.teamID
-        origin = options.origin
-        timeout = options.timeout
+        self.apiKey = apiKey
+        self.relyingParty = relyingParty
+        self.timeout = timeout
     }
 
-    var name: String { "verify-server \(base.absoluteString)" }
+    /// The server, as the report names it.
+    public var name: String { "verify-server \(base.absoluteString)" }
 
-    func notApplicable(_ testCase: RunCase) -> String? {
+    /// The server's revocation material is its configuration, not each case's lists.
+    public var unsupported: Set<ConformanceCase.Requirement> { [.revocation] }
+
+    /// Formats without a request flow, and Apple without the merchant key, do not apply.
+    public func notApplicable(_ testCase: ConformanceRunCase) -> String? {
         guard let format = ResponseFormat(rawValue: testCase.format), format.hasRequestFlow else {
             return "verify-server verifies only formats it makes requests for"
         }
-        if KitFormat.of(format)?.answerNeedsRelyingPartyKey == true && merchantKey == nil {
-            return "\(format.rawValue) cases need --merchant-key (the server's merchant key)"
-        }
-        return nil
+        return relyingParty.missing(for: format, option: "--merchant-key")
     }
 
-    func observe(_ testCase: RunCase) -> Observation {
+    /// Creates a request, answers it as the kit's wallet with the case's faults and reads the server's verdict.
+    public func observe(_ testCase: ConformanceRunCase) -> ConformanceObservation {
         guard let libraryCase = testCase.libraryCase, let format = ResponseFormat(rawValue: testCase.format) else {
             return .error("the case is not in this mdocverify's catalogue")
         }
@@ -73,31 +73,28 @@ struct VerifyServerTarget: ConformanceTarget {
                 }
             }
             return try verify(requestID, answer.postedText, secret: secret, credential: credential)
-        } catch let failure as ServerFailure {
+        } catch let failure as TargetFailure {
             return .error(failure.description)
         } catch {
             return .error("\(error)")
         }
     }
 
-    func reproduce(_ testCase: RunCase) -> String? {
+    /// The `mdocverify` run of this one case.
+    public func reproduce(_ testCase: ConformanceRunCase) -> String? {
         "mdocverify conformance run --case \(testCase.id) --target verify-server \(base.absoluteString)"
-            + (merchantKey == nil ? "" : " --merchant-key MERCHANT_KEY.pem")
-    }
-
-    struct ServerFailure: Error, CustomStringConvertible {
-        let description: String
+            + (relyingParty.merchantKey == nil ? "" : " --merchant-key MERCHANT_KEY.pem")
     }
 
     /// `POST /v1/requests`, or with an API key `POST /v1/transactions`: the request ID and the public fields (with the
     /// transaction's `clientSecret`).
     func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, [String: Any]) {
-        let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(origin)),
+        let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(relyingParty.origin)),
                                      ("documents", Self.documents(policy))])
         let path = apiKey == nil ? "v1/requests" : "v1/transactions"
         let (status, object) = try call("POST", path, body)
         guard status == 201, let requestID = object["requestId"] as? String else {
-            throw ServerFailure(description: "POST /\(path) answered \(status)\(Self.errorText(object)): check the server's configuration")
+            throw TargetFailure(description: "POST /\(path) answered \(status)\(Self.errorText(object)): check the server's configuration")
         }
         return (requestID, object)
     }
@@ -127,29 +124,19 @@ struct VerifyServerTarget: ConformanceTarget {
 
     /// The kit's wallet for the server's request, read from the create answer's fields.
     func walletTarget(_ format: ResponseFormat, _ fields: [String: Any]) throws -> ResponseTarget {
-        guard let answering = KitFormat.of(format)?.answering else {
-            throw ServerFailure(description: "no request flow for \(format.rawValue)")
-        }
-        let published = PublishedRequest(value: { name in
+        try relyingParty.walletTarget(format) { name in
             var found: Any? = fields
             for key in Self.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
-            guard let found else { throw ServerFailure(description: "the \(format.rawValue) request has no \(name)") }
+            guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }
             return found
-        }, origin: origin, merchantKey: merchantKey, merchantID: merchantID, teamID: teamID)
-        do {
-            return try answering(published)
-        } catch let failure as ServerFailure {
-            throw failure
-        } catch {
-            throw ServerFailure(description: "the kit cannot answer the \(format.rawValue) request: \(error)")
         }
     }
 
     /// `POST /v1/verify` (or, for a transaction, the wallet-facing endpoint and the status): 200 accepted; 422
     /// rejected with the report's codes; another 4xx rejected with the error's code.
-    func verify(_ requestID: String, _ response: String, secret: String?, credential: JSONValue) throws -> Observation {
+    func verify(_ requestID: String, _ response: String, secret: String?, credential: JSONValue) throws -> ConformanceObservation {
         if apiKey != nil {
-            guard let secret else { throw ServerFailure(description: "POST /v1/transactions answered no clientSecret") }
+            guard let secret else { throw TargetFailure(description: "POST /v1/transactions answered no clientSecret") }
             return try answerTransaction(requestID, secret: secret, credential: credential)
         }
         let (status, object) = try call("POST", "v1/verify", .object([("requestId", .string(requestID)), ("response", .string(response))]))
@@ -169,7 +156,7 @@ struct VerifyServerTarget: ConformanceTarget {
 
     /// The wallet-facing `POST /v1/wallet/{requestId}/response` with the client secret: 200 `{"status"}`, then
     /// `GET /v1/transactions/{requestId}` for the report's codes; a 4xx is rejected with the error's code.
-    func answerTransaction(_ requestID: String, secret: String, credential: JSONValue) throws -> Observation {
+    func answerTransaction(_ requestID: String, secret: String, credential: JSONValue) throws -> ConformanceObservation {
         let path = "v1/wallet/\(requestID)/response"
         let (status, object) = try call("POST", path, credential, headers: ["X-Client-Secret": secret], withKey: false)
         switch status {
@@ -200,7 +187,7 @@ struct VerifyServerTarget: ConformanceTarget {
         var headers = headers
         if withKey, let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
         let url = base.appendingPathComponent(path)
-        let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: ListDownloadOptions.redacted(url.absoluteString))
+        let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: InputQuote.redactedURL(url.absoluteString))
         return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
     }
 

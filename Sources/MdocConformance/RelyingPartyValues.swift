@@ -1,0 +1,64 @@
+import CryptoCore
+import Foundation
+import MdocModel
+import MdocTesting
+import Verifier
+
+/// What a relying party configured that its published requests do not carry, and that the kit's wallet needs to
+/// answer them: the origin of its pages, and Apple's merchant key, merchant ID and team ID.
+public struct RelyingPartyValues: Sendable {
+    /// The origin of the requesting page (the web formats bind it).
+    public var origin: String
+    /// The relying party's Apple merchant key (the public half): Apple answers are sealed to it; without it the Apple
+    /// cases are not applicable.
+    public var merchantKey: PublicKey?
+    /// The Apple merchant ID bound into the transcript.
+    public var merchantID: String
+    /// The Apple team ID bound into the transcript.
+    public var teamID: String
+
+    /// The values; by default the kit's own merchant and team IDs and `https://shop.example`.
+    public init(origin: String = "https://shop.example", merchantKey: PublicKey? = nil, merchantID: String = SimulatedCase.merchantID,
+                teamID: String = SimulatedCase.teamID) {
+        self.origin = origin
+        self.merchantKey = merchantKey
+        self.merchantID = merchantID
+        self.teamID = teamID
+    }
+
+    /// The public key in a PEM file holding a public or a private key.
+    public static func merchantKey(fromFile path: String) throws(ConformanceError) -> PublicKey {
+        let text = try ConformanceError.readText(path, what: "merchant key", maxBytes: 64 << 10)
+        if let key = try? PublicKey(pemEncoded: text) { return key }
+        if let key = try? PrivateKey(pemEncoded: text) { return key.publicKey }
+        throw ConformanceError("merchant key at \(path) is not a PEM public or private key")
+    }
+
+    /// Why the kit cannot answer `format`'s requests with these values, or nil.
+    func missing(for format: ResponseFormat, option: String) -> String? {
+        guard KitFormat.of(format)?.answerNeedsRelyingPartyKey == true, merchantKey == nil else { return nil }
+        return "\(format.rawValue) cases need \(option) (the relying party's merchant key)"
+    }
+
+    /// The kit's wallet for a request the relying party published, reading its values through `value` (by the kit's
+    /// names: `nonce`, `encryptionInfo`, `protocol`, `data`).
+    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> Any) throws -> ResponseTarget {
+        guard let answering = KitFormat.of(format)?.answering else {
+            throw TargetFailure(description: "no request flow for \(format.rawValue)")
+        }
+        let published = PublishedRequest(value: value, origin: origin ?? self.origin, merchantKey: merchantKey, merchantID: merchantID,
+                                         teamID: teamID)
+        do {
+            return try answering(published)
+        } catch let failure as TargetFailure {
+            throw failure
+        } catch {
+            throw TargetFailure(description: "the kit cannot answer the \(format.rawValue) request: \(error)")
+        }
+    }
+}
+
+/// A case the target could not run to a verdict; its description becomes the case's error.
+struct TargetFailure: Error, CustomStringConvertible {
+    let description: String
+}

@@ -177,7 +177,8 @@ public struct ConformanceCorpus: Sendable {
             ("trust", .string("iaca.pem")),
             ("verdictProtocol", .string(
                 "run once per case with \(Self.caseDirectoryVariable) naming the case folder; exit 0 accept, 1 reject, other an error; "
-                + "or print one JSON line {\"verdict\": \"accept\"|\"reject\", \"code\": \"...\"}")),
+                + "or print one JSON line {\"verdict\": \"accept\"|\"reject\", \"code\": \"...\"}, "
+                + "or {\"verdict\": \"not-applicable\", \"reason\": \"...\"} for what the verifier does not do")),
             ("counts", .object(counts)),
             ("cases", .array(cases.map { entry($0, material: material) })),
         ]).serialized(pretty: true) + "\n"

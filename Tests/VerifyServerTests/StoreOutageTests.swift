@@ -14,6 +14,7 @@ struct StallingStore: RequestStore {
     func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] { try await stall() }
     func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws { try await stall() as Void }
     func webhookBacklog() async throws -> WebhookBacklog { try await stall() }
+    func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int { try await stall() }
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }

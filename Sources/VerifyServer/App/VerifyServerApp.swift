@@ -88,7 +88,8 @@ public struct VerifyServerApp: Service {
         let router = makeRouter(handlers, metrics: metrics)
         let listening = ListeningPort()
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
-                                          retention: configuration.requestTTL, clock: clock, logger: logger)
+                                          retention: configuration.requestTTL, webhookRetention: handlers.webhooks?.retention,
+                                          clock: clock, logger: logger)
         // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
         let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)),
                                        logger: logger)

@@ -70,7 +70,6 @@ struct ServerHandlers: Sendable {
         case .metrics:
             let runtime = runtimes.current
             metrics.trust(runtime, now: clock.now(), refreshes: runtimes.listRefreshes)
-            if webhooks != nil, let backlog = try? await store.webhookBacklog() { metrics.webhookBacklog(backlog, now: clock.now()) }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         case .operatorRevocation: return operatorRevocation(request)

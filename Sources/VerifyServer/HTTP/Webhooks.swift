@@ -99,7 +99,14 @@ final class WebhookSender: Sendable {
     private struct State {
         var poked = false
         var stopping = false
+        /// When the backlog gauges were last refreshed, and whether the outbox changed since.
+        var backlogMeasured: ContinuousClock.Instant?
+        var backlogStale = true
     }
+
+    /// How often the sender refreshes the backlog gauges from the store when nothing happened here (another instance
+    /// may have queued or delivered); a scrape of `/metrics` never queries the store.
+    static let backlogInterval: Duration = .seconds(15)
     private let state = NIOLockedValueBox(State())
 
     init(url: String, secrets: @escaping @Sendable () -> [WebhookSecret], includeReport: Bool, allow: [FetchDestination], caFile: String? = nil,
@@ -123,6 +130,12 @@ final class WebhookSender: Sendable {
     /// How long an attempt holds its event: the POST's whole time limit and a margin.
     var lease: Duration { timeout + .seconds(30) }
 
+    /// How long an event may stay in the outbox: the whole retry schedule (each wait at its longest jitter, each
+    /// attempt at its lease) and an hour; the purger deletes older ones, attempted or not.
+    var retention: TimeInterval {
+        backoff.reduce(0) { $0 + $1.seconds * 1.1 } + Double(backoff.count + 1) * lease.seconds + 3600
+    }
+
     /// The event announcing an answered transaction (`status` verified or rejected; `report` the report's JSON text),
     /// for the store to queue with the result.
     func event(requestId: String, status: String, report: String, at time: Date) -> WebhookEvent {
@@ -137,7 +150,12 @@ final class WebhookSender: Sendable {
     }
 
     /// An event was just queued here: look at the outbox now instead of at the next poll.
-    func poke() { state.withLockedValue { $0.poked = true } }
+    func poke() {
+        state.withLockedValue { state in
+            state.poked = true
+            state.backlogStale = true
+        }
+    }
 
     /// Stops leasing events; attempts under way finish (or are cancelled with the task running `run()`).
     func stop() { state.withLockedValue { $0.stopping = true } }
@@ -148,6 +166,7 @@ final class WebhookSender: Sendable {
     func run() async {
         while !stopping, !Task.isCancelled {
             let now = clock.now()
+            await measureBacklog(now: now)
             let due: [WebhookEvent]
             do {
                 due = try await store.claimWebhooks(now: now, leaseUntil: now.addingTimeInterval(lease.seconds), limit: Self.batch)
@@ -162,7 +181,23 @@ final class WebhookSender: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 for event in due { group.addTask { await self.attempt(event) } }
             }
+            state.withLockedValue { $0.backlogStale = true }
         }
+    }
+
+    /// Refreshes the backlog gauges after a pass that attempted events, after an event was queued here, and otherwise
+    /// every `backlogInterval`; a store that does not answer leaves
+    /// them as they were.
+    private func measureBacklog(now: Date) async {
+        guard let metrics else { return }
+        let instant = ContinuousClock.now
+        let due = state.withLockedValue { state -> Bool in
+            guard state.backlogStale || state.backlogMeasured.map({ instant - $0 >= Self.backlogInterval }) ?? true else { return false }
+            state.backlogMeasured = instant
+            state.backlogStale = false
+            return true
+        }
+        if due, let backlog = try? await store.webhookBacklog() { metrics.webhookBacklog(backlog, now: now) }
     }
 
     /// Waits for `pollInterval`, or less when an event was queued here, the sender stops or its task is cancelled.
@@ -180,7 +215,9 @@ final class WebhookSender: Sendable {
 
     /// One attempt of a leased event, then its settlement: removed, rescheduled, or (cut short) left to its lease.
     func attempt(_ event: WebhookEvent) async {
-        let outcome = await post(event)
+        // An event the store could not open (the state key changed) is a failed attempt: retried on the schedule, in
+        // case the key comes back, then given up; never a stall of the outbox.
+        let outcome = if let why = event.unreadable { Attempt.failed(why, retryAfter: nil) } else { await post(event) }
         let attempts = event.attempts + 1
         let metadata: Logger.Metadata = ["requestId": "\(event.requestId)", "attempt": "\(attempts)"]
         var retryAt: Date?
@@ -289,7 +326,8 @@ final class WebhookSender: Sendable {
         }
         guard result.ok != 0 else {
             let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .failed(result.timed_out != 0 ? "no answer in time" : message, retryAfter: nil)
+            // libcurl's message may quote what the receiver sent (a certificate's subject): escaped for the log.
+            return .failed(result.timed_out != 0 ? "no answer in time" : TerminalText.escaped(message), retryAfter: nil)
         }
         let status = Int(result.status)
         if (200 ..< 300).contains(status) { return .delivered(status) }

@@ -75,7 +75,7 @@ public final class ServerMetrics: Sendable {
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
         "verify_server_webhook_attempts_total": "Webhook delivery attempts, by outcome (delivered, failed, gone, refused, given_up, interrupted).",
-        "verify_server_webhook_backlog": "Webhook events waiting in the store's outbox (all instances), as of the last delivery pass.",
+        "verify_server_webhook_backlog": "Webhook events waiting in the store's outbox (all instances), as the sender last measured it (after each pass that attempted events, else every 15 s).",
         "verify_server_webhook_oldest_age_seconds": "Seconds since the oldest waiting webhook event was queued (0: none waits).",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
         "revocation_cache_lookups_total": "Revocation list cache lookups, by list kind and result.",

@@ -90,6 +90,15 @@ public final class InMemoryRequestStore: RequestStore {
         outbox.withLockedValue { WebhookBacklog(count: $0.count, oldest: $0.values.map(\.event.createdAt).min()) }
     }
 
+    /// Deletes outbox events queued before `cutoff`; returns how many.
+    public func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int {
+        outbox.withLockedValue { outbox in
+            let old = outbox.filter { $0.value.event.createdAt < cutoff }.map(\.key)
+            for id in old { outbox[id] = nil }
+            return old.count
+        }
+    }
+
     /// Both nil, or the same text (compared in constant time).
     private static func sameHash(_ stored: String?, _ presented: String?) -> Bool {
         switch (stored, presented) {

@@ -56,6 +56,10 @@ struct MeteredRequestStore: RequestStore {
         try await measure("lookup") { try await base.lookup(id: id) }
     }
 
+    func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int {
+        try await measure("purge_webhooks") { try await base.purgeWebhooks(queuedBefore: cutoff) }
+    }
+
     func purge(expiredBefore cutoff: Date) async throws -> Int {
         let count = try await measure("purge") { try await base.purge(expiredBefore: cutoff) }
         metrics.purged(count)

@@ -246,6 +246,11 @@ public final class PostgresRequestStore: RequestStore {
         }
     }
 
+    /// Deletes outbox events queued before `cutoff`; returns how many.
+    public func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int {
+        try await count("DELETE FROM verify_webhooks WHERE created_at < \(cutoff) RETURNING id")
+    }
+
     /// Deletes requests that expired before `cutoff`; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         try await count("DELETE FROM verify_requests WHERE expires_at < \(cutoff) RETURNING id")

@@ -44,6 +44,9 @@ public protocol RequestStore: Sendable {
     func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws
     /// How many events wait in the outbox, and when the oldest was queued.
     func webhookBacklog() async throws -> WebhookBacklog
+    /// Deletes outbox events queued before `cutoff`, attempted or not, leased or not; returns how many. (Their bodies
+    /// may carry a report: none outlives the retry schedule, nor a webhook the operator turned off.)
+    func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.

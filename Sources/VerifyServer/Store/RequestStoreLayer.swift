@@ -26,6 +26,7 @@ extension RequestStoreLayer {
         try await base.settleWebhook(id: id, attempts: attempts, retryAt: retryAt)
     }
     func webhookBacklog() async throws -> WebhookBacklog { try await base.webhookBacklog() }
+    func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int { try await base.purgeWebhooks(queuedBefore: cutoff) }
     func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }

@@ -244,6 +244,14 @@ public final class SQLiteRequestStore: RequestStore {
                               oldest: rows.first?.column("oldest")?.integer.map { Self.date($0) })
     }
 
+    /// Deletes outbox events queued before `cutoff`; returns how many.
+    public func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int {
+        try await serially {
+            try await self.connection.query("DELETE FROM verify_webhooks WHERE created_at < ?1 RETURNING id",
+                                            [.integer(Self.milliseconds(cutoff))]).count
+        }
+    }
+
     /// Deletes requests that expired before `cutoff`, then checkpoints and truncates the WAL file; returns how many.
     public func purge(expiredBefore cutoff: Date) async throws -> Int {
         try await serially {

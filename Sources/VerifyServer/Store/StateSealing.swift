@@ -114,7 +114,13 @@ struct SealedStateStore: RequestStoreLayer {
     func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
         try await base.claimWebhooks(now: now, leaseUntil: leaseUntil, limit: limit).map { event in
             var opened = event
-            opened.body = try openText(event.body, aad: Self.webhookAAD(event.id), what: "webhook event \(event.id)")
+            do {
+                opened.body = try openText(event.body, aad: Self.webhookAAD(event.id), what: "the webhook event")
+            } catch {
+                // One event that does not open must not hold up the others: it goes back as unreadable, bodiless.
+                opened.body = ""
+                opened.unreadable = "\(error)"
+            }
             return opened
         }
     }

@@ -13,6 +13,9 @@ public struct WebhookEvent: Sendable, Equatable {
     public var attempts: Int
     /// When the event was queued.
     public var createdAt: Date
+    /// Why the stored body could not be read (it was sealed with another state key); the sender then counts a failed
+    /// attempt without posting.
+    var unreadable: String?
 
     /// Creates an event not yet attempted.
     public init(id: String, requestId: String, body: String, attempts: Int = 0, createdAt: Date) {

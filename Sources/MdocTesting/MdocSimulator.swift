@@ -55,7 +55,7 @@ public struct MdocSimulator: Sendable {
         let revocation = try SimulatedRevocation(pki: pki, documentSigner: signer, options: options, faults: Set(faults))
         return SimulatedResponse(
             format: target.format, docType: options.docType, bytes: bytes,
-            annexCResponse: target.format == .annexC ? text : nil, openID4VPResponse: target.format == .openID4VP ? text : nil,
+            textAnswer: text,
             deviceResponse: deviceResponse,
             transcript: target.transcript, readerKey: build.readerKeyForVerifier, faults: faults,
             expected: ExpectedOutcome.forFaults(faults, format: target.format, deviceAuthentication: build.deviceAuthentication),

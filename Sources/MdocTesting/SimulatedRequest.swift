@@ -57,6 +57,6 @@ extension SimulatedResponse {
     /// The response as a client posts it to a relying party's server: base64 of Apple's `encryptedData`, the Annex C
     /// `response` string, the OpenID4VP DC API result JSON, or base64 of a bare DeviceResponse.
     public var postedText: String {
-        annexCResponse ?? openID4VPResponse ?? Data(bytes).base64EncodedString()
+        textAnswer ?? Data(bytes).base64EncodedString()
     }
 }

@@ -12,10 +12,9 @@ public struct SimulatedResponse: Sendable {
     /// What a relying party receives: the Apple envelope (raw CBOR), the UTF-8 bytes of the Annex C
     /// base64url string or of the OpenID4VP result JSON, or the bare DeviceResponse.
     public let bytes: [UInt8]
-    /// The Annex C `DigitalCredential.data.response` string (Annex C only).
-    public let annexCResponse: String?
-    /// The OpenID4VP DC API result `{"protocol", "data"}` as JSON text (OpenID4VP only).
-    public let openID4VPResponse: String?
+    /// The answer as text, for a format whose wallet answers in text (the Annex C string, the OpenID4VP result JSON);
+    /// nil for one that answers in bytes. Each format's wallet names it (`annexCResponse`, `openID4VPResponse`).
+    public let textAnswer: String?
     /// The DeviceResponse inside (the plaintext for the encrypted formats).
     public let deviceResponse: [UInt8]
     /// The relying party's transcript, to verify with.

@@ -96,6 +96,39 @@ struct Inspect: ParsableCommand {
         return verifier.verify(encryptedData: bytes, session: session, at: Date())
     }
 
+    /// Opens the envelope as `verify-server` would: through the session's format's flow over its kept state, with the
+    /// merchant key and identifiers for a format that needs them (Apple in-app). The verifier trusts nothing.
+    private func openKept(_ session: String, inspection: PipelineInspection) throws -> VerificationReport {
+        let kept = try SessionFile.read(session, expected: try SessionFormat.of(session))
+        // What the session keeps is not given again (the relying party's private key is kept by the formats that make one).
+        let keepsKey = kept.state[SessionFile.StateKey.privateKey] != nil
+        for (flag, value) in [("--nonce", nonce), ("--encryption-info", encryptionInfo), ("--origin", origin),
+                              ("--private-key", keepsKey ? privateKey : nil)] where value != nil {
+            throw UsageFailure("\(flag) is kept in the session (\(session)); leave out \(flag)")
+        }
+        func value(_ option: String?, _ flag: String, _ keptValue: String?) throws -> String {
+            option == nil && keptValue == nil ? "" : try SessionValues.one(option, flag: flag, kept: keptValue, session: session)
+        }
+        let environment = FlowEnvironment(
+            configuration: VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey),
+            recipientKeys: try privateKey.map { [try InputFiles.privateKey($0)] } ?? [],
+            merchantID: try value(merchantID, "--merchant-id", kept.merchantID), teamID: try value(teamID, "--team-id", kept.teamID))
+        let flows: [any RequestFlow]
+        do {
+            flows = try FormatRegistry.flows(environment, inspection: inspection)
+        } catch {
+            throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
+        }
+        guard let flow = flows.first(where: { $0.format == kept.format }) else {
+            throw UsageFailure("a \(kept.format.rawValue) session has no request flow to open it with")
+        }
+        // A binary answer's flow takes base64 (the file may be raw, hex or base64).
+        let response = kept.format.descriptor?.wire.binary == true
+            ? Data(try InputFiles.cbor(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)).base64EncodedString()
+            : try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
+        return flow.verify(response: response, state: kept.state, policy: nil, at: Date())
+    }
+
     /// A verifier that only opens envelopes (it trusts nothing) and hands what it opens to `inspection`.
     private static func opener(_ inspection: PipelineInspection) -> ResponseVerifier {
         ResponseVerifier(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: []))).inspecting(inspection)
@@ -106,25 +139,8 @@ struct Inspect: ParsableCommand {
     private func openEnvelope() throws -> [InspectNode]? {
         let inspection = PipelineInspection()
         let report: VerificationReport
-        if let session, try SessionFormat.of(session) == .openID4VP {
-            let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
-            let loaded = try SessionFile.read(session, expected: .openID4VP).openID4VP(request: nil)
-            report = Self.opener(inspection).verify(response: text, session: loaded, at: Date())
-        } else if let session, try SessionFormat.of(session) == .annexC {
-            if encryptionInfo != nil || origin != nil || privateKey != nil {
-                throw UsageFailure("an annex-c --session keeps the key, encryptionInfo and origin; leave out --private-key, --encryption-info and --origin")
-            }
-            let text = try InputFiles.readText(path, what: "response", maxBytes: InputFiles.maxResponseFileBytes)
-            let annexSession = try SessionFile.read(session, expected: .annexC).annexC(request: nil)
-            report = Self.opener(inspection).verify(response: text, session: annexSession, at: Date())
-        } else if let session {
-            guard let privateKey else { throw UsageFailure("Apple in-app needs --private-key (the merchant key) with --session") }
-            if nonce != nil { throw UsageFailure("--nonce is kept in the session (\(session)); leave out --nonce") }
-            let kept = try SessionFile.read(session, expected: .appleApp)
-            let appleSession = AppleAppSession(nonce: try kept.appleNonce(),
-                                               merchantID: try SessionValues.one(merchantID, flag: "--merchant-id", kept: kept.merchantID, session: session),
-                                               teamID: try SessionValues.one(teamID, flag: "--team-id", kept: kept.teamID, session: session))
-            report = try openApple(privateKey: privateKey, session: appleSession, inspection: inspection)
+        if let session {
+            report = try openKept(session, inspection: inspection)
         } else if let encryptionInfo {
             guard let privateKey, let origin else { throw UsageFailure("Annex C needs --private-key, --encryption-info and --origin") }
             var info = encryptionInfo

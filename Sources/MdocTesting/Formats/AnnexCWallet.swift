@@ -67,3 +67,8 @@ extension KitFormat {
                              environment: FlowEnvironment(configuration: seed.configuration))
     }
 }
+
+extension SimulatedResponse {
+    /// The Annex C `DigitalCredential.data.response` string (Annex C only).
+    public var annexCResponse: String? { format == .annexC ? textAnswer : nil }
+}

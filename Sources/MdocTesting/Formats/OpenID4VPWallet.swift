@@ -68,3 +68,8 @@ extension KitFormat {
                                                origin: published.origin))
     }
 }
+
+extension SimulatedResponse {
+    /// The OpenID4VP DC API result `{"protocol", "data"}` as JSON text (OpenID4VP only).
+    public var openID4VPResponse: String? { format == .openID4VP ? textAnswer : nil }
+}

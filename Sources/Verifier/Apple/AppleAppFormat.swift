@@ -13,6 +13,12 @@ extension FormatDescriptor {
         checks: [.envelopeAlgorithm, .envelopeTestKey, .envelopeRecipient, .envelopeTranscript, .responseTopics],
         codes: [.envelopeRecipientMismatch, .envelopeTestKey, .envelopeTranscriptMismatch],
         wire: .bytes, mockDataApplies: true,
+        pastedState: { values throws(VerificationError) in
+            guard let nonce = values["nonce"].flatMap(BinaryText.decode) else {
+                throw VerificationError(.inputMalformed, "an apple-app response needs its nonce (hex or base64) or a requestId")
+            }
+            return AppleAppFlow.state(nonce: nonce)
+        },
         flow: { environment, verifier in AppleAppFlow(environment, verifier: verifier) })
 }
 

@@ -25,11 +25,16 @@ public struct FormatDescriptor: Sendable {
     /// Whether Apple's wallet produces the format, so that a development device's mock data is recognised
     /// (`issuer.mock_data`, docs/formats.md §1.6).
     public let mockDataApplies: Bool
+    /// Rebuilds a request's kept state from values a caller pastes by name (the inspector, without a stored request:
+    /// Apple's `nonce`); nil for a format whose state holds secrets no paste carries. Throws a coded error naming
+    /// what is missing.
+    public let pastedState: (@Sendable ([String: String]) throws(VerificationError) -> [String: String])?
     /// Builds the format's request flow on the runtime's one verifier; nil when the caller builds the transcript.
     let flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?
 
     init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
          wire: FormatWire, bindsOrigin: Bool = false, mockDataApplies: Bool = false,
+         pastedState: (@Sendable ([String: String]) throws(VerificationError) -> [String: String])? = nil,
          flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> any RequestFlow)?) {
         self.format = format
         self.title = title
@@ -39,6 +44,7 @@ public struct FormatDescriptor: Sendable {
         self.wire = wire
         self.bindsOrigin = bindsOrigin
         self.mockDataApplies = mockDataApplies
+        self.pastedState = pastedState
         self.flow = flow
     }
 

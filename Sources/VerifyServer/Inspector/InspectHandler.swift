@@ -44,8 +44,8 @@ extension ServerHandlers {
         if !format.hasRequestFlow {
             return inspectDeviceResponse(body, runtime: runtime, inspection: inspection, at: time)
         }
-        if format == .appleApp, body.requestId == nil {
-            return inspectAppleApp(body, runtime: runtime, inspection: inspection, at: time)
+        if body.requestId == nil, let rebuild = format.descriptor?.pastedState {
+            return inspectPasted(body, format: format, rebuild: rebuild, runtime: runtime, inspection: inspection, at: time)
         }
         guard let id = body.requestId, !id.isEmpty else {
             return rejected(format, "a \(format.rawValue) response needs the requestId of the request it answers")
@@ -62,10 +62,7 @@ extension ServerHandlers {
         else {
             return rejected(format, "request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
         }
-        // A binary answer's flow takes base64; the inspector also takes hex.
-        let binary = format.descriptor?.wire.binary == true
-        let response = binary ? BinaryText.decode(body.response).map(Base64URL.encode) ?? body.response : body.response
-        return flow.verify(response: response, state: stored.state, policy: stored.policy, at: time)
+        return flow.verify(response: Self.flowText(body.response, format: format), state: stored.state, policy: stored.policy, at: time)
     }
 
     /// A pasted DeviceResponse, verified against the pasted session transcript (and reader key, for deviceMac).
@@ -95,25 +92,31 @@ extension ServerHandlers {
             .verify(deviceResponse: bytes, transcript: transcript, readerKey: readerKey, at: time)
     }
 
-    /// A pasted apple-app response without a requestId, verified against the pasted nonce (and merchant and team ids,
-    /// else the configured ones).
-    private func inspectAppleApp(_ body: InspectRequestBody, runtime: VerifierRuntime, inspection: PipelineInspection,
-                                 at time: Date) -> VerificationReport {
-        let format = VerificationReport.Format.appleApp
-        guard let nonceText = body.nonce, let nonce = BinaryText.decode(nonceText) else {
-            return rejected(format, "an apple-app response needs its nonce (hex or base64) or a requestId")
-        }
-        guard let encryptedData = BinaryText.decode(body.response) else { return rejected(format, "response is not hex or base64") }
-        let verifier: AppleAppVerifier
+    /// A pasted response without a requestId, for a format whose kept state the paste's values rebuild (Apple: the
+    /// nonce), verified through the format's flow with the pasted merchant and team IDs, else the configured ones.
+    private func inspectPasted(_ body: InspectRequestBody, format: VerificationReport.Format,
+                               rebuild: @Sendable ([String: String]) throws(VerificationError) -> [String: String],
+                               runtime: VerifierRuntime, inspection: PipelineInspection, at time: Date) -> VerificationReport {
+        var environment = runtime.environment
+        if let merchantID = body.merchantId { environment.merchantID = merchantID }
+        if let teamID = body.teamId { environment.teamID = teamID }
+        let state: [String: String]
+        let flows: [any RequestFlow]
         do {
-            verifier = try AppleAppVerifier(configuration: runtime.environment.configuration, keys: runtime.environment.recipientKeys)
-                .inspecting(inspection)
+            state = try rebuild(["nonce": body.nonce].compactMapValues { $0 })
+            flows = try FormatRegistry.flows(environment, inspection: inspection)
         } catch {
             return rejected(format, error.message, code: error.code)
         }
-        let session = AppleAppSession(nonce: nonce, merchantID: body.merchantId ?? runtime.environment.merchantID,
-                                      teamID: body.teamId ?? runtime.environment.teamID)
-        return verifier.verify(encryptedData: encryptedData, session: session, at: time)
+        guard let flow = flows.first(where: { $0.format == format }) else { return rejected(format, "\(format.rawValue) has no request flow") }
+        return flow.verify(response: Self.flowText(body.response, format: format), state: state, policy: nil, at: time)
+    }
+
+    /// The pasted answer as the format's flow takes it: a binary answer's flow takes base64, and the inspector also
+    /// takes hex.
+    private static func flowText(_ pasted: String, format: VerificationReport.Format) -> String {
+        guard format.descriptor?.wire.binary == true else { return pasted }
+        return BinaryText.decode(pasted).map(Base64URL.encode) ?? pasted
     }
 
     /// A rejected report for what is wrong with the paste itself.

@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator", "CListFetch",
+                "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -8,7 +8,7 @@ import Foundation
 public struct FetchDestination: Sendable, Equatable, CustomStringConvertible {
     /// The lower-cased host name, when this entry is a name.
     public let host: String?
-    let network: list_fetch_network?
+    package let network: list_fetch_network?
 
     /// Parses `text`: `name.example`, `10.1.2.3`, `10.0.0.0/8`, `fd00::/8` or `::1`.
     ///

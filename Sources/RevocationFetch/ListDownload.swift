@@ -63,20 +63,15 @@ struct ListDownload: Sendable {
     /// One request, blocking (libcurl's easy interface), on the calling thread.
     private static func perform(_ url: URL, accept: String, timeout: Duration, settings: FetchSettings) -> Hop {
         let host = url.host?.lowercased() ?? ""
-        let networks = settings.allowedDestinations.compactMap(\.network)
-        let hostAllowed = settings.allowedDestinations.contains { $0.host == host }
         var result = list_fetch_result()
         defer { list_fetch_free(&result) }
-        let started = networks.withUnsafeBufferPointer { buffer -> Int32 in
-            withOptionalCString(settings.caFile) { caFile in
-                var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
-                                               allow_any_address: hostAllowed ? 1 : 0, ca_file: caFile)
-                return list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, &policy, &result)
-            }
+        let policy = OutboundPolicy(allow: settings.allowedDestinations, caFile: settings.caFile)
+        let started = policy.withPolicy(host: host) { cPolicy in
+            list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, cPolicy, &result)
         }
         guard started == 0 else { return .failed(Failure(.unreachable, "libcurl could not start a transfer")) }
         if result.refused_destination != 0 {
-            let address = withUnsafeBytes(of: result.refused_address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let address = OutboundPolicy.text(result.refused_address)
             return .failed(Failure(.refusedDestination, "\(host) resolved to \(address), which is not a public address "
                                    + "(allow it with revocationFetchAllow)"))
         }
@@ -85,12 +80,11 @@ struct ListDownload: Sendable {
         }
         guard result.ok != 0 else {
             if result.timed_out != 0 { return .failed(Failure(.unreachable, "no answer within \(settings.timeout.seconds) s")) }
-            let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .failed(Failure(.unreachable, message))
+            return .failed(Failure(.unreachable, OutboundPolicy.text(result.error)))
         }
         if (300..<400).contains(result.status) {
             guard result.redirect_too_long == 0 else { return .failed(Failure(.unreachable, "HTTP \(result.status) with a Location over 2 KB")) }
-            let location = withUnsafeBytes(of: result.redirect) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let location = OutboundPolicy.text(result.redirect)
             guard !location.isEmpty else { return .failed(Failure(.unreachable, "HTTP \(result.status) without a Location")) }
             return .redirect(location)
         }

@@ -1,5 +1,4 @@
 import CBOR
-import CListFetch
 import CryptoCore
 import Foundation
 import Logging
@@ -299,40 +298,14 @@ final class WebhookSender: Sendable {
 
     private static func perform(url: String, headers: [String], body: [UInt8], allow: [FetchDestination], timeout: Duration,
                                 caFile: String?) -> Attempt {
-        let host = URL(string: url)?.host?.lowercased() ?? ""
-        let networks = allow.compactMap { WebhookNetwork.parse($0.description) }
-        let hostAllowed = allow.contains { $0.host == host }
-        var result = list_post_result()
-        let milliseconds = max(1, Int(timeout.components.seconds * 1000))
-        let started = networks.withUnsafeBufferPointer { buffer -> Int32 in
-            let lines = headers.map { strdup($0) }
-            defer { lines.forEach { free($0) } }
-            let pointers = lines.map { UnsafePointer($0) }
-            return withOptionalCString(caFile) { caFile in
-                var policy = list_fetch_policy(networks: buffer.baseAddress, network_count: buffer.count,
-                                               allow_any_address: hostAllowed ? 1 : 0, ca_file: caFile)
-                return pointers.withUnsafeBufferPointer { headerBuffer in
-                    body.withUnsafeBufferPointer { bodyBuffer in
-                        list_post(url, headerBuffer.baseAddress, headerBuffer.count, bodyBuffer.baseAddress, bodyBuffer.count,
-                                  milliseconds, &policy, &result)
-                    }
-                }
-            }
+        switch OutboundPost.send(url, headers: headers, body: body, timeout: timeout, policy: OutboundPolicy(allow: allow, caFile: caFile)) {
+        case .refused(let why): return .refused(why)
+        case .failed(let why): return .failed(why, retryAfter: nil)
+        case let .answered(status, retryAfter):
+            if (200 ..< 300).contains(status) { return .delivered(status) }
+            if status == 410 { return .gone }
+            return .failed("HTTP \(status)", retryAfter: retryAfter)
         }
-        guard started == 0 else { return .failed("libcurl could not start a transfer", retryAfter: nil) }
-        if result.refused_destination != 0 {
-            let address = withUnsafeBytes(of: result.refused_address) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return .refused("\(host) resolved to \(address), which is not a public address")
-        }
-        guard result.ok != 0 else {
-            let message = withUnsafeBytes(of: result.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            // libcurl's message may quote what the receiver sent (a certificate's subject): escaped for the log.
-            return .failed(result.timed_out != 0 ? "no answer in time" : TerminalText.escaped(message), retryAfter: nil)
-        }
-        let status = Int(result.status)
-        if (200 ..< 300).contains(status) { return .delivered(status) }
-        if status == 410 { return .gone }
-        return .failed("HTTP \(status)", retryAfter: result.retry_after >= 0 ? Int(result.retry_after) : nil)
     }
 }
 
@@ -381,29 +354,6 @@ final class OneAnswer<Value: Sendable>: Sendable {
             return continuation
         }
         waiting?.resume(returning: value)
-    }
-}
-
-/// An allow entry's network as the C policy takes it (FetchDestination keeps its own internal).
-enum WebhookNetwork {
-    static func parse(_ text: String) -> list_fetch_network? {
-        let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
-        guard let addressText = parts.first else { return nil }
-        var network = list_fetch_network()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        if inet_pton(AF_INET, addressText, &bytes) == 1 {
-            network.family = 4
-        } else if inet_pton(AF_INET6, addressText, &bytes) == 1 {
-            network.family = 6
-        } else {
-            return nil
-        }
-        let maximum = network.family == 4 ? 32 : 128
-        network.prefix = Int32(parts.count == 2 ? Int(parts[1]) ?? maximum : maximum)
-        withUnsafeMutableBytes(of: &network.address) { raw in
-            for index in 0 ..< 16 { raw[index] = bytes[index] }
-        }
-        return network
     }
 }
 

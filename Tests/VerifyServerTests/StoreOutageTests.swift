@@ -16,6 +16,7 @@ struct StallingStore: RequestStore {
     func webhookBacklog() async throws -> WebhookBacklog { try await stall() }
     func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int { try await stall() }
     func lookup(id: String) async throws -> StoredRequest? { try await stall() }
+    func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding { try await stall() }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await stall() }
     func vicalIssueIDs() async throws -> [String: UInt64] { try await stall() }

@@ -155,7 +155,7 @@ public struct VerifyServerApp: Service {
         if !(InstrumentationSystem.tracer is NoOpTracer) { router.add(middleware: TracingMiddleware()) }
         // Before every route: the client (trustedProxies) for limits and logs, and the rate limit of the /v1/ API.
         router.add(middleware: ClientAddressMiddleware(configuration: handlers.configuration, clock: handlers.clock,
-                                                       logger: handlers.logger))
+                                                       credentials: handlers.credentials, metrics: handlers.metrics, logger: handlers.logger))
         router.register(handlers)
         return router
     }

@@ -59,6 +59,8 @@ struct ConfigurationKey: Sendable {
         .init(name: "trustedProxyHeader", "The header trusted proxies name the client in: `x-forwarded-for` or `forwarded` (RFC 7239).", default: { $0.trustedProxyHeader }) { $0.trustedProxyHeader = try $1.choice(ProxyHeader.self) },
         .init(name: "rateLimit", "API requests (routes under /v1/, the operator's excepted) a second allowed per client address on average; 0 turns the limit off. Beyond it: 429 with Retry-After.", default: { $0.rateLimit }) { $0.rateLimit = try $1.number() },
         .init(name: "rateLimitBurst", "API requests one client address may send at once before rateLimit applies.", default: { $0.rateLimitBurst }) { $0.rateLimitBurst = try $1.integer() },
+        .init(name: "apiKeyRateLimit", "API requests a second allowed per API key on average, per instance; a request that carries a configured key counts here, not against its address's rateLimit. 0 turns the limit off. Beyond it: 429 with Retry-After.", default: { $0.apiKeyRateLimit }) { $0.apiKeyRateLimit = try $1.number() },
+        .init(name: "apiKeyRateLimitBurst", "API requests one API key may send at once before apiKeyRateLimit applies.", default: { $0.apiKeyRateLimitBurst }) { $0.apiKeyRateLimitBurst = try $1.integer() },
         .init(name: "storeURL", "Where requests are kept: `sqlite:PATH`, `postgres://user@host:port/db?sslmode=…&sslrootcert=…` (sslmode disable, prefer, require, verify-ca, verify-full) or `memory:` (tests).", default: { $0.store }) { configuration, value in
             do {
                 configuration.store = try StoreLocation(url: try value.text())
@@ -85,7 +87,8 @@ struct ConfigurationKey: Sendable {
             }
         },
         .init(name: "maxOutstandingRequests", "The most requests created by this instance and neither consumed nor expired; beyond it 429.", default: { $0.maxOutstandingRequests }) { $0.maxOutstandingRequests = try $1.integer() },
-        .init(name: "maxOutstandingRequestsPerClient", "The most such requests per client address (an IPv6 client counts by its /64); beyond it 429.", default: { $0.maxOutstandingRequestsPerClient }) { $0.maxOutstandingRequestsPerClient = try $1.integer() },
+        .init(name: "maxOutstandingRequestsPerClient", "The most such requests per client address (an IPv6 client counts by its /64); beyond it 429. An API key's transactions count against maxOutstandingRequestsPerKey instead.", default: { $0.maxOutstandingRequestsPerClient }) { $0.maxOutstandingRequestsPerClient = try $1.integer() },
+        .init(name: "maxOutstandingRequestsPerKey", "The most transactions one API key has outstanding (created, neither consumed nor expired), counted in the store across every instance; beyond it POST /v1/transactions answers 429 for that key.", default: { $0.maxOutstandingRequestsPerKey }) { $0.maxOutstandingRequestsPerKey = try $1.integer() },
         .init(name: "profile", "How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.", default: { $0.profile }) { $0.profile = try $1.choice(CertificateProfile.self) },
         .init(name: "purgeInterval", "Seconds between deletions of expired requests.", default: { $0.purgeInterval }) { $0.purgeInterval = try $1.seconds() },
         .init(name: "memoryTrimInterval", "Seconds between hand-backs of the C allocator's free pages to the kernel; 0 never.", default: { $0.memoryTrimInterval }) { $0.memoryTrimInterval = try $1.seconds() },

@@ -75,6 +75,11 @@ public struct ServerConfiguration: Sendable {
     public var rateLimit: Double = 50
     /// How many API requests one client address may send at once before `rateLimit` applies (default 100).
     public var rateLimitBurst = 100
+    /// The average number of API requests a second allowed per API key, per instance (default 200; 0 turns the limit
+    /// off): a request that carries a configured key counts here and not against its address's `rateLimit`.
+    public var apiKeyRateLimit: Double = 200
+    /// How many API requests one API key may send at once before `apiKeyRateLimit` applies (default 1,000).
+    public var apiKeyRateLimitBurst = 1_000
     /// Where pending requests are kept: `StoreLocation.default` (an SQLite file) unless configured.
     public var store: StoreLocation = .default
     /// The PostgreSQL password when the store URL holds none: read from `storePasswordFile`, or the
@@ -88,8 +93,12 @@ public struct ServerConfiguration: Sendable {
     /// The most requests created by this instance that are neither consumed nor expired (default 10,000); beyond it
     /// `POST /v1/requests` answers 429.
     public var maxOutstandingRequests = 10_000
-    /// The most such requests per client address (default 100); beyond it that client gets 429.
+    /// The most such requests per client address (default 100); beyond it that client gets 429. Transactions an API
+    /// key creates count against `maxOutstandingRequestsPerKey` instead.
     public var maxOutstandingRequestsPerClient = 100
+    /// The most transactions one API key has outstanding (created, neither consumed nor expired), counted in the store
+    /// across every instance (default 10,000); beyond it `POST /v1/transactions` answers 429 for that key.
+    public var maxOutstandingRequestsPerKey = 10_000
     /// How strictly the ISO/IEC 18013-5 Annex B certificate profile is enforced.
     public var profile: CertificateProfile = .default
     /// The longest wait, in seconds, for one request-store operation (default 5); then 503 (or, at start, a refusal to
@@ -206,6 +215,7 @@ public struct ServerConfiguration: Sendable {
         configuration.store = store
         configuration.purgeInterval = 3600
         configuration.rateLimit = 0
+        configuration.apiKeyRateLimit = 0
         // The tests and the load tool drive the deprecated routes; no API key is configured here.
         configuration.legacyAPI = .on
         return configuration
@@ -240,8 +250,11 @@ public struct ServerConfiguration: Sendable {
         }
         if !(rateLimit >= 0 && rateLimit <= 1_000_000) { problems.append("rateLimit must be 0 (off) to 1000000 requests a second") }
         if !(1 ... 1_000_000).contains(rateLimitBurst) { problems.append("rateLimitBurst must be 1 to 1000000") }
+        if !(apiKeyRateLimit >= 0 && apiKeyRateLimit <= 1_000_000) { problems.append("apiKeyRateLimit must be 0 (off) to 1000000 requests a second") }
+        if !(1 ... 1_000_000).contains(apiKeyRateLimitBurst) { problems.append("apiKeyRateLimitBurst must be 1 to 1000000") }
         for (name, value) in [("maxOutstandingRequests", maxOutstandingRequests),
-                              ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient)]
+                              ("maxOutstandingRequestsPerClient", maxOutstandingRequestsPerClient),
+                              ("maxOutstandingRequestsPerKey", maxOutstandingRequestsPerKey)]
             where !(1 ... Self.mostOutstandingRequests).contains(value) {
             problems.append("\(name) must be 1 to \(Self.mostOutstandingRequests)")
         }

@@ -40,7 +40,7 @@ extension ServerHandlers {
             }
             let (_, policy) = try Self.validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
             return try await transaction(format: format, policy: policy, origin: origin, owner: TransactionOwner.demo,
-                                         client: client, retryAfter: &retryAfter)
+                                         counted: .address(client), retryAfter: &retryAfter)
         } catch {
             var response = error.response
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }

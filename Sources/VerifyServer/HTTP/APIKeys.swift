@@ -180,14 +180,20 @@ struct APIKeyAuthenticator: Sendable {
         case invalid
     }
 
+    /// The token of an `Authorization: Bearer <token>` value (the scheme in any case, RFC 9110 §11.1), trimmed; nil
+    /// for another scheme.
+    static func bearerToken(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+
     /// Hashes the presented token and compares it with every configured hash in constant time (no early exit, so the
     /// time taken does not say which key, if any, came close).
     func authenticate(_ request: Request) -> Outcome {
         guard let header = request.headers[.authorization] else { return .missing }
         guard header.utf8.count <= APIKey.longestHeader else { return .invalid }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .missing }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let token = Self.bearerToken(header) else { return .missing }
         guard !token.isEmpty else { return .invalid }
         let hash = Digest.hash(.sha256, Array(token.utf8))
         var found: APIKey?

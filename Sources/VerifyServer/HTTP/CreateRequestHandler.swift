@@ -24,7 +24,7 @@ extension ServerHandlers {
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
             let (format, policy) = try Self.validated(body)
-            let (stored, prepared) = try await store(format: format, policy: policy, origin: body.origin, client: client,
+            let (stored, prepared) = try await store(format: format, policy: policy, origin: body.origin, counted: .address(client),
                                                      binding: nil, retryAfter: &retryAfter)
             return Response.json(.created, .object(
                 [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
@@ -36,10 +36,17 @@ extension ServerHandlers {
         }
     }
 
-    /// Prepares and stores a request of `format` for `policy` and `origin`, counted against `client`'s outstanding
-    /// requests; `binding` makes it a transaction (the client secret's hash and the creating key's ID). Over a cap,
-    /// `retryAfter` is set and the 429 thrown.
-    func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, client: String,
+    /// Who a new request counts against: a client address (this instance's memory, `maxOutstandingRequestsPerClient`),
+    /// or an API key (the store, across instances, `maxOutstandingRequestsPerKey`).
+    enum Counted {
+        case address(String)
+        case apiKey(String)
+    }
+
+    /// Prepares and stores a request of `format` for `policy` and `origin`, counted against `counted`'s outstanding
+    /// requests and this instance's total; `binding` makes it a transaction (the client secret's hash and the creating
+    /// key's ID). Over a cap, `retryAfter` is set and the 429 thrown.
+    func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, counted: Counted,
                binding: (secretHash: String, keyID: String)?, retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
         guard let handler = runtimes.current.flows[format] else {
             throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
@@ -48,6 +55,11 @@ extension ServerHandlers {
         let id = StoredRequest.newID()
         let expiresAt = now.addingTimeInterval(configuration.requestTTL)
         // Counted before the keys are made, so a refused client costs no key generation.
+        if case .apiKey(let keyID) = counted, let refusal = try await admitKey(keyID, now: now) {
+            retryAfter = refusal.retryAfter
+            throw refusal.error
+        }
+        let client: String? = if case .address(let address) = counted { address } else { nil }
         if let refusal = admit(id: id, client: client, expiresAt: expiresAt, now: now) {
             retryAfter = refusal.retryAfter
             throw refusal.error
@@ -92,12 +104,33 @@ extension ServerHandlers {
         return (format, policy)
     }
 
-    /// Counts request `id` against the outstanding-request caps; over one, the 429 and its `Retry-After` seconds.
-    private func admit(id: String, client: String, expiresAt: Date, now: Date) -> (error: APIError, retryAfter: Int)? {
+    /// Whether API key `keyID` may create one more transaction: its outstanding ones across every instance (the store)
+    /// under `maxOutstandingRequestsPerKey`; over it, the 429 and its `Retry-After` seconds (until the first expires).
+    /// Checked before the insert, so instances creating at the same moment may pass the cap by as many requests.
+    private func admitKey(_ keyID: String, now: Date) async throws(APIError) -> (error: APIError, retryAfter: Int)? {
+        let open: KeyOutstanding
+        do {
+            open = try await store.outstanding(apiKeyID: keyID, now: now)
+        } catch {
+            logger.error("request store count failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
+            throw APIError.storeUnavailable
+        }
+        let most = configuration.maxOutstandingRequestsPerKey
+        guard open.count >= most else { return nil }
+        let seconds = max(1, Int((open.earliestExpiry ?? now.addingTimeInterval(configuration.requestTTL)).timeIntervalSince(now).rounded(.up)))
+        metrics.limitRefused("outstanding_per_key")
+        return (APIError.tooManyRequests("API key \(keyID) has \(most) transactions outstanding across the service "
+            + "(maxOutstandingRequestsPerKey); let them be answered or expire, and retry after \(seconds) s"), seconds)
+    }
+
+    /// Counts request `id` against the outstanding-request caps (`client`'s, when counted by address); over one, the
+    /// 429 and its `Retry-After` seconds.
+    private func admit(id: String, client: String?, expiresAt: Date, now: Date) -> (error: APIError, retryAfter: Int)? {
         switch outstanding.admit(id: id, client: client, expiresAt: expiresAt, now: now) {
         case .admitted:
             return nil
         case .refused(let perClient, let seconds):
+            metrics.limitRefused(perClient ? "outstanding_per_client" : "outstanding_total")
             return (APIError.tooManyRequests(perClient
                 ? "this client has \(outstanding.maxPerClient) requests outstanding (maxOutstandingRequestsPerClient); "
                     + "verify or let some expire, and retry after \(seconds) s"

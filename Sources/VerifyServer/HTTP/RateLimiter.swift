@@ -77,22 +77,40 @@ final class RateLimiter: Sendable {
 }
 
 /// Finds each request's client (`ClientAddressResolver`), records it for per-client limits and log lines, and applies
-/// the rate limit to every route under `/v1/` except the operator's.
+/// the rate limits to every route under `/v1/` except the operator's: per API key for a request that carries a
+/// configured key (`apiKeyRateLimit`: a backend is not one client), per client address for every other.
 struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let resolver: ClientAddressResolver
     let limiter: RateLimiter?
+    let keyLimiter: RateLimiter?
+    let credentials: Credentials?
+    let metrics: ServerMetrics?
     let logger: Logger
 
-    /// The middleware `configuration` asks for; its rate limit reads `clock` (tests move it).
-    init(configuration: ServerConfiguration, clock: ServerClock, logger: Logger) {
+    /// The middleware `configuration` asks for; its rate limits read `clock` (tests move it), the keys `credentials`.
+    init(configuration: ServerConfiguration, clock: ServerClock, credentials: Credentials? = nil, metrics: ServerMetrics? = nil,
+         logger: Logger) {
         // `ServerConfiguration.problems` refused bad entries before the server is made.
         resolver = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.trustedProxyHeader)
             ?? ClientAddressResolver(trustedProxies: [], header: configuration.trustedProxyHeader)!
-        limiter = configuration.rateLimit > 0
-            ? RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimitBurst) { clock.now().timeIntervalSinceReferenceDate }
-            : nil
+        let now: @Sendable () -> Double = { clock.now().timeIntervalSinceReferenceDate }
+        limiter = configuration.rateLimit > 0 ? RateLimiter(rate: configuration.rateLimit, burst: configuration.rateLimitBurst, now: now) : nil
+        keyLimiter = configuration.apiKeyRateLimit > 0
+            ? RateLimiter(rate: configuration.apiKeyRateLimit, burst: configuration.apiKeyRateLimitBurst, now: now) : nil
+        self.credentials = credentials
+        self.metrics = metrics
         self.logger = logger
+    }
+
+    /// The limiter and bucket a limited request counts in: its API key's when it carries a configured one (nil
+    /// limiter: keys are not limited), else its address's.
+    func bucket(_ request: Request, client: String) -> (limiter: RateLimiter?, bucket: String, perKey: Bool) {
+        if let credentials, request.headers[.authorization] != nil,
+           case .authenticated(let key) = APIKeyAuthenticator(keys: credentials.apiKeys).authenticate(request) {
+            return (keyLimiter, "key:\(key.id)", true)
+        }
+        return (limiter, client, false)
     }
 
     /// Whether the rate limit applies to `path`: the API under /v1/, not the operator's routes. Read by segments, as
@@ -111,20 +129,27 @@ struct ClientAddressMiddleware: RouterMiddleware {
         context.resolvedClient = client
         let text = client?.description ?? "unknown"
         return try await RequestClient.$address.withValue(text) {
-            if let limiter, Self.isLimited(request.uri.path), case .refused(let seconds, let first) = limiter.take(context.client) {
-                if first {
-                    logger.notice("client rate limited", metadata: ["rateLimit": "\(limiter.rate)", "burst": "\(Int(limiter.burst))"])
+            if Self.isLimited(request.uri.path) {
+                let (limiter, bucket, perKey) = self.bucket(request, client: context.client)
+                if let limiter, case .refused(let seconds, let first) = limiter.take(bucket) {
+                    if first {
+                        logger.notice(perKey ? "API key rate limited" : "client rate limited",
+                                      metadata: ["rateLimit": "\(limiter.rate)", "burst": "\(Int(limiter.burst))"])
+                    }
+                    metrics?.limitRefused(perKey ? "rate_per_key" : "rate_per_client")
+                    return Self.refusal(retryAfter: seconds, limiter: limiter, perKey: perKey)
                 }
-                return Self.refusal(retryAfter: seconds, limiter: limiter)
             }
             return try await next(request, context)
         }
     }
 
     /// 429 with `Retry-After` and the `requests.rate_limited` error.
-    static func refusal(retryAfter: Int, limiter: RateLimiter) -> Response {
-        let error = VerificationError(.requestsRateLimited, "this client sent more than \(limiter.rate.formatted()) requests a second "
-            + "(burst \(Int(limiter.burst))) to the API (rateLimit, rateLimitBurst); retry after \(retryAfter) s")
+    static func refusal(retryAfter: Int, limiter: RateLimiter, perKey: Bool = false) -> Response {
+        let who = perKey ? "this API key" : "this client"
+        let settings = perKey ? "apiKeyRateLimit, apiKeyRateLimitBurst" : "rateLimit, rateLimitBurst"
+        let error = VerificationError(.requestsRateLimited, "\(who) sent more than \(limiter.rate.formatted()) requests a second "
+            + "(burst \(Int(limiter.burst))) to the API (\(settings)); retry after \(retryAfter) s")
         var response = Response.json(.tooManyRequests, .object([("error", error.json)]))
         response.headers[.retryAfter] = String(retryAfter)
         return response

@@ -140,9 +140,7 @@ struct ServerHandlers: Sendable {
         let token = configuration.operatorTokenFile
             .flatMap { FileManager.default.contents(atPath: $0) }
             .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-        let presented = request.headers[.authorization].flatMap { value -> String? in
-            value.hasPrefix("Bearer ") ? String(value.dropFirst("Bearer ".count)) : nil
-        } ?? ""
+        let presented = request.headers[.authorization].flatMap(APIKeyAuthenticator.bearerToken) ?? ""
         guard !token.isEmpty, constantTimeEquals(Array(presented.utf8), Array(token.utf8)) else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
         }

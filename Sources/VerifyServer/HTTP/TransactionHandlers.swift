@@ -54,7 +54,7 @@ extension ServerHandlers {
             }
             let origin = try Self.origin(body.origin, for: format, key: key)
             return try await transaction(format: format, policy: policy, origin: origin, owner: key.id,
-                                         client: "key:\(key.id)", retryAfter: &retryAfter)
+                                         counted: .apiKey(key.id), retryAfter: &retryAfter)
         } catch {
             logger.info("transaction refused", metadata: [
                 "keyId": "\(key.id)", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
@@ -87,10 +87,10 @@ extension ServerHandlers {
 
     /// Stores a transaction for `owner` and answers 201: `requestId`, `clientSecret`, the origin, the format's public
     /// fields and `expiresAt`.
-    func transaction(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, owner: String, client: String,
+    func transaction(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, owner: String, counted: Counted,
                      retryAfter: inout Int?) async throws(APIError) -> Response {
         let secret = ClientSecret.make()
-        let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, client: client,
+        let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, counted: counted,
                                                  binding: (secret.hash, owner), retryAfter: &retryAfter)
         var fields: [(String, JSONValue)] = [("requestId", .string(stored.id)), ("clientSecret", .string(secret.secret)),
                                              ("format", .string(format.rawValue))]

@@ -74,6 +74,7 @@ public final class ServerMetrics: Sendable {
         "verify_server_lote_refresh_age_seconds": "Seconds since a LoTE with a url was last downloaded and verified, by operator and list type.",
         "verify_server_http_requests_total": "HTTP requests answered, by route, method and status.",
         "verify_server_http_request_duration_seconds": "Time from an HTTP request's arrival to its answer, by route, method and status.",
+        "verify_server_limit_refusals_total": "Requests refused (429) by a limit: rate_per_client, rate_per_key, outstanding_per_client, outstanding_per_key, outstanding_total.",
         "verify_server_webhook_attempts_total": "Webhook delivery attempts, by outcome (delivered, failed, gone, refused, given_up, interrupted).",
         "verify_server_webhook_backlog": "Webhook events waiting in the store's outbox (all instances), as the sender last measured it (after each pass that attempted events, else every 15 s).",
         "verify_server_webhook_oldest_age_seconds": "Seconds since the oldest waiting webhook event was queued (0: none waits).",
@@ -194,6 +195,12 @@ public final class ServerMetrics: Sendable {
     }
 
     /// One webhook attempt's outcome.
+    /// One request refused by a limit: `rate_per_client`, `rate_per_key`, `outstanding_per_client`,
+    /// `outstanding_per_key` or `outstanding_total`.
+    func limitRefused(_ limit: String) {
+        Counter(label: "verify_server_limit_refusals_total", dimensions: [("limit", limit)], factory: factory).increment()
+    }
+
     func webhookAttempt(_ outcome: String) {
         Counter(label: "verify_server_webhook_attempts_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }

@@ -108,6 +108,14 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    /// The key's transactions neither consumed nor expired.
+    public func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding {
+        entries.withLockedValue { entries in
+            let open = entries.values.filter { $0.request.apiKeyID == apiKeyID && $0.attempts == 0 && $0.request.expiresAt > now }
+            return KeyOutstanding(count: open.count, earliestExpiry: open.map(\.request.expiresAt).min())
+        }
+    }
+
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         entries.withLockedValue { $0[id]?.request }

@@ -56,6 +56,10 @@ struct MeteredRequestStore: RequestStore {
         try await measure("lookup") { try await base.lookup(id: id) }
     }
 
+    func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding {
+        try await measure("outstanding") { try await base.outstanding(apiKeyID: apiKeyID, now: now) }
+    }
+
     func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int {
         try await measure("purge_webhooks") { try await base.purgeWebhooks(queuedBefore: cutoff) }
     }

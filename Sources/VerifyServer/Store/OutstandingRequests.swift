@@ -4,8 +4,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// The requests this server instance created that are neither consumed nor expired, counted in total and per client
-/// address, in memory: `POST /v1/requests` is refused over `maxOutstandingRequests` or
-/// `maxOutstandingRequestsPerClient`.
+/// address, in memory: a create is refused over `maxOutstandingRequests` or `maxOutstandingRequestsPerClient`. An API
+/// key's transactions count in the total only; their per-key cap is counted in the store, across instances.
 ///
 /// Each instance counts what it created; a request consumed through another instance sharing the store stays counted
 /// here until it expires. Every operation is O(1) amortized: expired entries leave in creation order, consumed ones
@@ -21,7 +21,8 @@ final class OutstandingRequests: Sendable {
 
     private struct Entry {
         let id: String
-        let client: String
+        /// Nil for a request counted in the total only (an API key's, counted in the store).
+        let client: String?
         let expiresAt: Date
     }
 
@@ -48,11 +49,12 @@ final class OutstandingRequests: Sendable {
         self.maxPerClient = maxPerClient
     }
 
-    /// Counts request `id` from `client`, expiring at `expiresAt`, unless that would pass a cap as of `now`.
-    func admit(id: String, client: String, expiresAt: Date, now: Date) -> Admission {
+    /// Counts request `id` from `client` (nil: in the total only), expiring at `expiresAt`, unless that would pass a
+    /// cap as of `now`.
+    func admit(id: String, client: String?, expiresAt: Date, now: Date) -> Admission {
         state.withLockedValue { state in
             Self.sweep(&state, now: now)
-            if let count = state.clients[client]?.count, count >= maxPerClient,
+            if let client, let count = state.clients[client]?.count, count >= maxPerClient,
                var held = state.clients.removeValue(forKey: client) {
                 // Taken out of the dictionary so the queue is mutated in place, not copied.
                 let oldest = Self.oldest(in: &held.queue, live: state.live)
@@ -69,8 +71,10 @@ final class OutstandingRequests: Sendable {
             let entry = Entry(id: id, client: client, expiresAt: expiresAt)
             state.live[id] = entry
             state.queue.append(entry)
-            state.clients[client, default: Client()].count += 1
-            state.clients[client, default: Client()].queue.append(entry)
+            if let client {
+                state.clients[client, default: Client()].count += 1
+                state.clients[client, default: Client()].queue.append(entry)
+            }
             Self.compact(&state, client: client)
             return .admitted
         }
@@ -103,8 +107,8 @@ final class OutstandingRequests: Sendable {
         }
     }
 
-    private static func leave(_ state: inout State, client: String) {
-        guard var held = state.clients[client] else { return }
+    private static func leave(_ state: inout State, client: String?) {
+        guard let client, var held = state.clients[client] else { return }
         held.count -= 1
         // A client with nothing outstanding is forgotten, its queue with it.
         state.clients[client] = held.count > 0 ? held : nil
@@ -117,11 +121,11 @@ final class OutstandingRequests: Sendable {
     }
 
     /// Keeps the queues within twice what they count (plus slack), whatever the mix of consumed and expired entries.
-    private static func compact(_ state: inout State, client: String) {
+    private static func compact(_ state: inout State, client: String?) {
         if state.queue.count > 2 * state.live.count + 64 {
             state.queue = CircularBuffer(state.queue.filter { [live = state.live] in live[$0.id] != nil })
         }
-        if let held = state.clients[client], held.queue.count > 2 * held.count + 8 {
+        if let client, let held = state.clients[client], held.queue.count > 2 * held.count + 8 {
             state.clients[client]?.queue = CircularBuffer(held.queue.filter { [live = state.live] in live[$0.id] != nil })
         }
     }

@@ -75,6 +75,10 @@ public final class PostgresRequestStore: RequestStore {
                     """, logger: logger)
                 try await connection.query(
                     "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
+                try await connection.query("""
+                    CREATE INDEX IF NOT EXISTS verify_requests_open_by_key ON verify_requests (api_key_id, expires_at)
+                    WHERE consumed_at IS NULL
+                    """, logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
                 try await connection.query("""
@@ -100,6 +104,7 @@ public final class PostgresRequestStore: RequestStore {
                 WHERE table_schema = current_schema() AND table_name = 'verify_requests'
                   AND column_name IN ('client_secret_hash', 'api_key_id', 'result_status', 'result_report')) = 4
            AND to_regclass('verify_requests_expires_at') IS NOT NULL
+           AND to_regclass('verify_requests_open_by_key') IS NOT NULL
            AND to_regclass('verify_vical_issues') IS NOT NULL
            AND to_regclass('verify_webhooks_due_at') IS NOT NULL
         """
@@ -234,6 +239,19 @@ public final class PostgresRequestStore: RequestStore {
         try await count("""
             UPDATE verify_webhooks SET attempts = \(attempts), due_at = \(retryAt), lease_until = NULL WHERE id = \(id) RETURNING id
             """)
+    }
+
+    /// The key's transactions neither consumed nor expired.
+    public func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding {
+        try await Self.naming {
+            let rows = try await client.query("""
+                SELECT COUNT(*), MIN(expires_at) FROM verify_requests
+                WHERE api_key_id = \(apiKeyID) AND consumed_at IS NULL AND expires_at > \(now)
+                """, logger: logger)
+            var found = KeyOutstanding(count: 0, earliestExpiry: nil)
+            for try await (open, earliest) in rows.decode((Int, Date?).self) { found = KeyOutstanding(count: open, earliestExpiry: earliest) }
+            return found
+        }
     }
 
     /// The waiting events.

@@ -47,6 +47,9 @@ public protocol RequestStore: Sendable {
     /// Deletes outbox events queued before `cutoff`, attempted or not, leased or not; returns how many. (Their bodies
     /// may carry a report: none outlives the retry schedule, nor a webhook the operator turned off.)
     func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int
+    /// The transactions API key `apiKeyID` created that are neither consumed nor expired at `now`, across every
+    /// instance sharing the store, and when the first of them expires.
+    func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding
     /// The request as stored, without consuming it (the inspector reads it); nil when there is none.
     func lookup(id: String) async throws -> StoredRequest?
     /// Deletes requests that expired before `cutoff`; returns how many.

@@ -28,6 +28,7 @@ extension RequestStoreLayer {
     func webhookBacklog() async throws -> WebhookBacklog { try await base.webhookBacklog() }
     func purgeWebhooks(queuedBefore cutoff: Date) async throws -> Int { try await base.purgeWebhooks(queuedBefore: cutoff) }
     func lookup(id: String) async throws -> StoredRequest? { try await base.lookup(id: id) }
+    func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding { try await base.outstanding(apiKeyID: apiKeyID, now: now) }
     func purge(expiredBefore cutoff: Date) async throws -> Int { try await base.purge(expiredBefore: cutoff) }
     func eraseState(expiredBefore cutoff: Date) async throws -> Int { try await base.eraseState(expiredBefore: cutoff) }
     func vicalIssueIDs() async throws -> [String: UInt64] { try await base.vicalIssueIDs() }

@@ -97,6 +97,10 @@ public final class SQLiteRequestStore: RequestStore {
             _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) TEXT")
         }
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
+        _ = try await connection.query("""
+            CREATE INDEX IF NOT EXISTS verify_requests_open_by_key ON verify_requests (api_key_id, expires_at)
+            WHERE consumed_at IS NULL
+            """)
         _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
         _ = try await connection.query("""
             CREATE TABLE IF NOT EXISTS verify_webhooks (
@@ -233,6 +237,18 @@ public final class SQLiteRequestStore: RequestStore {
                 "UPDATE verify_webhooks SET attempts = ?2, due_at = ?3, lease_until = NULL WHERE id = ?1",
                 [.text(id), .integer(attempts), .integer(Self.milliseconds(retryAt))])
         }
+    }
+
+    /// The key's transactions neither consumed nor expired.
+    public func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding {
+        let rows = try await serially {
+            try await self.connection.query("""
+                SELECT COUNT(*) AS open, MIN(expires_at) AS earliest FROM verify_requests
+                WHERE api_key_id = ?1 AND consumed_at IS NULL AND expires_at > ?2
+                """, [.text(apiKeyID), .integer(Self.milliseconds(now))])
+        }
+        return KeyOutstanding(count: rows.first?.column("open")?.integer ?? 0,
+                              earliestExpiry: rows.first?.column("earliest")?.integer.map { Self.date($0) })
     }
 
     /// The waiting events.

@@ -117,7 +117,9 @@ extension ServerHandlers {
         }
         let most = configuration.maxOutstandingRequestsPerKey
         guard open.count >= most else { return nil }
-        let seconds = max(1, Int((open.earliestExpiry ?? now.addingTimeInterval(configuration.requestTTL)).timeIntervalSince(now).rounded(.up)))
+        // At most requestTTL: a store that keeps milliseconds may round the expiry a fraction past it.
+        let wait = (open.earliestExpiry ?? now.addingTimeInterval(configuration.requestTTL)).timeIntervalSince(now)
+        let seconds = max(1, Int(min(wait, configuration.requestTTL).rounded(.up)))
         metrics.limitRefused("outstanding_per_key")
         return (APIError.tooManyRequests("API key \(keyID) has \(most) transactions outstanding across the service "
             + "(maxOutstandingRequestsPerKey); let them be answered or expire, and retry after \(seconds) s"), seconds)

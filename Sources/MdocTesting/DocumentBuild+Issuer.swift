@@ -16,13 +16,16 @@ extension DocumentBuild {
         if let intermediate = intermediateCA { intermediates.append(intermediate) }
 
         let algorithm = options.digestAlgorithm
+        // SHA-1 digests for the SHA-1 fault: they are right, only the algorithm is refused.
+        let sha1 = faults.contains(.sha1Digests)
         let valueDigests = nameSpaces.map { nameSpace in
-            let digests = nameSpace.all.map { (id: $0.digestID, digest: Digest.hash(algorithm, $0.bytes)) } + nameSpace.decoys
+            let digests = nameSpace.all.map { (id: $0.digestID, digest: sha1 ? X509Support.sha1($0.bytes) : Digest.hash(algorithm, $0.bytes)) }
+                + nameSpace.decoys
             let kept = digests.filter { !(omittedDigest?.nameSpace == nameSpace.name && omittedDigest?.id == $0.id) }
             return (nameSpace: nameSpace.name, digests: kept.sorted { $0.id < $1.id })
         }
         var mso = MobileSecurityObjectBuilder(
-            digestAlgorithm: faults.contains(.unsupportedDigestAlgorithm) ? "SHA-1" : algorithm.rawValue,
+            digestAlgorithm: faults.contains(.unsupportedDigestAlgorithm) || sha1 ? "SHA-1" : algorithm.rawValue,
             valueDigests: valueDigests,
             deviceKey: faults.contains(.deviceKeyMismatch)
                 ? try pki.deviceKey(curve: options.deviceCurve, label: "other-device").publicKey : deviceKey,
@@ -31,6 +34,7 @@ extension DocumentBuild {
             docType: faults.contains(.msoDocTypeMismatch) ? (options.docType == DocType.mDL ? DocType.photoID : DocType.mDL) : options.docType,
             validity: msoValidity(documentSigner: dsValidity))
         mso.extraEntries = extraEntries
+        if faults.contains(.msoVersionUnsupported) { mso.version = "2.0" }
         var status: [(CBORValue, CBORValue)] = []
         if let reference = options.statusList {
             let index = faults.contains(.statusIndexOutOfRange) ? UInt64(1) << 40 : reference.index
@@ -135,6 +139,19 @@ extension DocumentBuild {
             validFrom = time + 10 * Self.day
             validUntil = time + 40 * Self.day
             expectedUpdate = time + 30 * Self.day
+        }
+        if faults.contains(.msoExpiredMinutes) {
+            validUntil = time - 600
+            expectedUpdate = time - 1200
+            signed = min(signed, validUntil - Self.day)
+            validFrom = signed
+        }
+        if faults.contains(.msoSignedBeforeCertificate) {
+            // A day before the Document Signer's validity starts; validFrom and validUntil still cover the time.
+            signed = documentSigner.start - Self.day
+            validFrom = signed
+            return MobileSecurityObjectBuilder.ValidityInfo(signed: signed, validFrom: validFrom, validUntil: validUntil,
+                                                            expectedUpdate: options.expectedUpdate ? expectedUpdate : nil)
         }
         if signed > documentSigner.end {
             signed = documentSigner.end - Self.day

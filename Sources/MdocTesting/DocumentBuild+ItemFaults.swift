@@ -21,6 +21,12 @@ extension DocumentBuild {
             }
             omittedDigest = (nameSpaces[n].name, last.digestID)
         }
+        if faults.contains(.duplicateItem) {
+            guard let n = nameSpaces.firstIndex(where: { !$0.disclosed.isEmpty }) else {
+                throw SimulationError.faultNotApplicable(.duplicateItem, "no disclosed element")
+            }
+            nameSpaces[n].disclosed.append(nameSpaces[n].disclosed[0])
+        }
         if faults.contains(.duplicateDigestID) {
             guard let n = nameSpaces.firstIndex(where: { !$0.disclosed.isEmpty }) else {
                 throw SimulationError.faultNotApplicable(.duplicateDigestID, "no disclosed element")

@@ -19,6 +19,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case missingDigestID = "missing-digest-id"
     /// Two disclosed elements of one namespace carry the same digestID (`digest.duplicate`).
     case duplicateDigestID = "duplicate-digest-id"
+    /// One disclosed IssuerSignedItem is sent twice, byte for byte: its digest matches both times (`digest.duplicate`).
+    case duplicateItem = "duplicate-item"
     /// One bit of the issuerAuth signature is flipped (`issuer.signature_invalid`).
     case issuerSignatureCorrupted = "issuer-signature-corrupted"
     /// issuerAuth's signature is all zero bytes while the device signs properly: mock data from a development device
@@ -50,10 +52,22 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case msoExpired = "mso-expired"
     /// The MSO's validFrom is after the verification time (`mso.not_yet_valid`).
     case msoNotYetValid = "mso-not-yet-valid"
+    /// The MSO's validUntil is ten minutes before the verification time: past any clock skew a verifier allows, not
+    /// days (`mso.expired`).
+    case msoExpiredMinutes = "mso-expired-minutes"
+    /// validityInfo.signed precedes the Document Signer's validity, which covers the verification time
+    /// (`issuer.certificate_expired`: the MSO was not signed while the certificate was valid).
+    case msoSignedBeforeCertificate = "mso-signed-before-certificate"
+    /// The MSO's version is "2.0" (`mso.malformed`: this verifier reads version 1.x).
+    case msoVersionUnsupported = "mso-version-unsupported"
     /// The MSO names another docType than the Document, whose docType the device signs (`mso.doctype_mismatch`).
     case msoDocTypeMismatch = "mso-doctype-mismatch"
-    /// The MSO's digestAlgorithm is "SHA-1" (`mso.digest_algorithm_unsupported`).
+    /// The MSO's digestAlgorithm says "SHA-1" over SHA-256 digests (`mso.digest_algorithm_unsupported`): the label
+    /// alone must be refused; a verifier that ignores it and computes SHA-256 finds every digest right.
     case unsupportedDigestAlgorithm = "unsupported-digest-algorithm"
+    /// The MSO's digestAlgorithm is "SHA-1" and its digests are SHA-1 (`mso.digest_algorithm_unsupported`): a verifier
+    /// that accepts SHA-1 finds every digest right.
+    case sha1Digests = "sha1-digests"
     /// The protected alg of issuerAuth is -37, PS256 (`issuer.algorithm_unsupported`).
     case unsupportedCOSEAlgorithm = "unsupported-cose-algorithm"
     /// The protected crit of issuerAuth lists a private-use header label the verifier does not process
@@ -85,6 +99,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case duplicateDocType = "duplicate-doctype"
     /// The DeviceResponse's documentErrors says the returned docType could not be returned (`response.malformed`).
     case documentErrorsConflict = "document-errors-conflict"
+    /// The DeviceResponse's status is 10 (general error) beside documents that verify (`response.status`).
+    case responseStatusNonzero = "response-status-nonzero"
+    /// The DeviceResponse's version is "2.0" (`response.malformed`: this verifier reads version 1.x).
+    case responseVersionUnsupported = "response-version-unsupported"
     // Revocation (any format; the kit issues the CRL and the status list, see `SimulatedRevocation`).
     /// The IACA's CRL lists the Document Signer as revoked (`issuer.certificate_revoked`).
     case documentSignerRevoked = "document-signer-revoked"
@@ -152,6 +170,12 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .tamperedElementValue: return "a disclosed element's value is changed after the MSO digests were computed"
         case .missingDigestID: return "the MSO has no digest for a disclosed element's digestID"
         case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
+        case .duplicateItem: return "one disclosed IssuerSignedItem is sent twice, byte for byte"
+        case .msoExpiredMinutes: return "the MSO's validUntil is ten minutes before the verification time"
+        case .msoSignedBeforeCertificate: return "validityInfo.signed precedes the Document Signer's validity (valid now)"
+        case .msoVersionUnsupported: return "the MSO's version is \"2.0\""
+        case .responseStatusNonzero: return "the DeviceResponse's status is 10 beside documents that verify"
+        case .responseVersionUnsupported: return "the DeviceResponse's version is \"2.0\""
         case .issuerSignatureCorrupted: return "one bit of the issuerAuth signature is flipped"
         case .mockData: return "issuerAuth's signature is all zero bytes, the device signs: mock data from a development device (Apple's developer profile)"
         case .untrustedRoot: return "the Document Signer is issued by another root with the IACA's name but not its key"
@@ -165,7 +189,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .msoExpired: return "the MSO's validUntil is before the verification time"
         case .msoNotYetValid: return "the MSO's validFrom is after the verification time"
         case .msoDocTypeMismatch: return "the MSO names another docType than the Document (the device signs the Document's)"
-        case .unsupportedDigestAlgorithm: return "the MSO's digestAlgorithm is \"SHA-1\""
+        case .unsupportedDigestAlgorithm: return "the MSO's digestAlgorithm says \"SHA-1\" over SHA-256 digests"
+        case .sha1Digests: return "the MSO's digestAlgorithm is \"SHA-1\" and its digests are SHA-1"
         case .issuerCritUnknown: return "issuerAuth's protected crit lists a private-use header label the verifier does not process"
         case .issuerCritUnprotected: return "issuerAuth carries crit in its unprotected header"
         case .issuerAlgUnprotected: return "issuerAuth repeats a garbage alg in its unprotected header"
@@ -213,17 +238,21 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         switch self {
         case .tamperedElementValue: return .digestMismatch
         case .missingDigestID: return .digestMissing
-        case .duplicateDigestID: return .digestDuplicate
+        case .duplicateDigestID, .duplicateItem: return .digestDuplicate
         case .issuerSignatureCorrupted: return .issuerSignatureInvalid
         case .mockData: return MockDataRule.formats.contains(format) ? .issuerMockData : .issuerSignatureInvalid
         case .untrustedRoot, .intermediateCA: return .issuerChainUntrusted
         case .documentSignerExpired, .documentSignerNotYetValid: return .issuerCertificateExpired
         case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerIsCA: return .issuerCertificateProfile
         case .documentSignerNoKeyUsage: return profile == .strict ? .issuerCertificateProfile : nil
-        case .msoExpired: return .msoExpired
+        case .msoExpired, .msoExpiredMinutes: return .msoExpired
         case .msoNotYetValid: return .msoNotYetValid
+        case .msoSignedBeforeCertificate: return .issuerCertificateExpired
+        case .msoVersionUnsupported: return .msoMalformed
+        case .responseStatusNonzero: return .responseStatus
+        case .responseVersionUnsupported: return .responseMalformed
         case .msoDocTypeMismatch: return .msoDocTypeMismatch
-        case .unsupportedDigestAlgorithm: return .msoDigestAlgorithmUnsupported
+        case .unsupportedDigestAlgorithm, .sha1Digests: return .msoDigestAlgorithmUnsupported
         case .unsupportedCOSEAlgorithm: return .issuerAlgorithmUnsupported
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected, .deviceCritUnknown: return .coseHeaderInvalid
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
@@ -268,9 +297,11 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// Pairs that cannot be built into one response.
     static let conflicts: [(Fault, Fault)] = [
         (.documentSignerExpired, .documentSignerNotYetValid),
-        (.msoExpired, .msoNotYetValid),
+        (.msoExpired, .msoNotYetValid), (.msoExpired, .msoExpiredMinutes), (.msoNotYetValid, .msoExpiredMinutes),
+        (.msoSignedBeforeCertificate, .msoExpired), (.msoSignedBeforeCertificate, .msoNotYetValid),
+        (.msoSignedBeforeCertificate, .documentSignerExpired), (.msoSignedBeforeCertificate, .documentSignerNotYetValid),
         (.documentSignerNoKeyUsage, .documentSignerKeyUsageWithoutDigitalSignature),
-        (.mockData, .issuerSignatureCorrupted),
+        (.mockData, .issuerSignatureCorrupted), (.unsupportedDigestAlgorithm, .sha1Digests),
     ]
 
     /// Faults after which no device signature verifies (so a zeroed issuer signature is not recognised as mock data).

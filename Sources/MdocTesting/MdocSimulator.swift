@@ -48,7 +48,10 @@ public struct MdocSimulator: Sendable {
                 grouping: build.disclosed, by: \.nameSpace).mapValues { ids in Dictionary(uniqueKeysWithValues: ids.map { ($0.identifier, false) }) })])
         }
         let documentErrors: [(docType: String, code: Int64)] = faults.contains(.documentErrorsConflict) ? [(options.docType, Int64(0))] : []
-        let deviceResponse = DeviceResponseBuilder.encode(documents: documents, documentErrors: documentErrors,
+        let deviceResponse = DeviceResponseBuilder.encode(documents: documents,
+                                                          version: faults.contains(.responseVersionUnsupported) ? "2.0" : "1.0",
+                                                          status: faults.contains(.responseStatusNonzero) ? 10 : 0,
+                                                          documentErrors: documentErrors,
                                                           extraEntries: build.extraEntries, style: build.style)
         let (bytes, text) = try target.wallet.wrap(deviceResponse, faults: build.faults, extraEntries: build.extraEntries, pki: pki)
         let signer = build.documentSigner ?? pki.documentSigner

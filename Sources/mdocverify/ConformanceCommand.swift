@@ -93,7 +93,7 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("format"), help: "Only this format (repeatable).")
         var formats: [String] = []
 
-        @Option(name: .customLong("case"), help: "Only cases whose id starts with this (repeatable), e.g. annex-c/fault/.")
+        @Option(name: .customLong("case"), help: "Only this case, or the cases whose id starts with this (repeatable), e.g. annex-c/fault/mso-expired or annex-c/fault/.")
         var cases: [String] = []
 
         @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation, state.")

@@ -14,7 +14,10 @@ struct ConformanceRunner {
         let (target, corpusCases) = try targetAndCases(temporary: &temporary)
         var cases = corpusCases
         if let formats = options.formats { cases = cases.filter { case_ in formats.contains { $0.rawValue == case_.format } } }
-        if !options.casePrefixes.isEmpty { cases = cases.filter { case_ in options.casePrefixes.contains { case_.id.hasPrefix($0) } } }
+        if !options.casePrefixes.isEmpty {
+            let ids = Set(cases.map(\.id))
+            cases = cases.filter { case_ in options.casePrefixes.contains { Self.selects($0, case_.id, ids: ids) } }
+        }
         guard !cases.isEmpty else { throw UsageFailure("no case matches --format and --case") }
 
         let summary = ConformanceRun(target: target, cases: cases, without: options.unsupported, expectCodes: options.expectCodes,
@@ -57,6 +60,13 @@ struct ConformanceRunner {
             let target = try HTTPProfileTarget(profilePath: profile, corpus: corpus, relyingParty: try options.relyingParty(), timeout: options.timeout)
             return (target, corpus.cases.map(ConformanceRunCase.init))
         }
+    }
+
+    /// Whether `--case selection` takes case `id`: a selection that names a case (one of `ids`) takes that case only,
+    /// so `annex-c/fault/mso-expired` is not also `annex-c/fault/mso-expired-minutes`; any other is a prefix
+    /// (`annex-c/fault/`, `openid4vp/fault/status-`).
+    static func selects(_ selection: String, _ id: String, ids: Set<String>) -> Bool {
+        ids.contains(selection) ? id == selection : id.hasPrefix(selection)
     }
 
     func generate(into root: URL) throws {

@@ -45,7 +45,7 @@ struct FaultTableTests {
         switch fault.name {
         case "tampered-element-value": .digestMismatch
         case "missing-digest-id": .digestMissing
-        case "duplicate-digest-id": .digestDuplicate
+        case "duplicate-digest-id", "duplicate-item": .digestDuplicate
         case "issuer-signature-corrupted": .issuerSignatureInvalid
         // A zeroed issuer signature beside a valid device signature: mock data in the formats Apple's wallet produces only.
         case "mock-data": format == .appleApp || format == .annexC ? .issuerMockData : .issuerSignatureInvalid
@@ -53,10 +53,15 @@ struct FaultTableTests {
         case "document-signer-expired", "document-signer-not-yet-valid": .issuerCertificateExpired
         case "document-signer-wrong-eku", "document-signer-key-usage-without-digital-signature", "document-signer-is-ca":
             .issuerCertificateProfile
-        case "mso-expired": .msoExpired
+        case "mso-expired", "mso-expired-minutes": .msoExpired
+        // Signed before the Document Signer's validity: not signed while the certificate was valid.
+        case "mso-signed-before-certificate": .issuerCertificateExpired
+        case "mso-version-unsupported": .msoMalformed
+        case "response-status-nonzero": .responseStatus
+        case "response-version-unsupported": .responseMalformed
         case "mso-not-yet-valid": .msoNotYetValid
         case "mso-doctype-mismatch": .msoDocTypeMismatch
-        case "unsupported-digest-algorithm": .msoDigestAlgorithmUnsupported
+        case "unsupported-digest-algorithm", "sha1-digests": .msoDigestAlgorithmUnsupported
         case "unsupported-cose-algorithm": .issuerAlgorithmUnsupported
         case "issuer-crit-unknown", "issuer-crit-unprotected", "issuer-alg-unprotected", "device-crit-unknown": .coseHeaderInvalid
         case "device-signature-other-transcript", "device-key-mismatch": .deviceSignatureInvalid

@@ -115,16 +115,20 @@ enum ConformanceCatalog {
     /// The clause each fault exercises.
     static func clause(_ fault: Fault) -> String {
         switch fault {
-        case .tamperedElementValue, .missingDigestID, .duplicateDigestID: return "ISO/IEC 18013-5 §9.1.2.5, §9.3.1 (value digests)"
+        case .tamperedElementValue, .missingDigestID, .duplicateDigestID, .duplicateItem: return "ISO/IEC 18013-5 §9.1.2.5, §9.3.1 (value digests)"
         case .issuerSignatureCorrupted: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1; RFC 9052 §4.4"
         case .mockData: return "Apple Business Connect, Verify with Wallet on the Web FAQ (developer profile: no issuer signature); ISO/IEC 18013-5 §9.3.1"
         case .untrustedRoot, .intermediateCA: return "ISO/IEC 18013-5 §9.3.3, Annex B (IACA issues the Document Signer)"
         case .documentSignerExpired, .documentSignerNotYetValid: return "ISO/IEC 18013-5 §9.3.3; RFC 5280 §6.1.3 (validity)"
         case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerNoKeyUsage, .documentSignerIsCA:
             return "ISO/IEC 18013-5 Annex B, Table B.3 (Document Signer certificate)"
-        case .msoExpired, .msoNotYetValid: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1 (validityInfo)"
+        case .msoExpired, .msoNotYetValid, .msoExpiredMinutes: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1 (validityInfo)"
+        case .msoSignedBeforeCertificate: return "ISO/IEC 18013-5 §9.1.2.4 (validityInfo.signed within the Document Signer's validity), §9.3.1"
+        case .msoVersionUnsupported: return "ISO/IEC 18013-5 §9.1.2.4 (MSO version 1.0)"
+        case .responseStatusNonzero: return "ISO/IEC 18013-5 §8.3.2.1.2.3 (DeviceResponse status codes)"
+        case .responseVersionUnsupported: return "ISO/IEC 18013-5 §8.3.2.1.2.2 (DeviceResponse version 1.0)"
         case .msoDocTypeMismatch: return "ISO/IEC 18013-5 §9.3.1 (MSO docType)"
-        case .unsupportedDigestAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (digestAlgorithm)"
+        case .unsupportedDigestAlgorithm, .sha1Digests: return "ISO/IEC 18013-5 §9.1.2.4 (digestAlgorithm)"
         case .unsupportedCOSEAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (issuerAuth algorithms)"
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected: return "RFC 9052 §3, §3.1 (crit, protected alg)"
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return "ISO/IEC 18013-5 §9.1.3.4, §9.3.2 (device authentication)"

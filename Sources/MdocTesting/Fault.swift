@@ -130,6 +130,15 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// The MSO names a status list and an identifier list; the status list says valid, the identifier list revoked
     /// (`status.revoked`).
     case identifierListRevoked = "identifier-list-revoked"
+    /// The status list token's protected typ is "application/cwt", not "application/statuslist+cwt", so the status is
+    /// unknown (`revocation.unknown`).
+    case statusListWrongType = "status-list-wrong-type"
+    /// The IACA's only CRL is past its nextUpdate, so the Document Signer's revocation is unknown
+    /// (`revocation.unknown`).
+    case crlStale = "crl-stale"
+    /// The only CRL in the IACA's name is signed by another key (it lists nothing), so the Document Signer's
+    /// revocation is unknown (`revocation.unknown`).
+    case crlWrongSigner = "crl-wrong-signer"
     // Transport (encrypted formats).
     /// The response is sealed to another recipient key.
     ///
@@ -220,6 +229,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .statusListExpiredFloatExp: return "the status list token's exp is a float 60 days in the past (status unknown)"
         case .statusListIssuedInFuture: return "the status list token's iat is after the verification time (status unknown)"
         case .identifierListRevoked: return "the MSO names a status list (valid) and an identifier list (revoked)"
+        case .statusListWrongType: return "the status list token's typ is application/cwt (status unknown)"
+        case .crlStale: return "the IACA's only CRL is past its nextUpdate (revocation unknown)"
+        case .crlWrongSigner: return "the only CRL in the IACA's name is signed by another key (revocation unknown)"
         case .nonShortestCBOR: return "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)"
         case .unknownMapKeys: return "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)"
         }
@@ -268,7 +280,8 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .documentSignerRevoked: return .issuerCertificateRevoked
         case .statusRevoked: return .statusRevoked
         case .statusSuspended: return .statusSuspended
-        case .statusListExpired, .statusListSubMismatch, .statusListExpiredFloatExp, .statusListIssuedInFuture: return .revocationUnknown
+        case .statusListExpired, .statusListSubMismatch, .statusListExpiredFloatExp, .statusListIssuedInFuture, .statusListWrongType,
+             .crlStale, .crlWrongSigner: return .revocationUnknown
         case .statusListUntrusted, .statusListOtherIssuer: return .statusSignerUntrusted
         case .statusIndexOutOfRange: return .statusInvalid
         case .identifierListRevoked: return .statusRevoked
@@ -279,7 +292,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// Faults that shape the status list the MSO names.
     var needsStatusList: Bool {
         [.statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch, .statusIndexOutOfRange,
-         .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked].contains(self)
+         .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked, .statusListWrongType,
+         // The CRL faults carry a valid status list too: the kit then verifies under the hard policy, where unknown rejects.
+         .crlStale, .crlWrongSigner].contains(self)
     }
 
     /// Position in the transport pipeline (the verifier stops at the first transport failure); nil for the rest.

@@ -26,9 +26,13 @@ public struct SimulatedRevocation: Sendable {
     init(pki: TestPKI, documentSigner: Certificate, options: SimulationOptions, faults: Set<Fault>) throws {
         let time = options.time
         let day: TimeInterval = 86_400
-        var crl = CRLBuilder(thisUpdate: time - day, nextUpdate: time + 7 * day)
+        var crl = faults.contains(.crlStale) ? CRLBuilder(thisUpdate: time - 10 * day, nextUpdate: time - day)
+            : CRLBuilder(thisUpdate: time - day, nextUpdate: time + 7 * day)
         if faults.contains(.documentSignerRevoked) { crl.revoked = [(documentSigner.serialNumber, time - day)] }
-        let signedCRL = try crl.sign(issuer: pki.iaca, issuerKey: pki.iacaKey)
+        // Another key, the IACA's name: a CRL no verifier may take as the IACA's.
+        let crlKey = faults.contains(.crlWrongSigner)
+            ? try TestPKI.shared(seed: pki.seed.seed &+ 7_919, curve: pki.curve, at: time).iacaKey : pki.iacaKey
+        let signedCRL = try crl.sign(issuer: pki.iaca, issuerKey: crlKey)
         self.crl = signedCRL
         let crlMaterial = RevocationMaterial(signedCRL, origin: "the kit's IACA CRL")
 
@@ -43,6 +47,7 @@ public struct SimulatedRevocation: Sendable {
             // A float exp (RFC 8392 NumericDate) that passed 60 days ago; the half second keeps it a float.
             if faults.contains(.statusListExpiredFloatExp) { builder.claimOverrides[4] = .float(time.timeIntervalSince1970 - 60 * day + 0.5) }
             if faults.contains(.statusListIssuedInFuture) { builder.issuedAt = time + 3600 }
+            if faults.contains(.statusListWrongType) { builder.type = "application/cwt" }
             var signer = try pki.issueStatusListSigner(at: time)
             if faults.contains(.statusListUntrusted) {
                 signer = try TestPKI.shared(seed: pki.seed.seed &+ 7_919, curve: pki.curve, at: time).issueStatusListSigner(at: time)

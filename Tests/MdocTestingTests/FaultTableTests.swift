@@ -80,7 +80,8 @@ struct FaultTableTests {
         case "status-revoked": .statusRevoked
         case "status-suspended": .statusSuspended
         // The kit verifies under the hard revocation policy: a status it cannot determine rejects.
-        case "status-list-expired", "status-list-sub-mismatch", "status-list-expired-float-exp", "status-list-issued-in-future":
+        case "status-list-expired", "status-list-sub-mismatch", "status-list-expired-float-exp", "status-list-issued-in-future",
+             "status-list-wrong-type", "crl-stale", "crl-wrong-signer":
             .revocationUnknown
         // A list signed outside this document's issuer (another trusted issuer included) is refused under any policy.
         case "status-list-untrusted", "status-list-other-issuer": .statusSignerUntrusted

@@ -137,9 +137,10 @@ enum ConformanceCatalog {
         case .deviceCritUnknown: return "RFC 9052 §3.1 (crit) in the deviceSignature"
         case .duplicateDocument, .documentErrorsConflict: return "ISO/IEC 18013-5 §8.3.2.1.2.2 (DeviceResponse)"
         case .duplicateDocType: return "ISO/IEC 18013-5 §8.3.2.1.2.1 (DeviceRequest); relying-party policy"
-        case .documentSignerRevoked: return "ISO/IEC 18013-5 Annex B (CRL); RFC 5280 §6.3"
+        case .documentSignerRevoked, .crlStale, .crlWrongSigner: return "ISO/IEC 18013-5 Annex B (CRL); RFC 5280 §6.3"
         case .statusRevoked, .statusSuspended, .statusListExpired, .statusListUntrusted, .statusListSubMismatch,
-             .statusIndexOutOfRange, .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked:
+             .statusIndexOutOfRange, .statusListOtherIssuer, .statusListExpiredFloatExp, .statusListIssuedInFuture, .identifierListRevoked,
+             .statusListWrongType:
             return "ISO/IEC 18013-5 §9.1.2.6 (MSO status); draft-ietf-oauth-status-list"
         case .encryptedToOtherKey, .corruptedCiphertext:
             return "the format's encryption: Apple HPKE envelope, ISO/IEC 18013-7 Annex C HPKE, or OpenID4VP JWE (RFC 7516)"

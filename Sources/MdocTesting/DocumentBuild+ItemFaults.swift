@@ -27,6 +27,19 @@ extension DocumentBuild {
             }
             nameSpaces[n].disclosed.append(nameSpaces[n].disclosed[0])
         }
+        if faults.contains(.duplicateElement) {
+            guard let n = nameSpaces.firstIndex(where: { !$0.disclosed.isEmpty }) else {
+                throw SimulationError.faultNotApplicable(.duplicateElement, "no disclosed element")
+            }
+            // The same element with another value, under a digestID no other item has, in the MSO like the first.
+            let first = nameSpaces[n].disclosed[0]
+            var element = first.element
+            element.value = Self.tampered(element.value)
+            let digestID = (nameSpaces[n].all.map(\.digestID) + nameSpaces[n].decoys.map(\.id)).max().map { $0 + 1 } ?? 0
+            let second = item(element, digestID: digestID, salt: seed.bytes("duplicate-element", count: options.saltLength))
+            nameSpaces[n].all.append(second)
+            nameSpaces[n].disclosed.append(second)
+        }
         if faults.contains(.duplicateDigestID) {
             guard let n = nameSpaces.firstIndex(where: { !$0.disclosed.isEmpty }) else {
                 throw SimulationError.faultNotApplicable(.duplicateDigestID, "no disclosed element")

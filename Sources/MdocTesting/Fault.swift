@@ -21,6 +21,9 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case duplicateDigestID = "duplicate-digest-id"
     /// One disclosed IssuerSignedItem is sent twice, byte for byte: its digest matches both times (`digest.duplicate`).
     case duplicateItem = "duplicate-item"
+    /// One elementIdentifier is sent twice in a namespace, with another value under another digestID, both digests in
+    /// the MSO (`digest.duplicate`: which value is the holder's?).
+    case duplicateElement = "duplicate-element"
     /// One bit of the issuerAuth signature is flipped (`issuer.signature_invalid`).
     case issuerSignatureCorrupted = "issuer-signature-corrupted"
     /// issuerAuth's signature is all zero bytes while the device signs properly: mock data from a development device
@@ -180,6 +183,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .missingDigestID: return "the MSO has no digest for a disclosed element's digestID"
         case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
         case .duplicateItem: return "one disclosed IssuerSignedItem is sent twice, byte for byte"
+        case .duplicateElement: return "one elementIdentifier twice in a namespace, two values under two digestIDs, both digests right"
         case .msoExpiredMinutes: return "the MSO's validUntil is ten minutes before the verification time"
         case .msoSignedBeforeCertificate: return "validityInfo.signed precedes the Document Signer's validity (valid now)"
         case .msoVersionUnsupported: return "the MSO's version is \"2.0\""
@@ -250,7 +254,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         switch self {
         case .tamperedElementValue: return .digestMismatch
         case .missingDigestID: return .digestMissing
-        case .duplicateDigestID, .duplicateItem: return .digestDuplicate
+        case .duplicateDigestID, .duplicateItem, .duplicateElement: return .digestDuplicate
         case .issuerSignatureCorrupted: return .issuerSignatureInvalid
         case .mockData: return MockDataRule.formats.contains(format) ? .issuerMockData : .issuerSignatureInvalid
         case .untrustedRoot, .intermediateCA: return .issuerChainUntrusted

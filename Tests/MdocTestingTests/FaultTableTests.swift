@@ -45,7 +45,7 @@ struct FaultTableTests {
         switch fault.name {
         case "tampered-element-value": .digestMismatch
         case "missing-digest-id": .digestMissing
-        case "duplicate-digest-id", "duplicate-item": .digestDuplicate
+        case "duplicate-digest-id", "duplicate-item", "duplicate-element": .digestDuplicate
         case "issuer-signature-corrupted": .issuerSignatureInvalid
         // A zeroed issuer signature beside a valid device signature: mock data in the formats Apple's wallet produces only.
         case "mock-data": format == .appleApp || format == .annexC ? .issuerMockData : .issuerSignatureInvalid

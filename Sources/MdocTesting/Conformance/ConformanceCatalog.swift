@@ -115,7 +115,7 @@ enum ConformanceCatalog {
     /// The clause each fault exercises.
     static func clause(_ fault: Fault) -> String {
         switch fault {
-        case .tamperedElementValue, .missingDigestID, .duplicateDigestID, .duplicateItem: return "ISO/IEC 18013-5 §9.1.2.5, §9.3.1 (value digests)"
+        case .tamperedElementValue, .missingDigestID, .duplicateDigestID, .duplicateItem, .duplicateElement: return "ISO/IEC 18013-5 §9.1.2.5, §9.3.1 (value digests)"
         case .issuerSignatureCorrupted: return "ISO/IEC 18013-5 §9.1.2.4, §9.3.1; RFC 9052 §4.4"
         case .mockData: return "Apple Business Connect, Verify with Wallet on the Web FAQ (developer profile: no issuer signature); ISO/IEC 18013-5 §9.3.1"
         case .untrustedRoot, .intermediateCA: return "ISO/IEC 18013-5 §9.3.3, Annex B (IACA issues the Document Signer)"

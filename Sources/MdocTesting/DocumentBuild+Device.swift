@@ -3,13 +3,14 @@ import CryptoCore
 import Mdoc
 
 extension DocumentBuild {
-    /// A device-signed element for `deviceSignedElementUnauthorized` when the options name none.
+    /// A device-signed element for `deviceSignedElementUnauthorized` and `deviceSignedElementNotRequested` when the
+    /// options name none.
     static let defaultDeviceSignedElement = DataElement("org.iso.18013.5.1.mdoc-testing", "device_note", .text("added by the device"))
 
     /// DeviceSigned with deviceSignature or deviceMac over the target's transcript and the Document's docType.
     mutating func deviceSigned(target: ResponseTarget, deviceKey: PrivateKey) throws -> CBORValue {
         var elements = options.deviceSignedElements
-        if faults.contains(.deviceSignedElementUnauthorized), elements.isEmpty {
+        if !faults.isDisjoint(with: [.deviceSignedElementUnauthorized, .deviceSignedElementNotRequested]), elements.isEmpty {
             elements = [Self.defaultDeviceSignedElement]
         }
         let nameSpacesBytes = DeviceSignedBuilder.nameSpacesBytes(elements, style: style)

@@ -29,7 +29,9 @@ extension DocumentBuild {
             valueDigests: valueDigests,
             deviceKey: faults.contains(.deviceKeyMismatch)
                 ? try pki.deviceKey(curve: options.deviceCurve, label: "other-device").publicKey : deviceKey,
-            keyAuthorizations: faults.contains(.deviceSignedElementUnauthorized) ? nil : options.keyAuthorizations,
+            keyAuthorizations: faults.contains(.deviceSignedElementUnauthorized) ? nil
+                : faults.contains(.deviceSignedElementNotRequested) && options.keyAuthorizations == nil
+                ? .init(nameSpaces: [Self.defaultDeviceSignedElement.nameSpace]) : options.keyAuthorizations,
             // The Document and the device signature keep the requested docType; only the MSO names another.
             docType: faults.contains(.msoDocTypeMismatch) ? (options.docType == DocType.mDL ? DocType.photoID : DocType.mDL) : options.docType,
             validity: msoValidity(documentSigner: dsValidity))

@@ -87,6 +87,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     case deviceKeyMismatch = "device-key-mismatch"
     /// A device-signed element is sent without keyAuthorizations for it in the MSO (`device.key_unauthorized`).
     case deviceSignedElementUnauthorized = "device-signed-element-unauthorized"
+    /// A device-signed element the MSO's keyAuthorizations allow, which the request does not ask for
+    /// (`policy.element_not_requested`). When the options hold no request, the kit adds one asking for the disclosed
+    /// issuer-signed elements.
+    case deviceSignedElementNotRequested = "device-signed-element-not-requested"
     /// The device sends deviceMac instead of deviceSignature, and the verifier gets no reader key
     /// (`device.auth_missing`).
     case deviceMacWithoutReaderKey = "device-mac-without-reader-key"
@@ -215,6 +219,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .deviceSignatureOtherTranscript: return "the device signs DeviceAuthentication over another session transcript"
         case .deviceKeyMismatch: return "the MSO binds another device key than the one that signs"
         case .deviceSignedElementUnauthorized: return "a device-signed element without keyAuthorizations for it in the MSO"
+        case .deviceSignedElementNotRequested: return "a device-signed element the MSO authorizes but the request does not ask for"
         case .deviceMacWithoutReaderKey: return "deviceMac instead of deviceSignature, and the verifier gets no reader key"
         case .encryptedToOtherKey: return "the response is sealed to another recipient key"
         case .wrongInfoHash: return "params.infoHash is SHA-256 of another session transcript"
@@ -273,6 +278,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected, .deviceCritUnknown: return .coseHeaderInvalid
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return .deviceSignatureInvalid
         case .deviceSignedElementUnauthorized: return .deviceKeyUnauthorized
+        case .deviceSignedElementNotRequested: return .policyElementNotRequested
         case .duplicateDocument, .documentErrorsConflict: return .responseMalformed
         case .duplicateDocType: return .policyDocTypeRepeated
         // Apple and Annex C refuse deviceMac outright; a bare DeviceResponse cannot check it without the reader key.

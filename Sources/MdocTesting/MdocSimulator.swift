@@ -28,6 +28,13 @@ public struct MdocSimulator: Sendable {
     /// Repeated faults count once. Throws `SimulationError` when a fault does not apply to the target's format,
     /// two faults conflict, a fault needs the status list the options leave out, or an option is invalid; rethrows
     /// errors from key derivation, signing and sealing.
+    /// A request for one document of `docType` asking for exactly the issuer-signed elements `build` disclosed.
+    static func disclosedRequest(_ build: DocumentBuild, docType: String) -> RequestPolicy {
+        RequestPolicy(documents: [.init(docType: docType, nameSpaces: Dictionary(grouping: build.disclosed, by: \.nameSpace).mapValues { ids in
+            Dictionary(ids.map { ($0.identifier, false) }, uniquingKeysWith: { first, _ in first })
+        })])
+    }
+
     public func simulate(_ target: ResponseTarget, options: SimulationOptions) throws -> SimulatedResponse {
         var faults: [Fault] = []
         for fault in options.faults where !faults.contains(fault) { faults.append(fault) }
@@ -44,9 +51,10 @@ public struct MdocSimulator: Sendable {
             second.deviceKeyLabel = "second-device"
             documents.append(try second.document(target: target))
             // The relying party asked for one document of the docType, with every disclosed element.
-            request = request ?? RequestPolicy(documents: [.init(docType: options.docType, nameSpaces: Dictionary(
-                grouping: build.disclosed, by: \.nameSpace).mapValues { ids in Dictionary(uniqueKeysWithValues: ids.map { ($0.identifier, false) }) })])
+            request = request ?? Self.disclosedRequest(build, docType: options.docType)
         }
+        // The relying party asked for the disclosed issuer-signed elements, not the device-signed one.
+        if faults.contains(.deviceSignedElementNotRequested) { request = request ?? Self.disclosedRequest(build, docType: options.docType) }
         let documentErrors: [(docType: String, code: Int64)] = faults.contains(.documentErrorsConflict) ? [(options.docType, Int64(0))] : []
         let deviceResponse = DeviceResponseBuilder.encode(documents: documents,
                                                           version: faults.contains(.responseVersionUnsupported) ? "2.0" : "1.0",

@@ -66,6 +66,7 @@ struct FaultTableTests {
         case "issuer-crit-unknown", "issuer-crit-unprotected", "issuer-alg-unprotected", "device-crit-unknown": .coseHeaderInvalid
         case "device-signature-other-transcript", "device-key-mismatch": .deviceSignatureInvalid
         case "device-signed-element-unauthorized": .deviceKeyUnauthorized
+        case "device-signed-element-not-requested": .policyElementNotRequested
         case "device-mac-without-reader-key": .deviceAuthMissing
         case "duplicate-document", "document-errors-conflict": .responseMalformed
         case "duplicate-doctype": .policyDocTypeRepeated

@@ -58,8 +58,8 @@ enum ConformanceCatalog {
                 recipe.statusList = fault.needsStatusList
                 requires.insert(.revocation)
             }
-            // The kit adds a request asking for one mDL.
-            if fault == .duplicateDocType { requires.insert(.requestPolicy) }
+            // The kit adds a request asking for one mDL (with the disclosed issuer-signed elements).
+            if fault == .duplicateDocType || fault == .deviceSignedElementNotRequested { requires.insert(.requestPolicy) }
             let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
             list.add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
                      expected: ExpectedOutcome.forFaults([fault], format: format, deviceAuthentication: mode),
@@ -133,6 +133,7 @@ enum ConformanceCatalog {
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected: return "RFC 9052 §3, §3.1 (crit, protected alg)"
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return "ISO/IEC 18013-5 §9.1.3.4, §9.3.2 (device authentication)"
         case .deviceSignedElementUnauthorized: return "ISO/IEC 18013-5 §9.1.2.4 (keyAuthorizations)"
+        case .deviceSignedElementNotRequested: return "ISO/IEC 18013-5 §8.3.2.1.2.1 (ItemsRequest), §8.3.2.1.2.2 (DeviceSigned); relying-party policy"
         case .deviceMacWithoutReaderKey: return "ISO/IEC 18013-5 §9.1.3.5 (deviceMac needs the reader key)"
         case .deviceCritUnknown: return "RFC 9052 §3.1 (crit) in the deviceSignature"
         case .duplicateDocument, .documentErrorsConflict: return "ISO/IEC 18013-5 §8.3.2.1.2.2 (DeviceResponse)"

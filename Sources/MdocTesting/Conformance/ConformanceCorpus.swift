@@ -337,7 +337,9 @@ package struct CorpusInputs {
         crls = revocation ? ["iaca.crl"] : []
         statusLists = revocation && recipe.statusList
             ? ["status-list.cwt"] + (recipe.faults.contains(.identifierListRevoked) ? ["identifier-list.cwt"] : []) : []
-        request = recipe.request != nil || recipe.faults.contains(.duplicateDocType) ? "request.json" : nil
+        // The kit adds a request for these faults when the recipe has none.
+        let kitRequest = recipe.faults.contains(.duplicateDocType) || recipe.faults.contains(.deviceSignedElementNotRequested)
+        request = recipe.request != nil || kitRequest ? "request.json" : nil
         let flow = testCase.format.hasRequestFlow
         session = flow ? "session.json" : nil
         transcript = flow ? nil : "session-transcript.cbor"

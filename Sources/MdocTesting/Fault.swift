@@ -181,70 +181,71 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// A one-line description of the defect the fault builds into the response.
-    public var summary: String {
-        switch self {
-        case .tamperedElementValue: return "a disclosed element's value is changed after the MSO digests were computed"
-        case .missingDigestID: return "the MSO has no digest for a disclosed element's digestID"
-        case .duplicateDigestID: return "two disclosed elements of one namespace carry the same digestID"
-        case .duplicateItem: return "one disclosed IssuerSignedItem is sent twice, byte for byte"
-        case .duplicateElement: return "one elementIdentifier twice in a namespace, two values under two digestIDs, both digests right"
-        case .msoExpiredMinutes: return "the MSO's validUntil is ten minutes before the verification time"
-        case .msoSignedBeforeCertificate: return "validityInfo.signed precedes the Document Signer's validity (valid now)"
-        case .msoVersionUnsupported: return "the MSO's version is \"2.0\""
-        case .responseStatusNonzero: return "the DeviceResponse's status is 10 beside documents that verify"
-        case .responseVersionUnsupported: return "the DeviceResponse's version is \"2.0\""
-        case .issuerSignatureCorrupted: return "one bit of the issuerAuth signature is flipped"
-        case .mockData: return "issuerAuth's signature is all zero bytes, the device signs: mock data from a development device (Apple's developer profile)"
-        case .untrustedRoot: return "the Document Signer is issued by another root with the IACA's name but not its key"
-        case .intermediateCA: return "the Document Signer is issued by a CA the IACA issued, sent in x5chain (Annex B has the IACA issue it)"
-        case .documentSignerExpired: return "the Document Signer's validity ended before the verification time"
-        case .documentSignerNotYetValid: return "the Document Signer's validity starts after the verification time"
-        case .documentSignerWrongEKU: return "the Document Signer's EKU is 1.0.18013.5.1.6 (reader auth), not 1.0.18013.5.1.2"
-        case .documentSignerKeyUsageWithoutDigitalSignature: return "the Document Signer's key usage is nonRepudiation only"
-        case .documentSignerNoKeyUsage: return "the Document Signer has no key usage extension (the default profile warns, strict fails)"
-        case .documentSignerIsCA: return "the Document Signer has basicConstraints CA=true"
-        case .msoExpired: return "the MSO's validUntil is before the verification time"
-        case .msoNotYetValid: return "the MSO's validFrom is after the verification time"
-        case .msoDocTypeMismatch: return "the MSO names another docType than the Document (the device signs the Document's)"
-        case .unsupportedDigestAlgorithm: return "the MSO's digestAlgorithm says \"SHA-1\" over SHA-256 digests"
-        case .sha1Digests: return "the MSO's digestAlgorithm is \"SHA-1\" and its digests are SHA-1"
-        case .issuerCritUnknown: return "issuerAuth's protected crit lists a private-use header label the verifier does not process"
-        case .issuerCritUnprotected: return "issuerAuth carries crit in its unprotected header"
-        case .issuerAlgUnprotected: return "issuerAuth repeats a garbage alg in its unprotected header"
-        case .deviceCritUnknown: return "the deviceSignature's protected crit lists a private-use header label"
-        case .duplicateDocument: return "the same Document appears twice in `documents`"
-        case .duplicateDocType: return "a second mDL (another device key) beside the first; the request (added if none is given) asks for one"
-        case .documentErrorsConflict: return "documentErrors says the returned docType could not be returned"
-        case .unsupportedCOSEAlgorithm: return "issuerAuth's protected alg is -37 (PS256)"
-        case .deviceSignatureOtherTranscript: return "the device signs DeviceAuthentication over another session transcript"
-        case .deviceKeyMismatch: return "the MSO binds another device key than the one that signs"
-        case .deviceSignedElementUnauthorized: return "a device-signed element without keyAuthorizations for it in the MSO"
-        case .deviceSignedElementNotRequested: return "a device-signed element the MSO authorizes but the request does not ask for"
-        case .deviceMacWithoutReaderKey: return "deviceMac instead of deviceSignature, and the verifier gets no reader key"
-        case .encryptedToOtherKey: return "the response is sealed to another recipient key"
-        case .wrongInfoHash: return "params.infoHash is SHA-256 of another session transcript"
-        case .corruptedCiphertext: return "one bit of the HPKE ciphertext is flipped"
-        case .unsupportedEnvelopeAlgorithm: return "the envelope's algorithm is \"APPLE-HPKE-v2\""
-        case .unsupportedEnvelopeMode: return "the envelope's params.mode is 1 (PSK)"
-        case .truncatedEnvelope: return "the envelope bytes are cut in half"
-        case .documentSignerRevoked: return "the IACA's CRL lists the Document Signer as revoked"
-        case .statusRevoked: return "the status list marks the document revoked (status 1)"
-        case .statusSuspended: return "the status list marks the document suspended (status 2)"
-        case .statusListExpired: return "the status list token's exp has passed (status unknown)"
-        case .statusListUntrusted: return "the status list token is signed by a key outside the trust store"
-        case .statusListSubMismatch: return "the status list token's sub is another URI than the MSO names (status unknown)"
-        case .statusIndexOutOfRange: return "the MSO's status index is outside the status list"
-        case .statusListOtherIssuer: return "the status list token is signed by another trusted issuer's Document Signer"
-        case .statusListExpiredFloatExp: return "the status list token's exp is a float 60 days in the past (status unknown)"
-        case .statusListIssuedInFuture: return "the status list token's iat is after the verification time (status unknown)"
-        case .identifierListRevoked: return "the MSO names a status list (valid) and an identifier list (revoked)"
-        case .statusListWrongType: return "the status list token's typ is application/cwt (status unknown)"
-        case .crlStale: return "the IACA's only CRL is past its nextUpdate (revocation unknown)"
-        case .crlWrongSigner: return "the only CRL in the IACA's name is signed by another key (revocation unknown)"
-        case .nonShortestCBOR: return "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)"
-        case .unknownMapKeys: return "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)"
-        }
-    }
+    public var summary: String { Self.summaries[self] ?? name }
+
+    /// Every fault's one-line description (`FaultTableTests` checks that every fault has one).
+    package static let summaries: [Fault: String] = [
+        .tamperedElementValue: "a disclosed element's value is changed after the MSO digests were computed",
+        .missingDigestID: "the MSO has no digest for a disclosed element's digestID",
+        .duplicateDigestID: "two disclosed elements of one namespace carry the same digestID",
+        .duplicateItem: "one disclosed IssuerSignedItem is sent twice, byte for byte",
+        .duplicateElement: "one elementIdentifier twice in a namespace, two values under two digestIDs, both digests right",
+        .msoExpiredMinutes: "the MSO's validUntil is ten minutes before the verification time",
+        .msoSignedBeforeCertificate: "validityInfo.signed precedes the Document Signer's validity (valid now)",
+        .msoVersionUnsupported: "the MSO's version is \"2.0\"",
+        .responseStatusNonzero: "the DeviceResponse's status is 10 beside documents that verify",
+        .responseVersionUnsupported: "the DeviceResponse's version is \"2.0\"",
+        .issuerSignatureCorrupted: "one bit of the issuerAuth signature is flipped",
+        .mockData: "issuerAuth's signature is all zero bytes, the device signs: mock data from a development device (Apple's developer profile)",
+        .untrustedRoot: "the Document Signer is issued by another root with the IACA's name but not its key",
+        .intermediateCA: "the Document Signer is issued by a CA the IACA issued, sent in x5chain (Annex B has the IACA issue it)",
+        .documentSignerExpired: "the Document Signer's validity ended before the verification time",
+        .documentSignerNotYetValid: "the Document Signer's validity starts after the verification time",
+        .documentSignerWrongEKU: "the Document Signer's EKU is 1.0.18013.5.1.6 (reader auth), not 1.0.18013.5.1.2",
+        .documentSignerKeyUsageWithoutDigitalSignature: "the Document Signer's key usage is nonRepudiation only",
+        .documentSignerNoKeyUsage: "the Document Signer has no key usage extension (the default profile warns, strict fails)",
+        .documentSignerIsCA: "the Document Signer has basicConstraints CA=true",
+        .msoExpired: "the MSO's validUntil is before the verification time",
+        .msoNotYetValid: "the MSO's validFrom is after the verification time",
+        .msoDocTypeMismatch: "the MSO names another docType than the Document (the device signs the Document's)",
+        .unsupportedDigestAlgorithm: "the MSO's digestAlgorithm says \"SHA-1\" over SHA-256 digests",
+        .sha1Digests: "the MSO's digestAlgorithm is \"SHA-1\" and its digests are SHA-1",
+        .issuerCritUnknown: "issuerAuth's protected crit lists a private-use header label the verifier does not process",
+        .issuerCritUnprotected: "issuerAuth carries crit in its unprotected header",
+        .issuerAlgUnprotected: "issuerAuth repeats a garbage alg in its unprotected header",
+        .deviceCritUnknown: "the deviceSignature's protected crit lists a private-use header label",
+        .duplicateDocument: "the same Document appears twice in `documents`",
+        .duplicateDocType: "a second mDL (another device key) beside the first; the request (added if none is given) asks for one",
+        .documentErrorsConflict: "documentErrors says the returned docType could not be returned",
+        .unsupportedCOSEAlgorithm: "issuerAuth's protected alg is -37 (PS256)",
+        .deviceSignatureOtherTranscript: "the device signs DeviceAuthentication over another session transcript",
+        .deviceKeyMismatch: "the MSO binds another device key than the one that signs",
+        .deviceSignedElementUnauthorized: "a device-signed element without keyAuthorizations for it in the MSO",
+        .deviceSignedElementNotRequested: "a device-signed element the MSO authorizes but the request does not ask for",
+        .deviceMacWithoutReaderKey: "deviceMac instead of deviceSignature, and the verifier gets no reader key",
+        .encryptedToOtherKey: "the response is sealed to another recipient key",
+        .wrongInfoHash: "params.infoHash is SHA-256 of another session transcript",
+        .corruptedCiphertext: "one bit of the HPKE ciphertext is flipped",
+        .unsupportedEnvelopeAlgorithm: "the envelope's algorithm is \"APPLE-HPKE-v2\"",
+        .unsupportedEnvelopeMode: "the envelope's params.mode is 1 (PSK)",
+        .truncatedEnvelope: "the envelope bytes are cut in half",
+        .documentSignerRevoked: "the IACA's CRL lists the Document Signer as revoked",
+        .statusRevoked: "the status list marks the document revoked (status 1)",
+        .statusSuspended: "the status list marks the document suspended (status 2)",
+        .statusListExpired: "the status list token's exp has passed (status unknown)",
+        .statusListUntrusted: "the status list token is signed by a key outside the trust store",
+        .statusListSubMismatch: "the status list token's sub is another URI than the MSO names (status unknown)",
+        .statusIndexOutOfRange: "the MSO's status index is outside the status list",
+        .statusListOtherIssuer: "the status list token is signed by another trusted issuer's Document Signer",
+        .statusListExpiredFloatExp: "the status list token's exp is a float 60 days in the past (status unknown)",
+        .statusListIssuedInFuture: "the status list token's iat is after the verification time (status unknown)",
+        .identifierListRevoked: "the MSO names a status list (valid) and an identifier list (revoked)",
+        .statusListWrongType: "the status list token's typ is application/cwt (status unknown)",
+        .crlStale: "the IACA's only CRL is past its nextUpdate (revocation unknown)",
+        .crlWrongSigner: "the only CRL in the IACA's name is signed by another key (revocation unknown)",
+        .nonShortestCBOR: "map heads b9 00 NN and small integers 18 NN in IssuerSignedItems, MSO, DeviceResponse (must verify)",
+        .unknownMapKeys: "unknown keys in IssuerSignedItems, MSO, Document, DeviceResponse and envelope (must verify)",
+    ]
 
     /// The formats the fault applies to.
     /// The formats the fault applies to: every format the kit simulates for an mdoc fault; for a transport fault,

@@ -122,6 +122,11 @@ struct FaultTableTests {
         try FaultTableSnapshot.check(row, report)
     }
 
+    @Test("every fault has its one-line summary")
+    func everyFaultHasASummary() {
+        #expect(Fault.allCases.filter { Fault.summaries[$0] == nil }.isEmpty)
+    }
+
     @Test("the recorded fault-table snapshot lists exactly the table's rows, in table order")
     func snapshotRows() {
         guard !ReportSnapshotTests.recording else { return }

@@ -72,11 +72,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
             throw ConformanceError("profile \(profilePath): \(error)")
         }
         self.corpus = corpus
-        do {
-            material = try corpus.material()
-        } catch {
-            throw ConformanceError("the kit cannot build the corpus's test PKI: \(error)")
-        }
+        material = try ConformanceError.material(of: corpus)
         self.relyingParty = relyingParty
         self.timeout = timeout
     }

@@ -22,11 +22,7 @@ public struct RequestFlowTarget: ConformanceTarget {
     /// the public half of the environment's first recipient key; its merchant and team IDs are the environment's.
     public init(environment: FlowEnvironment, corpus: ConformanceCorpus, origin: String = "https://shop.example") throws(ConformanceError) {
         self.corpus = corpus
-        do {
-            material = try corpus.material()
-        } catch {
-            throw ConformanceError("the kit cannot build the corpus's test PKI: \(error)")
-        }
+        material = try ConformanceError.material(of: corpus)
         var environment = environment
         let store = environment.configuration.trustStore
         environment.configuration.trustStore = TrustStore(anchors: store.anchors + material.pki.trustStore.anchors,

@@ -26,11 +26,7 @@ public struct VerifyServerTarget: ConformanceTarget {
                 timeout: Double = 60) throws(ConformanceError) {
         self.base = base
         self.corpus = corpus
-        do {
-            material = try corpus.material()
-        } catch {
-            throw ConformanceError("the kit cannot build the corpus's test PKI: \(error)")
-        }
+        material = try ConformanceError.material(of: corpus)
         self.apiKey = apiKey
         self.relyingParty = relyingParty
         self.timeout = timeout

@@ -42,12 +42,7 @@ struct WebhookRetentionTests {
 
     @Test("memory, SQLite and PostgreSQL delete events by the time they were queued, leased or not")
     func storesPurge() async throws {
-        try await Self.checkPurge(InMemoryRequestStore())
-        try await WebhookOutboxTests.withSQLiteStore { try await Self.checkPurge($0) }
-        if let url = TestPostgres.url {
-            let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
-            try await ServerFixture.withStore(store) { try await Self.checkPurge(store) }
-        }
+        try await ServerFixture.eachStore { try await Self.checkPurge($0) }
     }
 
     @Test("the purger keeps an event for the whole retry schedule when this instance delivers, and for requestTTL when the webhook is off")

@@ -85,6 +85,16 @@ enum ServerFixture {
     }
 
     /// Runs a store's services (e.g. a PostgreSQL pool) around `body`.
+    /// `body` on a memory store, an SQLite store in a file of its own and, when the tests have one, PostgreSQL.
+    static func eachStore(_ body: @Sendable (any RequestStore) async throws -> Void) async throws {
+        try await body(InMemoryRequestStore())
+        try await WebhookOutboxTests.withSQLiteStore { try await body($0) }
+        if let url = TestPostgres.url {
+            let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: quietLogger)
+            try await withStore(store) { try await body(store) }
+        }
+    }
+
     static func withStore<T: Sendable>(_ store: any RequestStore, _ body: @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             for service in store.services {

@@ -22,12 +22,6 @@ public struct MdocSimulator: Sendable {
         self.pki = try TestPKI.shared(seed: seed, curve: curve, at: time)
     }
 
-    /// Builds a signed response for `target`: the Document, the faults in `options`, the transport wrapping, and the
-    /// CRL and status list to verify it with.
-    ///
-    /// Repeated faults count once. Throws `SimulationError` when a fault does not apply to the target's format,
-    /// two faults conflict, a fault needs the status list the options leave out, or an option is invalid; rethrows
-    /// errors from key derivation, signing and sealing.
     /// A request for one document of `docType` asking for exactly the issuer-signed elements `build` disclosed.
     static func disclosedRequest(_ build: DocumentBuild, docType: String) -> RequestPolicy {
         RequestPolicy(documents: [.init(docType: docType, nameSpaces: Dictionary(grouping: build.disclosed, by: \.nameSpace).mapValues { ids in
@@ -35,6 +29,12 @@ public struct MdocSimulator: Sendable {
         })])
     }
 
+    /// Builds a signed response for `target`: the Document, the faults in `options`, the transport wrapping, and the
+    /// CRL and status list to verify it with.
+    ///
+    /// Repeated faults count once. Throws `SimulationError` when a fault does not apply to the target's format,
+    /// two faults conflict, a fault needs the status list the options leave out, or an option is invalid; rethrows
+    /// errors from key derivation, signing and sealing.
     public func simulate(_ target: ResponseTarget, options: SimulationOptions) throws -> SimulatedResponse {
         var faults: [Fault] = []
         for fault in options.faults where !faults.contains(fault) { faults.append(fault) }

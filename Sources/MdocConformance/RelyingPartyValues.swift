@@ -26,14 +26,6 @@ public struct RelyingPartyValues: Sendable {
         self.teamID = teamID
     }
 
-    /// The public key in a PEM file holding a public or a private key.
-    public static func merchantKey(fromFile path: String) throws(ConformanceError) -> PublicKey {
-        let text = try ConformanceError.readText(path, what: "merchant key", maxBytes: 64 << 10)
-        if let key = try? PublicKey(pemEncoded: text) { return key }
-        if let key = try? PrivateKey(pemEncoded: text) { return key.publicKey }
-        throw ConformanceError("merchant key at \(path) is not a PEM public or private key")
-    }
-
     /// Why the kit cannot answer `format`'s requests with these values, or nil.
     func missing(for format: ResponseFormat, option: String) -> String? {
         guard KitFormat.of(format)?.answerNeedsRelyingPartyKey == true, merchantKey == nil else { return nil }

@@ -76,7 +76,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     }
 
     /// The `vp_token`'s presentations, one per credential query of the request.
-    private func presentations(in payload: [String: Any], session: OpenID4VPSession,
+    func presentations(in payload: [String: Any], session: OpenID4VPSession,
                                in run: inout PipelineRun) -> [OpenID4VPResponse.Presentation]? {
         if session.profile == .haip, !checkHAIPPresentations(payload, in: &run) { return nil }
         do {
@@ -96,7 +96,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     }
 
     /// Each presentation's DeviceResponse decoded as CBOR, in order.
-    private func deviceResponses(_ presentations: [OpenID4VPResponse.Presentation], in run: inout PipelineRun) -> [CBORItem]? {
+    func deviceResponses(_ presentations: [OpenID4VPResponse.Presentation], in run: inout PipelineRun) -> [CBORItem]? {
         var items: [CBORItem] = []
         for presentation in presentations {
             do throws(VerificationError) {
@@ -113,7 +113,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     /// Every document presented for a credential query must be of the query's `doctype_value` (B.2.3): otherwise
     /// one query's answer could stand in for another's. Only the docType is read here; a DeviceResponse or Document
     /// that does not parse fails its own mdoc check, and the MSO binds the docType there.
-    private func checkDocTypes(_ answers: Zip2Sequence<[String], [CBORItem]>, session: OpenID4VPSession, in run: inout PipelineRun) -> Bool {
+    func checkDocTypes(_ answers: Zip2Sequence<[String], [CBORItem]>, session: OpenID4VPSession, in run: inout PipelineRun) -> Bool {
         guard !session.queryDocTypes.isEmpty || (!session.queryIDs.isEmpty && session.request != nil) else {
             run.log.skip(.vpTokenDocType, "the stored request names no doctype_value per credential query (kept before they were, "
                          + "and no request policy was given)")

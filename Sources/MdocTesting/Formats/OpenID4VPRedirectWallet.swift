@@ -1,0 +1,213 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocModel
+import Verifier
+
+/// A redirect-flow request as the kit's wallet reads it (docs/formats.md §8): from the authorization request's
+/// `client_id` and the request object fetched from `request_uri`, whose signature, `typ`, client identifier and
+/// `wallet_nonce` it checks as a wallet must (OpenID4VP 1.0 §5.9.3, §5.10.1); or from a session a test holds.
+public struct OpenID4VPRedirectWalletRequest: Sendable {
+    /// The `client_id`, with its prefix.
+    public let clientID: String
+    /// Where the answer is posted; bound into the transcript.
+    public let responseURI: String
+    /// The request's `nonce`.
+    public let nonce: String
+    /// The request's `state`, echoed in the answer.
+    public let state: String
+    /// The response mode asked for.
+    public let responseMode: OpenID4VPRedirectSession.ResponseMode
+    /// The verifier's encryption key (`direct_post.jwt`).
+    public let jwk: EncryptionJWK?
+    /// Every credential query of the request, in order.
+    public let queries: [OpenID4VPRequest.CredentialQuery]
+
+    /// Reads the request object `jws` the wallet fetched for an authorization request whose `client_id` is
+    /// `clientID`, having sent `walletNonce` (nil: a GET).
+    ///
+    /// Throws `SimulationError.invalidOption` naming what a wallet refuses: not a compact JWS, `typ` other than
+    /// `oauth-authz-req+jwt`, a signature that the `x5c` leaf's key does not verify, a `client_id` other than
+    /// `clientID` or than the leaf certificate gives under its prefix, a `wallet_nonce` not echoed.
+    public init(requestObject jws: String, clientID expected: String, walletNonce: String?) throws {
+        let payload = try RequestObjectCheck.verifiedPayload(jws, clientID: expected)
+        if let walletNonce, payload["wallet_nonce"] as? String != walletNonce {
+            throw RequestObjectCheck.invalid("the request object does not echo the wallet_nonce the wallet sent")
+        }
+        guard let nonce = payload["nonce"] as? String, let state = payload["state"] as? String,
+              let responseURI = payload["response_uri"] as? String,
+              let mode = (payload["response_mode"] as? String).flatMap(OpenID4VPRedirectSession.ResponseMode.init(rawValue:)),
+              let dcql = payload["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]]
+        else { throw RequestObjectCheck.invalid("nonce, state, response_uri, response_mode or dcql_query missing") }
+        var queries: [OpenID4VPRequest.CredentialQuery] = []
+        for credential in credentials {
+            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
+            else { throw RequestObjectCheck.invalid("a credential query has no id or meta.doctype_value") }
+            queries.append(OpenID4VPRequest.CredentialQuery(id: id, docType: docType))
+        }
+        var jwk: EncryptionJWK?
+        if mode == .directPostJWT {
+            guard let metadata = payload["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
+                  let key = (jwks["keys"] as? [[String: Any]])?.first, let x = key["x"] as? String, let y = key["y"] as? String,
+                  let kid = key["kid"] as? String
+            else { throw RequestObjectCheck.invalid("client_metadata.jwks has no P-256 key with kid") }
+            jwk = EncryptionJWK(kid: kid, x: x, y: y)
+        }
+        self.init(clientID: expected, responseURI: responseURI, nonce: nonce, state: state, responseMode: mode, jwk: jwk, queries: queries)
+    }
+
+    /// The request a verifier's `session` describes (a test that holds the session, or the CLI's kept state).
+    public init(session: OpenID4VPRedirectSession) {
+        let queries = session.queryIDs.map { OpenID4VPRequest.CredentialQuery(id: $0, docType: session.queryDocTypes[$0] ?? DocType.mDL) }
+        self.init(clientID: session.clientID, responseURI: session.responseURI, nonce: session.nonce, state: session.state,
+                  responseMode: session.responseMode, jwk: session.jwk, queries: queries)
+    }
+
+    /// A request from its values, for a test that changes one of them (another `nonce`, `response_uri` or `state`).
+    public init(clientID: String, responseURI: String, nonce: String, state: String, responseMode: OpenID4VPRedirectSession.ResponseMode,
+                jwk: EncryptionJWK?, queries: [OpenID4VPRequest.CredentialQuery]) {
+        self.clientID = clientID
+        self.responseURI = responseURI
+        self.nonce = nonce
+        self.state = state
+        self.responseMode = responseMode
+        self.jwk = jwk
+        self.queries = queries
+    }
+
+    /// The redirect transcript (`OpenID4VPHandover`) the device signs over.
+    public var transcript: SessionTranscript {
+        .openID4VP(clientID: clientID, nonce: nonce, jwkThumbprint: responseMode == .directPostJWT ? jwk?.thumbprint : nil,
+                   responseURI: responseURI)
+    }
+
+    /// The form body the wallet posts to `response_uri`: `response=<JWE>` sealed to `recipient` (the request's key
+    /// unless a test names another) with `vp_token` and `state` inside (`direct_post.jwt`), or `vp_token` and `state`
+    /// as form parameters (`direct_post`). `state` nil leaves it out; the DeviceResponses are taken as given.
+    public func answer(_ presentations: [OpenID4VPRequest.Presentation], state: String?, recipient: PublicKey? = nil,
+                       jwe: OpenID4VPRequest.JWEOptions = OpenID4VPRequest.JWEOptions(), corruptCiphertext: Bool = false) throws -> String {
+        let token = JSONValue.object(presentations.map { presentation in
+            (presentation.queryID, .array(presentation.deviceResponses.map { .string(Base64URL.encode($0)) }))
+        })
+        switch responseMode {
+        case .directPost:
+            var form = "vp_token=" + FormEncoding.encode(token.serialized())
+            if let state { form += "&state=" + FormEncoding.encode(state) }
+            return form
+        case .directPostJWT:
+            guard let jwk else { throw SimulationError.invalidOption("openid4vp-redirect: no encryption key to answer to") }
+            var members: [(String, JSONValue)] = [("vp_token", token)]
+            if let state { members.append(("state", .string(state))) }
+            let sealed = try OpenID4VPResponseBuilder.seal(Array(JSONValue.object(members).serialized().utf8), to: try recipient ?? jwk.publicKey(),
+                                                           kid: jwk.kid, corruptCiphertext: corruptCiphertext, options: jwe)
+            return "response=" + FormEncoding.encode(sealed)
+        }
+    }
+
+    /// The wallet's error answer (OpenID4VP 1.0 §8.5), e.g. `access_denied`, with the request's `state`.
+    public func errorAnswer(_ code: String, description: String? = nil) -> String {
+        var form = "error=" + FormEncoding.encode(code) + "&state=" + FormEncoding.encode(state)
+        if let description { form += "&error_description=" + FormEncoding.encode(description) }
+        return form
+    }
+}
+
+/// The parts of an authorization request (`openid4vp://?client_id=…&request_uri=…&request_uri_method=post`) a wallet
+/// reads, from the URL a QR code or link carries.
+public struct OpenID4VPAuthorizationRequest: Sendable, Equatable {
+    /// The `client_id`.
+    public let clientID: String
+    /// Where the request object is fetched.
+    public let requestURI: String
+    /// `post` when the wallet may POST `wallet_metadata` and `wallet_nonce`; `get` (or absent) otherwise.
+    public let requestURIMethod: String?
+
+    /// Reads `url`; throws `SimulationError.invalidOption` without `client_id` or `request_uri`, or with a parameter
+    /// given twice.
+    public init(url: String) throws {
+        guard let query = url.split(separator: "?", maxSplits: 1).dropFirst().first else {
+            throw SimulationError.invalidOption("the authorization request has no query")
+        }
+        let parameters: [String: String]
+        do { parameters = try FormEncoding.parse(String(query)) } catch { throw SimulationError.invalidOption(error.message) }
+        guard let clientID = parameters["client_id"], let requestURI = parameters["request_uri"] else {
+            throw SimulationError.invalidOption("the authorization request has no client_id or request_uri")
+        }
+        self.clientID = clientID
+        self.requestURI = requestURI
+        requestURIMethod = parameters["request_uri_method"]
+    }
+}
+
+/// A wallet's checks on a request object: the JWS, its signer and the client identifier.
+enum RequestObjectCheck {
+    static func invalid(_ why: String) -> SimulationError { .invalidOption("openid4vp-redirect request object: \(why)") }
+
+    /// The payload of `jws` once its `typ`, signature (by `x5c[0]`) and `client_id` (equal to `clientID`, and what the
+    /// leaf certificate gives under its prefix) are checked.
+    static func verifiedPayload(_ jws: String, clientID: String) throws -> [String: Any] {
+        let segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 3, let headerBytes = Base64URL.decodeStrict(segments[0]), let payloadBytes = Base64URL.decodeStrict(segments[1]),
+              let signature = Base64URL.decodeStrict(segments[2]),
+              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
+              let payload = try? JSONSerialization.jsonObject(with: Data(payloadBytes)) as? [String: Any]
+        else { throw invalid("not a compact JWS with JSON header and payload") }
+        guard header["typ"] as? String == "oauth-authz-req+jwt" else { throw invalid("typ is not oauth-authz-req+jwt") }
+        guard let chain = header["x5c"] as? [String], let first = chain.first, let der = Data(base64Encoded: first),
+              let leaf = try? Certificate(derEncoded: Array(der)), let key = try? leaf.publicKey()
+        else { throw invalid("x5c has no readable leaf certificate") }
+        let digests: [String: DigestAlgorithm] = ["ES256": .sha256, "ES384": .sha384, "ES512": .sha512]
+        guard let digest = (header["alg"] as? String).flatMap({ digests[$0] }),
+              key.isValidSignature(signature, for: Array((segments[0] + "." + segments[1]).utf8), digest: digest)
+        else { throw invalid("the signature does not verify with the x5c leaf's key") }
+        guard payload["client_id"] as? String == clientID else {
+            throw invalid("client_id is not the authorization request's")
+        }
+        guard clientID == expectedClientID(prefix: clientID, leaf: leaf) else {
+            throw invalid("client_id does not match the x5c leaf certificate under its prefix")
+        }
+        return payload
+    }
+
+    /// What `leaf` gives as the client identifier under `clientID`'s prefix (OpenID4VP 1.0 §5.9.3); nil for another
+    /// prefix, or `x509_san_dns` whose value is none of the leaf's dNSNames.
+    static func expectedClientID(prefix clientID: String, leaf: Certificate) -> String? {
+        if clientID.hasPrefix("x509_hash:") { return "x509_hash:" + Base64URL.encode(Digest.hash(.sha256, leaf.derEncoded)) }
+        guard clientID.hasPrefix("x509_san_dns:") else { return nil }
+        let value = String(clientID.dropFirst("x509_san_dns:".count))
+        for name in leaf.subjectAlternativeNames {
+            if case .dns(let dns) = name, dns == value { return clientID }
+        }
+        return nil
+    }
+}
+
+/// OpenID4VP without the DC API: the wallet posts a form to `response_uri`.
+struct OpenID4VPRedirectWallet: WalletSide {
+    let request: OpenID4VPRedirectWalletRequest
+
+    var format: ResponseFormat { .openID4VPRedirect }
+    var transcript: SessionTranscript { request.transcript }
+    var otherTranscript: SessionTranscript {
+        .openID4VP(clientID: request.clientID, nonce: request.nonce, jwkThumbprint: request.jwk?.thumbprint,
+                   responseURI: "https://another-verifier.example/response")
+    }
+
+    func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
+        -> (bytes: [UInt8], text: String?) {
+        var recipient = try request.jwk?.publicKey()
+        if let key = recipient { recipient = try self.recipient(key, faults: faults, pki: pki) }
+        let presentation = OpenID4VPRequest.Presentation(queryID: request.queries.first?.id ?? "", deviceResponses: [deviceResponse])
+        let text = try request.answer([presentation], state: request.state, recipient: recipient,
+                                      corruptCiphertext: faults.contains(.corruptedCiphertext))
+        return (Array(text.utf8), text)
+    }
+}
+
+extension ResponseTarget {
+    /// OpenID4VP without the DC API: the form the wallet posts to `response_uri`.
+    public static func openID4VPRedirect(_ request: OpenID4VPRedirectWalletRequest) -> ResponseTarget {
+        ResponseTarget(OpenID4VPRedirectWallet(request: request))
+    }
+}

@@ -1,0 +1,121 @@
+import CBOR
+import CryptoCore
+import Foundation
+import MdocModel
+
+/// The wallet's POST to `response_uri` (docs/formats.md §8.2): the form → the wallet's error, or the compact JWE
+/// (`direct_post.jwt`) or plain `vp_token` (`direct_post`) → its `state` against the request's → one DeviceResponse per
+/// presentation, all verified with the OpenID4VP redirect transcript (`OpenID4VPHandover`). The JWE, `vp_token` and
+/// HAIP checks are the Digital Credentials API flow's (`OpenID4VPAdapter`).
+struct OpenID4VPRedirectAdapter: FormatAdapter {
+    struct Input {
+        /// The form body as posted (`application/x-www-form-urlencoded`).
+        let body: String
+        let session: OpenID4VPRedirectSession
+        let request: RequestPolicy?
+    }
+
+    static let format = VerificationReport.Format.openID4VPRedirect
+    /// No reader key is agreed with the device: deviceSignature only.
+    static let acceptsDeviceMac = false
+
+    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.body.utf8.count, true) }
+
+    func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
+        let answer = input.session.answerSession(request: input.request)
+        let shared = OpenID4VPAdapter()
+        guard let form = form(input.body, session: input.session, in: &run),
+              let payload = payload(form, session: input.session, answer: answer, in: &run),
+              checkState(payload: payload, form: form, session: input.session, in: &run),
+              let presentations = shared.presentations(in: payload, session: answer, in: &run),
+              let items = shared.deviceResponses(presentations, in: &run),
+              answer.profile != .haip || shared.checkHAIPDocuments(zip(presentations.map(\.queryID), items), in: &run),
+              shared.checkDocTypes(zip(presentations.map(\.queryID), items), session: answer, in: &run)
+        else { return nil }
+        return OpenedResponse(deviceResponses: items, transcript: input.session.transcript)
+    }
+
+    /// The form's parameters; a wallet `error` ends here (after its `state`, when it gives one, is checked).
+    private func form(_ body: String, session: OpenID4VPRedirectSession, in run: inout PipelineRun) -> [String: String]? {
+        let form: [String: String]
+        do throws(VerificationError) {
+            form = try FormEncoding.parse(body)
+        } catch {
+            run.log.fail(.redirectResponse, error.code, error.message)
+            return nil
+        }
+        if let code = form["error"] {
+            if form["state"] != nil, !checkState(payload: [:], form: form, session: session, in: &run) { return nil }
+            run.log.fail(.redirectResponse, .openID4VPWalletError, "the wallet answered with error \(InputQuote.short(code))"
+                         + (form["error_description"].map { ": \(InputQuote.short($0))" } ?? ""))
+            return nil
+        }
+        return form
+    }
+
+    /// The JSON object holding `vp_token` and `state`: the decrypted JWE's, or the plain form's, in the response mode
+    /// asked for.
+    private func payload(_ form: [String: String], session: OpenID4VPRedirectSession, answer: OpenID4VPSession,
+                         in run: inout PipelineRun) -> [String: Any]? {
+        switch (form["response"], form["vp_token"], session.responseMode) {
+        case (nil, nil, _):
+            run.log.fail(.redirectResponse, .inputMalformed, "the form has none of `response`, `vp_token` or `error`")
+            return nil
+        case (_?, _?, _):
+            run.log.fail(.redirectResponse, .inputMalformed, "the form has both `response` and `vp_token`; an answer is one or the other")
+            return nil
+        case (nil, _?, _) where session.profile == .haip:
+            run.log.fail(.haipEncryption, .haipEncryptionRequired, "the request was made under the HAIP profile, which accepts only an "
+                         + "encrypted response (direct_post.jwt); a plain vp_token is refused: the wallet must answer with a JWE")
+            return nil
+        case (nil, _?, .directPostJWT):
+            run.log.fail(.redirectResponse, .openID4VPEncryptionRequired,
+                         "the request asked for an encrypted response (direct_post.jwt); a plain vp_token is refused")
+            return nil
+        case (_?, nil, .directPost):
+            run.log.fail(.redirectResponse, .inputMalformed, "the request asked for a plain response (direct_post); an encrypted one was posted")
+            return nil
+        case (nil, let token?, .directPost):
+            run.log.pass(.redirectResponse, "plain vp_token (direct_post)")
+            return plainPayload(token, form: form, in: &run)
+        case (let jwe?, nil, .directPostJWT):
+            run.log.pass(.redirectResponse, "compact JWE (direct_post.jwt)")
+            return OpenID4VPAdapter().decrypt(jwe, session: answer, in: &run)
+        }
+    }
+
+    /// `direct_post`: `vp_token` is JSON text, `state` a form parameter.
+    private func plainPayload(_ token: String, form: [String: String], in run: inout PipelineRun) -> [String: Any]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any] else {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the form's vp_token is not a JSON object")
+            return nil
+        }
+        if let repeated = JSONMemberNames.firstRepeat(token.utf8) {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, repeated.parent == nil
+                         ? OpenID4VPResponse.repeatedQueryMessage(repeated.name)
+                         : "the vp_token names the JSON member \(InputQuote.short(repeated.name)) twice in one object")
+            return nil
+        }
+        var payload: [String: Any] = ["vp_token": object]
+        payload["state"] = form["state"]
+        return payload
+    }
+
+    /// The answer's `state` is the request's: in the payload (the JWE's, or the plain form's) and, when the form
+    /// carries one beside a JWE, there too. Compared in constant time.
+    private func checkState(payload: [String: Any], form: [String: String], session: OpenID4VPRedirectSession,
+                            in run: inout PipelineRun) -> Bool {
+        let given = [payload["state"].map { $0 as? String ?? "" }, form["state"]].compactMap { $0 }
+        guard !given.isEmpty else {
+            run.log.fail(.redirectState, .redirectStateMismatch, "the answer carries no state; it must echo the request's")
+            return false
+        }
+        guard given.allSatisfy({ constantTimeEquals(Array($0.utf8), Array(session.state.utf8)) }) else {
+            run.log.fail(.redirectState, .redirectStateMismatch, "the answer's state is not the request's: it answers another request, "
+                         + "or was changed")
+            return false
+        }
+        run.log.pass(.redirectState, "state matches the request's")
+        return true
+    }
+}

@@ -9,6 +9,7 @@ public enum FormatRegistry {
         .annexC,
         .deviceResponse,
         .openID4VP,
+        .openID4VPRedirect,
     ]
 
     /// Every flow for `environment`, in registry order, sharing one `ResponseVerifier` (one pipeline, one certificate
@@ -22,6 +23,6 @@ public enum FormatRegistry {
     package static func flows(_ environment: FlowEnvironment, inspection: PipelineInspection?) throws(VerificationError) -> [any RequestFlow] {
         var verifier = try ResponseVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
         if let inspection { verifier = verifier.inspecting(inspection) }
-        return descriptors.compactMap { $0.flow?(environment, verifier) }
+        return descriptors.compactMap { $0.flow?(environment, verifier) ?? nil }
     }
 }

@@ -11,11 +11,24 @@ public struct FormatWire: Sendable, Equatable {
     /// The verifier takes the whole DC API result (`{protocol, data}`: it checks the protocol itself) rather than the
     /// string in `data.response`.
     public let takesWholeCredential: Bool
+    /// The wallet fetches the request by reference from the verifier (`request_uri`) and posts its answer, a form, to
+    /// the verifier itself (`response_uri`): no page relays it. The server serves such a format on its wallet routes
+    /// `GET`/`POST /v1/wallet/{requestId}/request` and `POST /v1/wallet/{requestId}/direct_post`.
+    public let byReference: Bool
+
+    init(binary: Bool, dcAPIProtocols: [String], takesWholeCredential: Bool, byReference: Bool = false) {
+        self.binary = binary
+        self.dcAPIProtocols = dcAPIProtocols
+        self.takesWholeCredential = takesWholeCredential
+        self.byReference = byReference
+    }
 
     /// Bytes, not through the Digital Credentials API (Apple's in-app answer).
     public static let bytes = FormatWire(binary: true, dcAPIProtocols: [], takesWholeCredential: false)
     /// Text the caller hands over with a transcript it built (a bare DeviceResponse).
     public static let text = FormatWire(binary: false, dcAPIProtocols: [], takesWholeCredential: false)
+    /// A form the wallet posts to the verifier, after fetching the request by reference (OpenID4VP without the DC API).
+    public static let byReference = FormatWire(binary: false, dcAPIProtocols: [], takesWholeCredential: false, byReference: true)
 
     /// An answer through the Digital Credentials API under `protocols`.
     public static func digitalCredentials(_ protocols: [String], wholeCredential: Bool) -> FormatWire {

@@ -24,12 +24,72 @@ public protocol RequestFlow: Sendable {
     /// `RevocationFetcher.resolving(_:)`); nil when nobody fetches.
     func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
                 noting lookups: RevocationLookups?) -> VerificationReport
+
+    /// Creates a request for `policy` in `context`: what `prepare(policy:origin:)` does, and for a format whose
+    /// request travels by reference (`FormatWire.byReference`) with the wallet-facing URLs and expiry it publishes.
+    func prepare(policy: RequestPolicy, context: RequestCreation) throws(VerificationError) -> PreparedRequest
+
+    /// The request object a wallet fetches for the kept `state`, signed now (`FormatWire.byReference` formats; every
+    /// other format throws `envelope.unsupported`). `walletNonce` and `walletMetadata` are what the wallet POSTed.
+    func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+        -> String
+
+    /// Checks the shape of an answer before the request is consumed, so that input that can never verify (a body that
+    /// is not the format's at all) uses nothing up; the full checks run in `verify`. Every format accepts anything here
+    /// unless it says otherwise.
+    func precheck(response: String) throws(VerificationError)
 }
 
 extension RequestFlow {
+    /// `prepare(policy:origin:)` with the context's origin.
+    public func prepare(policy: RequestPolicy, context: RequestCreation) throws(VerificationError) -> PreparedRequest {
+        try prepare(policy: policy, origin: context.origin)
+    }
+
+    /// Accepts any answer: the format's checks all run in `verify`.
+    public func precheck(response: String) throws(VerificationError) {}
+
+    /// Throws `envelope.unsupported`: the format's request is not fetched by reference.
+    public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+        -> String {
+        throw VerificationError(.envelopeUnsupported, "a \(format.rawValue) request has no request object to fetch")
+    }
+
     /// Verifies the wallet's answer against the kept state, as of `time`, noting no revocation lookups.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         verify(response: response, state: state, policy: policy, at: time, noting: nil)
+    }
+}
+
+/// What a request is made for besides its policy.
+public struct RequestCreation: Sendable {
+    /// The calling web page's origin, for the formats whose transcript binds it.
+    public var origin: String?
+    /// Where the wallet fetches the request object and posts its answer, for a format whose request travels by
+    /// reference; nil for the others.
+    public var walletURLs: WalletURLs?
+    /// When the request expires.
+    public var expiresAt: Date
+
+    /// Creates a context.
+    public init(origin: String? = nil, walletURLs: WalletURLs? = nil, expiresAt: Date) {
+        self.origin = origin
+        self.walletURLs = walletURLs
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The wallet-facing URLs of one request fetched by reference.
+public struct WalletURLs: Sendable, Equatable {
+    /// `request_uri`: where the wallet fetches the request object.
+    public var request: String
+    /// `response_uri`: where the wallet posts its answer.
+    public var response: String
+
+    /// Creates the pair.
+    public init(request: String, response: String) {
+        self.request = request
+        self.response = response
     }
 }
 

@@ -11,6 +11,7 @@ struct StallingStore: RequestStore {
     func insert(_ request: StoredRequest, deadline: Date) async throws { try await stall() as Void }
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome { try await stall() }
     func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws { try await stall() as Void }
+    func markFetched(id: String, now: Date) async throws -> Bool { try await stall() }
     func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] { try await stall() }
     func settleWebhook(id: String, attempts: Int, retryAt: Date?) async throws { try await stall() as Void }
     func webhookBacklog() async throws -> WebhookBacklog { try await stall() }

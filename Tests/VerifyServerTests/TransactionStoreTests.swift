@@ -8,7 +8,7 @@ import VerifyServer
 
 /// Transactions in every store: only the matching client-secret hash consumes one, the result is kept once, and a
 /// table from before these columns gains them.
-@Suite("Request stores: transactions (client-secret hash, key ID, result) and the schema migration")
+@Suite("Request stores: transactions (client-secret hash, key ID, result, fetched by reference) and the schema migration")
 struct TransactionStoreTests {
     static let hash = String(repeating: "ab", count: 32)
 
@@ -62,9 +62,39 @@ struct TransactionStoreTests {
         }
     }
 
+    /// A request fetched by reference: marked once (a second mark, a consumed or an expired request: false), the
+    /// instant kept, and a result kept with its response-code hash.
+    static func checkFetched(_ store: any RequestStore) async throws {
+        let now = Date(timeIntervalSince1970: 1_000_000_000)
+        let stored = transaction(now: now)
+        try await store.insert(stored)
+        #expect(try await store.lookup(id: stored.id)?.fetchedAt == nil)
+        #expect(try await store.markFetched(id: stored.id, now: now))
+        #expect(try await store.markFetched(id: stored.id, now: now.addingTimeInterval(1)) == false)
+        #expect(try await store.lookup(id: stored.id)?.fetchedAt == now)
+        #expect(try await store.markFetched(id: "no-such-request", now: now) == false)
+        guard case .consumed = try await store.consume(id: stored.id, clientSecretHash: hash, now: now, deadline: .distantFuture) else {
+            Issue.record("the fetched request was not consumed")
+            return
+        }
+        let result = StoredResult(verified: true, report: "{}", responseCodeHash: String(repeating: "ef", count: 32))
+        try await store.recordResult(id: stored.id, result: result)
+        #expect(try await store.lookup(id: stored.id)?.result == result)
+
+        let consumedFirst = transaction(now: now)
+        try await store.insert(consumedFirst)
+        _ = try await store.consume(id: consumedFirst.id, clientSecretHash: hash, now: now, deadline: .distantFuture)
+        #expect(try await store.markFetched(id: consumedFirst.id, now: now) == false)
+        let late = transaction(now: now)
+        try await store.insert(late)
+        #expect(try await store.markFetched(id: late.id, now: late.expiresAt) == false)
+        #expect(try await store.lookup(id: late.id)?.fetchedAt == nil)
+    }
+
     @Test("in-memory store")
     func memory() async throws {
         try await Self.checkTransactions(InMemoryRequestStore())
+        try await Self.checkFetched(InMemoryRequestStore())
     }
 
     @Test("SQLite store")
@@ -73,6 +103,7 @@ struct TransactionStoreTests {
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
         let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
         try await Self.checkTransactions(store)
+        try await Self.checkFetched(store)
         try await store.close()
     }
 
@@ -82,6 +113,7 @@ struct TransactionStoreTests {
         let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
         try await ServerFixture.withStore(store) {
             try await Self.checkTransactions(store, purging: false)
+            try await Self.checkFetched(store)
             // prepare() again on a table that has the columns already changes nothing.
             try await store.prepare()
         }

@@ -53,6 +53,15 @@ public final class InMemoryRequestStore: RequestStore {
         }
     }
 
+    /// Marks request `id` fetched unless it is fetched, consumed or expired at `now`.
+    public func markFetched(id: String, now: Date) async throws -> Bool {
+        entries.withLockedValue { entries in
+            guard let entry = entries[id], entry.attempts == 0, entry.request.fetchedAt == nil, now < entry.request.expiresAt else { return false }
+            entries[id]?.request.fetchedAt = now
+            return true
+        }
+    }
+
     /// Keeps the result of consumed request `id` unless one is kept already, and then queues `webhook`.
     public func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         let kept = entries.withLockedValue { entries in

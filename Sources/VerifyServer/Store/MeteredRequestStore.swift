@@ -36,6 +36,10 @@ struct MeteredRequestStore: RequestStore {
         }
     }
 
+    func markFetched(id: String, now: Date) async throws -> Bool {
+        try await measure("mark_fetched", result: { $0 ? "marked" : "not_marked" }) { try await base.markFetched(id: id, now: now) }
+    }
+
     func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         try await measure("record_result") { try await base.recordResult(id: id, result: result, webhook: webhook) }
     }

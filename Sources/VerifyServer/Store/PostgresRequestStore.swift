@@ -71,7 +71,8 @@ public final class PostgresRequestStore: RequestStore {
                 try await connection.query("""
                     ALTER TABLE verify_requests ADD COLUMN IF NOT EXISTS client_secret_hash text,
                         ADD COLUMN IF NOT EXISTS api_key_id text, ADD COLUMN IF NOT EXISTS result_status text,
-                        ADD COLUMN IF NOT EXISTS result_report text
+                        ADD COLUMN IF NOT EXISTS result_report text, ADD COLUMN IF NOT EXISTS fetched_at timestamptz,
+                        ADD COLUMN IF NOT EXISTS response_code_hash text
                     """, logger: logger)
                 try await connection.query(
                     "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
@@ -102,7 +103,8 @@ public final class PostgresRequestStore: RequestStore {
     static let schemaComplete: PostgresQuery = """
         SELECT (SELECT count(*) FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = 'verify_requests'
-                  AND column_name IN ('client_secret_hash', 'api_key_id', 'result_status', 'result_report')) = 4
+                  AND column_name IN ('client_secret_hash', 'api_key_id', 'result_status', 'result_report', 'fetched_at',
+                                      'response_code_hash')) = 6
            AND to_regclass('verify_requests_expires_at') IS NOT NULL
            AND to_regclass('verify_requests_open_by_key') IS NOT NULL
            AND to_regclass('verify_vical_issues') IS NOT NULL
@@ -172,22 +174,34 @@ public final class PostgresRequestStore: RequestStore {
         return outcome
     }
 
+    /// Marks request `id` fetched at `now` in one statement, unless it is fetched, consumed or expired.
+    public func markFetched(id: String, now: Date) async throws -> Bool {
+        guard !id.utf8.contains(0) else { return false }
+        return try await count("""
+            UPDATE verify_requests SET fetched_at = \(now)
+            WHERE id = \(id) AND fetched_at IS NULL AND attempts = 0 AND expires_at > \(now) RETURNING id
+            """) == 1
+    }
+
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         guard !id.utf8.contains(0) else { return nil }
         return try await Self.naming {
             let rows = try await client.query("""
-                SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report
+                SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report,
+                       fetched_at, response_code_hash
                 FROM verify_requests WHERE id = \(id)
                 """, logger: logger)
             var found: StoredRequest?
-            for try await (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report)
-                in rows.decode((String, String, String, Date, Date, String?, String?, String?, String?).self) {
+            for try await (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report, fetchedAt, codeHash)
+                in rows.decode((String, String, String, Date, Date, String?, String?, String?, String?, Date?, String?).self) {
                 guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
-                let result = status.flatMap { status in report.map { StoredResult(verified: status == "verified", report: $0) } }
+                let result = status.flatMap { status in
+                    report.map { StoredResult(verified: status == "verified", report: $0, responseCodeHash: codeHash) }
+                }
                 found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
                                       state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
-                                      clientSecretHash: secretHash, apiKeyID: keyID, result: result)
+                                      clientSecretHash: secretHash, apiKeyID: keyID, result: result, fetchedAt: fetchedAt)
             }
             return found
         }
@@ -199,13 +213,15 @@ public final class PostgresRequestStore: RequestStore {
         guard !id.utf8.contains(0) else { return }
         guard let webhook else {
             try await count("""
-                UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
+                UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report),
+                    response_code_hash = \(result.responseCodeHash)
                 WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id
                 """)
             return
         }
         try await count("""
-            WITH kept AS (UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report)
+            WITH kept AS (UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report),
+                              response_code_hash = \(result.responseCodeHash)
                           WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id)
             INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
             SELECT \(webhook.id), \(webhook.requestId), \(webhook.body), 0, \(webhook.createdAt), \(webhook.createdAt) FROM kept

@@ -32,6 +32,11 @@ public protocol RequestStore: Sendable {
     /// state as it was. Throws, and changes nothing, when the store gets to the request too close to `deadline` (when
     /// the caller stops waiting).
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome
+    /// Marks the request object of request `id` fetched at `now` (a format whose wallet fetches its request by
+    /// reference, `FormatWire.byReference`), in one atomic step, when it is neither fetched nor consumed nor expired;
+    /// returns whether this call marked it. Of any number of concurrent callers, on any instance sharing the store, at
+    /// most one gets true: a request object is served once.
+    func markFetched(id: String, now: Date) async throws -> Bool
     /// Keeps the outcome of a consumed transaction's verification for its backend (`lookup` returns it); the first
     /// result recorded stays. With `webhook`, the event announcing it joins the outbox in the same atomic step, only
     /// when this result is the one kept. Throws when it cannot be stored.

@@ -19,6 +19,7 @@ extension RequestStoreLayer {
     func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         try await base.recordResult(id: id, result: result, webhook: webhook)
     }
+    func markFetched(id: String, now: Date) async throws -> Bool { try await base.markFetched(id: id, now: now) }
     func claimWebhooks(now: Date, leaseUntil: Date, limit: Int) async throws -> [WebhookEvent] {
         try await base.claimWebhooks(now: now, leaseUntil: leaseUntil, limit: limit)
     }

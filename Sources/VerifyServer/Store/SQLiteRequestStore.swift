@@ -93,8 +93,8 @@ public final class SQLiteRequestStore: RequestStore {
             """)
         // Columns added since the table was first created: a table from an earlier version gains them here.
         let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        for column in Self.addedColumns where !columns.contains(column) {
-            _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) TEXT")
+        for (column, type) in Self.addedColumns where !columns.contains(column) {
+            _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) \(type)")
         }
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
         _ = try await connection.query("""
@@ -116,8 +116,12 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)")
     }
 
-    /// The nullable text columns of transactions (`POST /v1/transactions`), added to an existing table by `prepare()`.
-    static let addedColumns = ["client_secret_hash", "api_key_id", "result_status", "result_report"]
+    /// The nullable columns of transactions (`POST /v1/transactions`) and of requests fetched by reference, added to an
+    /// existing table by `prepare()`.
+    static let addedColumns = [
+        ("client_secret_hash", "TEXT"), ("api_key_id", "TEXT"), ("result_status", "TEXT"), ("result_report", "TEXT"),
+        ("fetched_at", "INTEGER"), ("response_code_hash", "TEXT"),
+    ]
 
     /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when the
     /// operations queued before it leave too little time before `deadline` (then nothing is inserted).
@@ -176,11 +180,21 @@ public final class SQLiteRequestStore: RequestStore {
                                            request: try Self.request(id: id, row: row))
     }
 
+    /// Marks request `id` fetched at `now` in one statement, unless it is fetched, consumed or expired.
+    public func markFetched(id: String, now: Date) async throws -> Bool {
+        let rows = try await serially { try await self.connection.query("""
+            UPDATE verify_requests SET fetched_at = ?2
+            WHERE id = ?1 AND fetched_at IS NULL AND attempts = 0 AND expires_at > ?2 RETURNING id
+            """, [.text(id), .integer(Self.milliseconds(now))]) }
+        return !rows.isEmpty
+    }
+
     /// The request `id` as stored, without consuming it; nil when there is none.
     public func lookup(id: String) async throws -> StoredRequest? {
         let rows = try await serially { try await self.connection.query(
             """
-            SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report
+            SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report,
+                   fetched_at, response_code_hash
             FROM verify_requests WHERE id = ?1
             """, [.text(id)]) }
         return try rows.first.map { try Self.request(id: id, row: $0) }
@@ -193,9 +207,9 @@ public final class SQLiteRequestStore: RequestStore {
             _ = try await self.connection.query("BEGIN IMMEDIATE")
             do {
                 let kept = try await self.connection.query("""
-                    UPDATE verify_requests SET result_status = ?2, result_report = ?3
+                    UPDATE verify_requests SET result_status = ?2, result_report = ?3, response_code_hash = ?4
                     WHERE id = ?1 AND attempts > 0 AND result_status IS NULL RETURNING id
-                    """, [.text(id), .text(result.status), .text(result.report)])
+                    """, [.text(id), .text(result.status), .text(result.report), result.responseCodeHash.map { .text($0) } ?? .null])
                 if let webhook, !kept.isEmpty {
                     _ = try await self.connection.query("""
                         INSERT OR IGNORE INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
@@ -339,12 +353,14 @@ public final class SQLiteRequestStore: RequestStore {
               let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
         else { throw RequestStoreError("verify_requests row \(id) is incomplete") }
         let result = row.column("result_status")?.string.flatMap { status in
-            row.column("result_report")?.string.map { StoredResult(verified: status == "verified", report: $0) }
+            row.column("result_report")?.string.map {
+                StoredResult(verified: status == "verified", report: $0, responseCodeHash: row.column("response_code_hash")?.string)
+            }
         }
         return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
                              state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires),
                              clientSecretHash: row.column("client_secret_hash")?.string, apiKeyID: row.column("api_key_id")?.string,
-                             result: result)
+                             result: result, fetchedAt: row.column("fetched_at")?.integer.map { date($0) })
     }
 
     /// Rounded down for an erase cutoff: a request is erased only once `consume` would call it expired.

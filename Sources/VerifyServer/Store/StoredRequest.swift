@@ -28,10 +28,12 @@ public struct StoredRequest: Sendable, Equatable {
     public var apiKeyID: String?
     /// For a transaction: the outcome of its verification once the wallet's answer was verified; nil before.
     public var result: StoredResult?
+    /// When the wallet fetched the request object (a format whose request travels by reference); nil before.
+    public var fetchedAt: Date?
 
     /// Creates a stored request from its fields.
     public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date,
-                clientSecretHash: String? = nil, apiKeyID: String? = nil, result: StoredResult? = nil) {
+                clientSecretHash: String? = nil, apiKeyID: String? = nil, result: StoredResult? = nil, fetchedAt: Date? = nil) {
         self.id = id
         self.format = format
         self.policy = policy
@@ -41,6 +43,7 @@ public struct StoredRequest: Sendable, Equatable {
         self.clientSecretHash = clientSecretHash
         self.apiKeyID = apiKeyID
         self.result = result
+        self.fetchedAt = fetchedAt
     }
 
     /// A new random request ID (UUID v4, lower case).
@@ -51,14 +54,18 @@ public struct StoredRequest: Sendable, Equatable {
 public struct StoredResult: Sendable, Equatable {
     /// Whether the report verified.
     public var verified: Bool
+    /// SHA-256 (lowercase hex) of the single-use `response_code` the wallet's redirect carries, when the result was
+    /// answered with one (a same-device redirect flow): the backend reads the result only with that code.
+    public var responseCodeHash: String?
     /// The verification report as JSON text (the body `POST /v1/verify` answers with); it holds the disclosed
     /// elements, so the store may keep it encrypted (`requestStateKeyFile`).
     public var report: String
 
     /// Creates a result from its fields.
-    public init(verified: Bool, report: String) {
+    public init(verified: Bool, report: String, responseCodeHash: String? = nil) {
         self.verified = verified
         self.report = report
+        self.responseCodeHash = responseCodeHash
     }
 
     /// "verified" or "rejected", as the status column and `GET /v1/transactions/{requestId}` name it.

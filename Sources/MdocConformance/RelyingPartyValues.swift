@@ -28,7 +28,10 @@ public struct RelyingPartyValues: Sendable {
 
     /// Why the kit cannot answer `format`'s requests with these values, or nil.
     func missing(for format: ResponseFormat, option: String) -> String? {
-        guard KitFormat.of(format)?.answerNeedsRelyingPartyKey == true, merchantKey == nil else { return nil }
+        guard let kit = KitFormat.of(format), kit.answering != nil else {
+            return "the kit's wallet does not answer a published \(format.rawValue) request yet (its wallet fetches the request by reference)"
+        }
+        guard kit.answerNeedsRelyingPartyKey, merchantKey == nil else { return nil }
         return "\(format.rawValue) cases need \(option) (the relying party's merchant key)"
     }
 

@@ -7,15 +7,20 @@ package struct CreateRequestBody: Decodable, Sendable {
     package var origin: String?
     /// The issuer allow-list: key identifiers, base64url or colon-separated hex (`RequestPolicy.allowedIssuers`).
     package var allowedIssuers: [String]?
+    /// For a format answered by reference on the same device: the page the wallet returns the user to, with the
+    /// `response_code` the backend reads the result with.
+    package var redirectUri: String?
 
-    package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?, allowedIssuers: [String]? = nil) {
+    package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?, allowedIssuers: [String]? = nil,
+                 redirectUri: String? = nil) {
         self.format = format
         self.documents = documents
         self.origin = origin
         self.allowedIssuers = allowedIssuers
+        self.redirectUri = redirectUri
     }
 
-    private enum CodingKeys: String, CodingKey { case format, documents, origin, allowedIssuers }
+    private enum CodingKeys: String, CodingKey { case format, documents, origin, allowedIssuers, redirectUri }
 
     /// `allowedIssuers` may be absent but not null (400 `input.malformed`): a strict API takes one spelling of
     /// "any trusted issuer", the absent field or `[]`.
@@ -25,6 +30,7 @@ package struct CreateRequestBody: Decodable, Sendable {
         documents = try container.decode([RequestPolicy.DocumentRequest].self, forKey: .documents)
         origin = try container.decodeIfPresent(String.self, forKey: .origin)
         allowedIssuers = container.contains(.allowedIssuers) ? try container.decode([String].self, forKey: .allowedIssuers) : nil
+        redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)
     }
 
     /// The request policy: at least one document, each with a docType and at least one namespace with at least one

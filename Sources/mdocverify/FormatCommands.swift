@@ -16,6 +16,8 @@ struct FormatCommands {
         FormatCommands(format: .annexC, verify: Verify.AnnexC.self, request: Request.AnnexC.self, simulate: Simulate.AnnexC.self),
         FormatCommands(format: .deviceResponse, verify: Verify.DeviceResponse.self, request: nil, simulate: Simulate.DeviceResponse.self),
         FormatCommands(format: .openID4VP, verify: Verify.OpenID4VP.self, request: Request.OpenID4VP.self, simulate: Simulate.OpenID4VP.self),
+        FormatCommands(format: .openID4VPRedirect, verify: Verify.OpenID4VPRedirect.self, request: Request.OpenID4VPRedirect.self,
+                       simulate: Simulate.OpenID4VPRedirect.self),
     ]
 
     static var verifyCommands: [any ParsableCommand.Type] { all.map(\.verify) }

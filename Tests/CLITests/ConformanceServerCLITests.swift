@@ -90,7 +90,10 @@ struct ConformanceServerCLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any])
         let summary = try #require(object["summary"] as? [String: Int])
         let corpus = ConformanceCorpus()
-        let applicable = corpus.cases.filter { $0.format.hasRequestFlow && !$0.requires.contains(.revocation) }
+        // A format fetched by reference is not driven through the server yet (the kit's wallet answers published requests).
+        let applicable = corpus.cases.filter {
+            $0.format.hasRequestFlow && $0.format.descriptor?.wire.byReference != true && !$0.requires.contains(.revocation)
+        }
         #expect(summary["passed"] == applicable.count, "\(summary)")
         #expect(summary["not applicable"] == corpus.cases.count - applicable.count)
         let cases = try #require(object["cases"] as? [[String: Any]])

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # OpenAPI conformance by an outside tool: schemathesis (PyPI) generates requests from docs/openapi.yaml against a
 # live verify-server on loopback (Apple's sample configuration, test mode, inspector on, in-memory store, no rate
-# limit: the limit's 429 is documented, but would stand in for the answers under test) and checks
+# limit: the limit's 429 is documented, but would stand in for the answers under test; a test reader identity, so
+# openid4vp-redirect is offered) and checks
 # every answer: no 5xx, every status and body as documented, no undocumented status. Bounded in examples and time.
 #
 #   Tests/OpenAPI/schemathesis.sh <verify-server binary>     (SCHEMATHESIS: the schemathesis command to use)
@@ -21,7 +22,8 @@ cat >"$folder/config.json" <<JSON
  "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": false, "logLevel": "error",
  "maxConnectionsPerIP": 1024, "rateLimit": 0, "operatorTokenFile": "$folder/operator-token",
  "apiKeys": [{"id": "schemathesis", "sha256": "$key_sha256", "origins": ["https://shop.example"]}],
- "legacyAPI": "beside-api-keys"}
+ "legacyAPI": "beside-api-keys",
+ "readerKey": "TestVectors/reader/reader-key.pem", "readerCertificates": ["TestVectors/reader/reader-cert.pem"]}
 JSON
 # schemathesis sends one bearer token to every operation: an API key for the backend API, which is also the operator
 # route's token here, so both are exercised past their 401 (and requests without it are checked to be refused).

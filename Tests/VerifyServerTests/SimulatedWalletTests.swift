@@ -205,6 +205,7 @@ struct SimulatedWalletTests {
             #expect(deviceRequest.readerAuthAll.count == 1)
             let ready = try jsonObject(try await server.client.get("/readyz"))
             #expect(ready["readerAuthentication"] as? Bool == true)
+            // openid4vp-redirect also needs the URL wallets reach the server at (walletBaseURL; this listener in test mode).
             #expect(ready["formats"] as? [String] == ["apple-app", "annex-c", "openid4vp"])
         }
     }

@@ -64,7 +64,7 @@ package struct KitFormat: Sendable {
     }
 
     /// The kit side of each format; `KitFormatTests` checks that every registered format has one.
-    static let registered: [KitFormat] = [.appleApp, .annexC, .deviceResponse, .openID4VP]
+    static let registered: [KitFormat] = [.appleApp, .annexC, .deviceResponse, .openID4VP, .openID4VPRedirect]
 
     /// The kit side of `format`; nil for a format the kit cannot simulate.
     package static func of(_ format: ResponseFormat) -> KitFormat? { all.first { $0.format == format } }

@@ -186,6 +186,8 @@ enum RequestObjectCheck {
 /// OpenID4VP without the DC API: the wallet posts a form to `response_uri`.
 struct OpenID4VPRedirectWallet: WalletSide {
     let request: OpenID4VPRedirectWalletRequest
+    /// The verifier's session, when the kit made the request (it holds the encryption key).
+    let session: OpenID4VPRedirectSession?
 
     var format: ResponseFormat { .openID4VPRedirect }
     var transcript: SessionTranscript { request.transcript }
@@ -208,6 +210,45 @@ struct OpenID4VPRedirectWallet: WalletSide {
 extension ResponseTarget {
     /// OpenID4VP without the DC API: the form the wallet posts to `response_uri`.
     public static func openID4VPRedirect(_ request: OpenID4VPRedirectWalletRequest) -> ResponseTarget {
-        ResponseTarget(OpenID4VPRedirectWallet(request: request))
+        ResponseTarget(OpenID4VPRedirectWallet(request: request, session: nil))
     }
+
+    /// OpenID4VP without the DC API, for a request whose verifier session the caller holds (a seeded case).
+    public static func openID4VPRedirect(session: OpenID4VPRedirectSession) -> ResponseTarget {
+        ResponseTarget(OpenID4VPRedirectWallet(request: OpenID4VPRedirectWalletRequest(session: session), session: session))
+    }
+
+    /// The verifier's session, when this target was made from one.
+    public var openID4VPRedirectSession: OpenID4VPRedirectSession? { (wallet as? OpenID4VPRedirectWallet)?.session }
+}
+
+extension KitFormat {
+    /// OpenID4VP by reference: a kit-made request (signed by the kit's reader) answered with a `direct_post.jwt` form;
+    /// JWE faults end in `jwe.decryption_failed`. The kit does not yet answer a request a verifier published (the
+    /// wallet fetches it over HTTP).
+    static let openID4VPRedirect = KitFormat(
+        format: .openID4VPRedirect, transportFaults: [.encryptedToOtherKey, .corruptedCiphertext],
+        transportCodes: [.encryptedToOtherKey: .jweDecryptionFailed, .corruptedCiphertext: .jweDecryptionFailed], refusesDeviceMac: false,
+        corpus: CorpusShape(responseFile: "response.txt", privateKeyFile: "encryption-private-key.pem",
+                            privateKey: { $0.target.openID4VPRedirectSession?.encryptionKey }, verifyOptions: CorpusShape.sessionOptions,
+                            requestDocTypeCode: ErrorCode.vpTokenDocTypeMismatch, otherTranscriptName: "Annex C's")
+    ) { seed in
+        let reader = try TestReaderPKI.shared().identity
+        let base = "https://verifier.example/v1/wallet/kit-\(seed.seed)"
+        let policy = RequestPolicy(documents: [.init(docType: DocType.mDL, nameSpaces: [NameSpace.mDL: ["family_name": false]])])
+        let created = try OpenID4VPRedirectRequest.create(policy: policy, reader: reader, requestURI: base + "/request",
+                                                          responseURI: base + "/direct_post", expiresAt: OpenID4VPRedirectWallet.seededExpiry)
+        return SeededRequest(target: .openID4VPRedirect(session: created.session), state: try OpenID4VPRedirectFlow.state(created.session),
+                             environment: FlowEnvironment(configuration: seed.configuration, readerIdentity: reader))
+    }
+}
+
+extension OpenID4VPRedirectWallet {
+    /// A seeded request's expiry: far enough for every case time (2100-01-01).
+    static let seededExpiry = Date(timeIntervalSince1970: 4_102_444_800)
+}
+
+extension SimulatedResponse {
+    /// The form the wallet posts to `response_uri` (openid4vp-redirect only).
+    public var openID4VPRedirectForm: String? { format == .openID4VPRedirect ? textAnswer : nil }
 }

@@ -16,6 +16,8 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
     }
 
     static let format = VerificationReport.Format.openID4VPRedirect
+    /// The parameters of an answer (OpenID4VP 1.0 §8.2, §8.3.1, §8.5); any other is ignored.
+    static let parameters: Set<String> = ["response", "vp_token", "state", "error", "error_description"]
     /// No reader key is agreed with the device: deviceSignature only.
     static let acceptsDeviceMac = false
 
@@ -39,7 +41,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
     private func form(_ body: String, session: OpenID4VPRedirectSession, in run: inout PipelineRun) -> [String: String]? {
         let form: [String: String]
         do throws(VerificationError) {
-            form = try FormEncoding.parse(body)
+            form = try FormEncoding.parse(body, significant: Self.parameters)
         } catch {
             run.log.fail(.redirectResponse, error.code, error.message)
             return nil

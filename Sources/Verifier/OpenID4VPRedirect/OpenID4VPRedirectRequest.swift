@@ -107,9 +107,10 @@ package enum FormEncoding {
         return out
     }
 
-    /// A form body's parameters, name → value; throws `input.malformed` for a name given twice (parsers disagree on
-    /// which counts), an invalid percent-escape or a value that is not UTF-8.
-    package static func parse(_ body: String) throws(VerificationError) -> [String: String] {
+    /// A form body's parameters, name → value; throws `input.malformed` for one of `significant` given twice (parsers
+    /// disagree on which counts; nil: any name), an invalid percent-escape or a value that is not UTF-8. Another name
+    /// given twice keeps its first value: unrecognized parameters are ignored (OpenID4VP 1.0 §5.10.1).
+    package static func parse(_ body: String, significant: Set<String>? = nil) throws(VerificationError) -> [String: String] {
         var parameters: [String: String] = [:]
         for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -117,6 +118,7 @@ package enum FormEncoding {
                 throw VerificationError(.inputMalformed, "the form body has an invalid percent-escape or a value that is not UTF-8")
             }
             guard parameters[name] == nil else {
+                guard significant?.contains(name) ?? true else { continue }
                 throw VerificationError(.inputMalformed, "the form body gives the parameter \(InputQuote.short(name)) twice; each is sent once")
             }
             parameters[name] = value

@@ -95,7 +95,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "storeTimeout", "The longest wait in seconds for one request-store operation; then 503 (at start: a refusal to start).", default: { $0.storeTimeout }) { $0.storeTimeout = try $1.seconds() },
         .init(name: "logLevel", "The minimum level of log messages.", default: { $0.logLevel }) { $0.logLevel = try $1.choice(Logger.Level.self) },
         .init(name: "logFormat", "How the log is written to standard error: `text` lines or `json` (one object per line).", default: { $0.logFormat }) { $0.logFormat = try $1.choice(LogFormat.self) },
-        .init(name: "readerKey", "The PEM private key for Annex C reader authentication; set with readerCertificates, or neither.", default: { $0.readerKeyPath }) { configuration, value in
+        .init(name: "readerKey", "The PEM private key that signs requests (Annex C ReaderAuth, OpenID4VP request objects; openid4vp-redirect is offered only with it); set with readerCertificates, or neither.", default: { $0.readerKeyPath }) { configuration, value in
             let path = try value.text()
             configuration.readerKeyPath = path.isEmpty ? nil : path
         },
@@ -118,6 +118,10 @@ struct ConfigurationKey: Sendable {
         .init(name: "demoOrigin", "Test mode only: the origin the demo page (/demo) creates its transactions for; none: no demo routes.", default: { $0.demoOrigin }) { configuration, value in
             let origin = try value.text()
             configuration.demoOrigin = origin.isEmpty ? nil : origin
+        },
+        .init(name: "walletBaseURL", "The URL wallets reach this server at, for the request_uri and response_uri of openid4vp-redirect (e.g. https://verify.example.com); https (http in test mode). None: this listener in test mode, otherwise that format is not offered.", default: { $0.walletBaseURL }) { configuration, value in
+            let url = try value.text()
+            configuration.walletBaseURL = url.isEmpty ? nil : url
         },
         .init(name: "webhookURL", "Where a signed event (Standard Webhooks) is posted when a transaction is answered; https (http in test mode). None: the backend polls.", default: { $0.webhookURL }) { configuration, value in
             let url = try value.text()

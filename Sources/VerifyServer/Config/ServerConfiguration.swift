@@ -168,6 +168,10 @@ public struct ServerConfiguration: Sendable {
     /// Test mode only: the origin the demo page (`GET /demo`) creates its transactions for, the server's own as the
     /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
     public var demoOrigin: String?
+    /// The URL wallets reach this server at, for the `request_uri` and `response_uri` of a format answered by reference
+    /// (openid4vp-redirect), e.g. `https://verify.example.com`; https, or http in test mode. Nil (the default): this
+    /// listener in test mode (`http://host:port`), otherwise such formats are not offered.
+    public var walletBaseURL: String?
     /// Where a signed event is posted when a transaction is answered (Standard Webhooks); https, or http in test mode.
     /// Nil (the default): none is sent, the backend polls.
     public var webhookURL: String?
@@ -276,10 +280,7 @@ public struct ServerConfiguration: Sendable {
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
         problems += APIKey.problems(apiKeys)
         problems += webhookProblems
-        if let demoOrigin {
-            if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
-            if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
-        }
+        problems += publishedURLProblems
         problems += trustListProblems
         problems += serviceProblems
         if inspector && !testMode {
@@ -369,4 +370,35 @@ public struct ConfigurationProblems: Error, CustomStringConvertible, Sendable {
 
     /// Every problem on its own line, each prefixed with "configuration: ".
     public var description: String { problems.map { "configuration: \($0)" }.joined(separator: "\n") }
+}
+
+extension ServerConfiguration {
+    /// The base of the wallet-facing URLs of formats answered by reference, without a trailing slash: `walletBaseURL`,
+    /// or this listener in test mode (127.0.0.1 for a wildcard host); nil otherwise.
+    var walletURL: String? {
+        if let walletBaseURL { return walletBaseURL.hasSuffix("/") ? String(walletBaseURL.dropLast()) : walletBaseURL }
+        guard testMode else { return nil }
+        let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
+        return "http://\(shown):\(port)"
+    }
+
+    /// What is wrong with the URLs the server publishes: the wallet base URL and the demo's origin.
+    var publishedURLProblems: [String] {
+        var problems: [String] = []
+        if let walletBaseURL, !Self.isWalletBaseURL(walletBaseURL, testMode: testMode) {
+            problems.append("walletBaseURL must be an absolute https URL (http in test mode) without query or fragment, such as "
+                            + "https://verify.example.com")
+        }
+        if let demoOrigin {
+            if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
+            if !APIKey.isSerializedOrigin(demoOrigin) { problems.append("demoOrigin must be a serialized web origin such as http://127.0.0.1:8080") }
+        }
+        return problems
+    }
+
+    static func isWalletBaseURL(_ text: String, testMode: Bool) -> Bool {
+        guard text.utf8.count <= 1_024, let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
+              url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else { return false }
+        return url.scheme == "https" || (url.scheme == "http" && testMode)
+    }
 }

@@ -28,7 +28,8 @@ extension ServerHandlers {
         switch endpoint {
         case .demoPage: return demoFile(PackageResources.demo_html, type: "text/html; charset=utf-8")
         case .demoScript: return demoFile(PackageResources.demo_js, type: "text/javascript; charset=utf-8")
-        case .demoStatus: return await status(of: id, owner: TransactionOwner.demo)
+        case .demoStatus:
+            return await status(of: id, owner: TransactionOwner.demo, responseCode: request.uri.queryParameters["response_code"].map(String.init))
         default: break
         }
         var retryAfter: Int?

@@ -26,6 +26,11 @@ struct APIError: Error, Sendable, HTTPResponseError {
         APIError(.badRequest, VerificationError(code, message), outcome: "malformed")
     }
 
+    /// 415: the body is not of the media type the route takes; `message` names it.
+    static func unsupportedMediaType(_ message: String) -> APIError {
+        APIError(.unsupportedMediaType, VerificationError(.inputMalformed, message), outcome: "malformed")
+    }
+
     /// 413: the body is over the configured limit.
     static func tooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, VerificationError(.inputMalformed, "request body is larger than the \(limit)-byte limit"),

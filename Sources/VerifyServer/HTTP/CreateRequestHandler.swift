@@ -24,6 +24,9 @@ extension ServerHandlers {
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
             let (format, policy) = try Self.validated(body)
+            guard format.descriptor?.wire.byReference != true else {
+                throw APIError.malformed("\(format.rawValue) is answered by the wallet to this server itself: create it with POST /v1/transactions")
+            }
             let (stored, prepared) = try await store(format: format, policy: policy, origin: body.origin, counted: .address(client),
                                                      binding: nil, retryAfter: &retryAfter)
             return Response.json(.created, .object(
@@ -45,9 +48,11 @@ extension ServerHandlers {
 
     /// Prepares and stores a request of `format` for `policy` and `origin`, counted against `counted`'s outstanding
     /// requests and this instance's total; `binding` makes it a transaction (the client secret's hash and the creating
-    /// key's ID). Over a cap, `retryAfter` is set and the 429 thrown.
+    /// key's ID); `redirectURI` is kept for a same-device by-reference answer. Over a cap, `retryAfter` is set and the
+    /// 429 thrown.
     func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, counted: Counted,
-               binding: (secretHash: String, keyID: String)?, retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
+               binding: (secretHash: String, keyID: String)?, redirectURI: String? = nil,
+               retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
         guard let handler = runtimes.current.flows[format] else {
             throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
         }
@@ -64,7 +69,9 @@ extension ServerHandlers {
             retryAfter = refusal.retryAfter
             throw refusal.error
         }
-        let prepared = try prepare(handler, policy: policy, origin: origin, releasing: id)
+        let creation = RequestCreation(origin: origin, walletURLs: try walletURLs(id, format: format), expiresAt: expiresAt)
+        var prepared = try prepare(handler, policy: policy, creation: creation, releasing: id)
+        if let redirectURI { prepared.state[ReferencedRequest.redirectKey] = redirectURI }
         let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt,
                                    clientSecretHash: binding?.secretHash, apiKeyID: binding?.keyID)
         try await insert(stored)
@@ -142,14 +149,46 @@ extension ServerHandlers {
     }
 
     /// The format's secret state and public fields; a failure releases the admitted `id`.
-    private func prepare(_ handler: any RequestFlow, policy: RequestPolicy, origin: String?,
+    private func prepare(_ handler: any RequestFlow, policy: RequestPolicy, creation: RequestCreation,
                          releasing id: String) throws(APIError) -> PreparedRequest {
         do {
-            return try handler.prepare(policy: policy, origin: origin)
+            return try handler.prepare(policy: policy, context: creation)
         } catch {
             outstanding.release(id: id)
             throw APIError.malformed(error.message, code: error.code)
         }
+    }
+
+    /// The wallet-facing URLs of request `id` for a format answered by reference (`walletBaseURL`, or this listener in
+    /// test mode); nil for the other formats.
+    private func walletURLs(_ id: String, format: VerificationReport.Format) throws(APIError) -> WalletURLs? {
+        guard format.descriptor?.wire.byReference == true else { return nil }
+        guard let base = configuration.walletURL else {
+            throw APIError.malformed("this server has no walletBaseURL, the https URL wallets reach it at: set it to offer "
+                + "\(format.rawValue)", code: .envelopeUnsupported)
+        }
+        return WalletURLs(request: base + "/v1/wallet/\(id)/request", response: base + "/v1/wallet/\(id)/direct_post")
+    }
+
+    /// A transaction's same-device `redirectUri`: only for a format answered by reference; an absolute https URL (http
+    /// in test mode) without fragment or user information, at most 2,048 bytes, on one of `origins` (no open
+    /// redirect).
+    func redirectURI(_ text: String?, for format: VerificationReport.Format, origins: [String]) throws(APIError) -> String? {
+        guard let text else { return nil }
+        guard format.descriptor?.wire.byReference == true else {
+            throw APIError.malformed("redirectUri is for a format the wallet answers by reference (the same-device redirect)")
+        }
+        guard text.utf8.count <= 2_048, let url = URLComponents(string: text), let scheme = url.scheme, let host = url.host, !host.isEmpty,
+              url.fragment == nil, url.user == nil, url.password == nil, scheme == "https" || (scheme == "http" && configuration.testMode)
+        else {
+            throw APIError.malformed("redirectUri must be an absolute https URL without fragment or user information, of at most 2,048 bytes")
+        }
+        let origin = scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
+        guard origins.contains(origin) else {
+            throw APIError.forbidden("redirectUri's origin \(InputQuote.short(origin)) is not one of the key's origins; the wallet returns "
+                + "the user to your own pages only")
+        }
+        return text
     }
 
     /// Stores the request; a failure releases its admission and answers 503.

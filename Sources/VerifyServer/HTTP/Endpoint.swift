@@ -42,6 +42,12 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case walletResponse
     /// `OPTIONS /v1/wallet/{requestId}/response`: the CORS preflight of the configured origins; 204.
     case walletPreflight
+    /// `GET /v1/wallet/{requestId}/request` (wallet-facing, by-reference formats): the signed request object, once.
+    case walletRequestObject
+    /// `POST /v1/wallet/{requestId}/request`: the same, with the wallet's `wallet_metadata` and `wallet_nonce` as a form.
+    case walletRequestObjectPost
+    /// `POST /v1/wallet/{requestId}/direct_post` (wallet-facing, by-reference formats): the wallet's answer, taken once.
+    case walletDirectPost
     /// `GET /demo` (test mode with `demoOrigin`): the demo page.
     case demoPage
     /// `GET /demo/demo.js`: the demo page's script.
@@ -54,8 +60,9 @@ public enum Endpoint: String, CaseIterable, Sendable {
     /// The route's HTTP method: "POST", "GET", "HEAD" or "OPTIONS".
     public var method: String {
         switch self {
-        case .createRequest, .verify, .inspect, .createTransaction, .walletResponse, .demoCreate: return "POST"
-        case .transactionStatus, .demoPage, .demoScript, .demoStatus: return "GET"
+        case .createRequest, .verify, .inspect, .createTransaction, .walletResponse, .demoCreate, .walletRequestObjectPost, .walletDirectPost:
+            return "POST"
+        case .transactionStatus, .demoPage, .demoScript, .demoStatus, .walletRequestObject: return "GET"
         case .walletPreflight: return "OPTIONS"
         case .healthz, .readyz, .metrics, .operatorRevocation, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
         case .healthzHead, .readyzHead: return "HEAD"
@@ -78,6 +85,8 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .createTransaction: return "/v1/transactions"
         case .transactionStatus: return "/v1/transactions/{requestId}"
         case .walletResponse, .walletPreflight: return "/v1/wallet/{requestId}/response"
+        case .walletRequestObject, .walletRequestObjectPost: return "/v1/wallet/{requestId}/request"
+        case .walletDirectPost: return "/v1/wallet/{requestId}/direct_post"
         case .demoPage: return "/demo"
         case .demoScript: return "/demo/demo.js"
         case .demoCreate: return "/v1/demo/transactions"

@@ -78,6 +78,9 @@ struct ServerHandlers: Sendable {
         case .createTransaction: return await createTransaction(request, client: context.client)
         case .transactionStatus: return await transactionStatus(request, id: context.parameters.get("requestId"), client: context.client)
         case .walletResponse: return await walletResponse(request, id: context.parameters.get("requestId"))
+        case .walletRequestObject, .walletRequestObjectPost:
+            return await walletRequestObject(request, id: context.parameters.get("requestId"), posted: endpoint == .walletRequestObjectPost)
+        case .walletDirectPost: return await walletDirectPost(request, id: context.parameters.get("requestId"))
         case .walletPreflight:
             // An ID no request can have is refused as the POST would refuse it.
             guard let id = context.parameters.get("requestId"), !id.isEmpty, id.unicodeScalars.count <= 128 else {
@@ -107,7 +110,9 @@ struct ServerHandlers: Sendable {
             ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
-            ("formats", .array(VerificationReport.Format.allCases.filter { runtime.flows[$0] != nil }.map { .string($0.rawValue) })),
+            ("formats", .array(VerificationReport.Format.allCases.filter {
+                runtime.flows[$0] != nil && ($0.descriptor?.wire.byReference != true || configuration.walletURL != nil)
+            }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("revocation", revocationReadiness(runtime)),
             ("vicals", runtimes.vicalReadiness(runtime)),

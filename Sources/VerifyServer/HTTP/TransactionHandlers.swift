@@ -53,8 +53,9 @@ extension ServerHandlers {
                     + "\(key.formats.map(\.rawValue).joined(separator: ", "))); use a key configured for it")
             }
             let origin = try Self.origin(body.origin, for: format, key: key)
+            let redirect = try redirectURI(body.redirectUri, for: format, origins: key.origins)
             return try await transaction(format: format, policy: policy, origin: origin, owner: key.id,
-                                         counted: .apiKey(key.id), retryAfter: &retryAfter)
+                                         counted: .apiKey(key.id), redirectURI: redirect, retryAfter: &retryAfter)
         } catch {
             logger.info("transaction refused", metadata: [
                 "keyId": "\(key.id)", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
@@ -85,15 +86,16 @@ extension ServerHandlers {
         return only
     }
 
-    /// Stores a transaction for `owner` and answers 201: `requestId`, `clientSecret`, the origin, the format's public
-    /// fields and `expiresAt`.
+    /// Stores a transaction for `owner` and answers 201: `requestId`, `clientSecret` (not for a format the wallet
+    /// answers by reference: no page relays its answer), the origin, the format's public fields and `expiresAt`.
     func transaction(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, owner: String, counted: Counted,
-                     retryAfter: inout Int?) async throws(APIError) -> Response {
+                     redirectURI: String? = nil, retryAfter: inout Int?) async throws(APIError) -> Response {
         let secret = ClientSecret.make()
         let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, counted: counted,
-                                                 binding: (secret.hash, owner), retryAfter: &retryAfter)
-        var fields: [(String, JSONValue)] = [("requestId", .string(stored.id)), ("clientSecret", .string(secret.secret)),
-                                             ("format", .string(format.rawValue))]
+                                                 binding: (secret.hash, owner), redirectURI: redirectURI, retryAfter: &retryAfter)
+        var fields: [(String, JSONValue)] = [("requestId", .string(stored.id))]
+        if format.descriptor?.wire.byReference != true { fields.append(("clientSecret", .string(secret.secret))) }
+        fields.append(("format", .string(format.rawValue)))
         if let origin { fields.append(("origin", .string(origin))) }
         // The page passes {protocol, data} to navigator.credentials.get alike for every web format: a flow that does not
         // name its protocol uses the format's default one.
@@ -107,17 +109,18 @@ extension ServerHandlers {
     }
 
     /// `GET /v1/transactions/{requestId}`: authenticated by an API key; the transaction's status (`pending`,
-    /// `verified`, `rejected`, `expired`) and, once verified or rejected, its report. Another key's transaction, or a
-    /// request made without a key, is 404 like an unknown one.
+    /// `fetched` once a wallet fetched its request object, `verified`, `rejected`, `expired`) and, once verified or
+    /// rejected, its report. Another key's transaction, or a request made without a key, is 404 like an unknown one. A
+    /// transaction answered with a same-device redirect gives its report only with `?response_code=` from it (403).
     func transactionStatus(_ request: Request, id: String?, client: String) async -> Response {
         switch authenticate(request, client: client, route: "status") {
-        case .key(let key): return await status(of: id, owner: key.id)
+        case .key(let key): return await status(of: id, owner: key.id, responseCode: request.uri.queryParameters["response_code"].map(String.init))
         case .refused(let refusal): return refusal
         }
     }
 
-    /// The status answer of transaction `id` for `owner`.
-    func status(of id: String?, owner: String) async -> Response {
+    /// The status answer of transaction `id` for `owner`, its report released with `responseCode` when it needs one.
+    func status(of id: String?, owner: String, responseCode: String?) async -> Response {
         var response: Response
         do throws(APIError) {
             guard let id, !id.isEmpty, id.unicodeScalars.count <= 128 else { throw APIError.unknownRequest }
@@ -129,7 +132,14 @@ extension ServerHandlers {
                 throw APIError.storeUnavailable
             }
             guard let stored = found, stored.clientSecretHash != nil, stored.apiKeyID == owner else { throw APIError.unknownRequest }
-            let status = stored.result?.status ?? (clock.now() >= stored.expiresAt ? "expired" : "pending")
+            if let hash = stored.result?.responseCodeHash {
+                guard let responseCode, responseCode.utf8.count <= ClientSecret.longestHeader,
+                      constantTimeEquals(Array(ClientSecret.hash(responseCode).utf8), Array(hash.utf8)) else {
+                    throw APIError.forbidden("this transaction was answered on the same device: read it with the response_code of "
+                        + "the wallet's redirect (?response_code=…), which only the user's browser has")
+                }
+            }
+            let status = stored.result?.status ?? (clock.now() >= stored.expiresAt ? "expired" : stored.fetchedAt != nil ? "fetched" : "pending")
             let head = JSONValue.object([
                 ("requestId", .string(stored.id)), ("format", .string(stored.format.rawValue)), ("status", .string(status)),
                 ("expiresAt", .string(RFC3339.format(stored.expiresAt))),

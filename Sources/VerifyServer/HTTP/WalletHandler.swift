@@ -85,9 +85,23 @@ extension ServerHandlers {
         case .consumed(let request): stored = request
         }
 
+        switch await verifyAndKeep(answer.response(for: stored.format), of: stored, responseCodeHash: nil, logID: logID, start: start) {
+        case .success(let report):
+            // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
+            return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
+        case .failure(let error):
+            return error.response
+        }
+    }
+
+    /// Verifies `answer` for the consumed `stored` and keeps the result, with its webhook event, for the backend (the
+    /// result readable only with the `response_code` whose hash is `responseCodeHash`, when given); the report, or 503
+    /// when the store cannot keep it.
+    func verifyAndKeep(_ answer: Result<String, VerificationError>, of stored: StoredRequest, responseCodeHash: String?, logID: String,
+                       start: ContinuousClock.Instant) async -> Result<VerificationReport, APIError> {
         if let hook = hooks.beforeVerification { await hook() }
         let report: VerificationReport
-        switch answer.response(for: stored.format) {
+        switch answer {
         case .success(let response): report = await verificationReport(response, of: stored)
         case .failure(let error):
             report = .rejected(format: stored.format, assurance: configuration.testMode ? .test : .production, error: error)
@@ -101,22 +115,22 @@ extension ServerHandlers {
             "outcome": "\(outcomeLabel)", "code": "\(code?.rawValue ?? "none")",
         ])
         let result = StoredResult(verified: report.verified,
-                                  report: String(decoding: report.jsonBytes(leading: [("requestId", stored.id)]), as: UTF8.self))
+                                  report: String(decoding: report.jsonBytes(leading: [("requestId", stored.id)]), as: UTF8.self),
+                                  responseCodeHash: responseCodeHash)
         // The webhook event joins the store's outbox with the result, in one step: kept together or not at all.
         let event = webhooks?.event(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
         do {
             try await store.recordResult(id: stored.id, result: result, webhook: event)
         } catch {
             logger.error("request store could not keep the result", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
-            return APIError.storeUnavailable.response
+            return .failure(.storeUnavailable)
         }
         webhooks?.poke()
-        // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
-        return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
+        return .success(report)
     }
 
     /// The refusal, counted under `format` (a replayed or expired transaction names its own; otherwise "unknown").
-    private func refuseAnswer(_ error: APIError, requestId: String?, format: String = "unknown", start: ContinuousClock.Instant) -> Response {
+    func refuseAnswer(_ error: APIError, requestId: String?, format: String = "unknown", start: ContinuousClock.Instant) -> Response {
         metrics.verification(format: format, outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
         logger.info("wallet answer refused", metadata: [
             "requestId": "\(requestId.map(Self.loggable) ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",

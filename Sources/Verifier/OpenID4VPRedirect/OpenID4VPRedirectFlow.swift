@@ -1,0 +1,123 @@
+import CryptoCore
+import Foundation
+import MdocModel
+import MdocTrust
+
+extension FormatDescriptor {
+    /// OpenID4VP 1.0 without the Digital Credentials API: a QR code or link with `request_uri`, a signed request object
+    /// fetched once, the wallet's `direct_post.jwt` answer posted to `response_uri`.
+    public static let openID4VPRedirect = FormatDescriptor(
+        format: .openID4VPRedirect, title: "OpenID4VP 1.0 by QR code or link (request_uri, direct_post.jwt)",
+        documentation: "docs/formats.md §8", checks: [.redirectResponse, .redirectState],
+        codes: [.redirectStateMismatch, .redirectExpired, .redirectWalletUnsupported, .redirectRequestInvalid], wire: .byReference,
+        // Every request object is signed: without a reader identity the format is not offered.
+        flow: { environment, verifier in environment.readerIdentity == nil ? nil : OpenID4VPRedirectFlow(environment, verifier: verifier) })
+}
+
+/// OpenID4VP 1.0 by reference as a request flow (docs/formats.md §8): the request is made with the wallet-facing URLs
+/// the server publishes for it, signed with the reader identity when the wallet fetches it, and its answer is the
+/// form the wallet posts. The kept state is the `OpenID4VPRedirectSession` as one JSON document.
+public struct OpenID4VPRedirectFlow: RequestFlow {
+    /// The kept state's one member: the session as JSON.
+    static let stateKey = "session"
+
+    /// The verifier that checks the answers.
+    public let verifier: ResponseVerifier
+    let reader: ReaderIdentity?
+    let profile: OpenID4VPProfile
+
+    /// The format, `openid4vp-redirect`.
+    public var format: VerificationReport.Format { .openID4VPRedirect }
+
+    /// Creates the flow from the relying party's configuration, reader identity and OpenID4VP profile.
+    public init(_ environment: FlowEnvironment) {
+        self.init(environment, verifier: ResponseVerifier(configuration: environment.configuration))
+    }
+
+    /// Creates the flow on a runtime's shared `verifier` (see `FormatRegistry.flows`).
+    init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
+        self.verifier = verifier
+        reader = environment.readerIdentity
+        profile = environment.openID4VPProfile
+    }
+
+    /// Throws `redirect.request_invalid`: the request publishes its wallet-facing URLs, which only
+    /// `prepare(policy:context:)` is given.
+    public func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        throw VerificationError(.redirectRequestInvalid, "an openid4vp-redirect request publishes its request_uri and response_uri: "
+                                + "make it with prepare(policy:context:) and the request's walletURLs")
+    }
+
+    /// Creates the request for `policy` with the context's wallet URLs and expiry: the kept state and the fields for
+    /// the page (`authorizationRequest` for the QR code or link, `clientId`, `requestUri`).
+    ///
+    /// With an issuer allow-list in `policy`, each credential query carries it narrowed to the trust store as
+    /// `trusted_authorities` of type `aki`. Throws `redirect.request_invalid` without wallet URLs or a reader identity
+    /// (the request object is signed), and what `OpenID4VPRedirectRequest.create` throws.
+    public func prepare(policy: RequestPolicy, context: RequestCreation) throws(VerificationError) -> PreparedRequest {
+        guard let reader else {
+            throw VerificationError(.redirectRequestInvalid, "an openid4vp-redirect request is signed: configure a reader identity "
+                                    + "(server: readerKey and readerCertificates; CLI: --reader-key and --reader-cert)")
+        }
+        guard let urls = context.walletURLs else {
+            throw VerificationError(.redirectRequestInvalid, "an openid4vp-redirect request needs its request_uri and response_uri")
+        }
+        let authorities = try IssuerIdentifiers.narrowed(policy, in: verifier.configuration.trustStore) ?? [:]
+        let request = try OpenID4VPRedirectRequest.create(policy: policy, reader: reader, requestURI: urls.request, responseURI: urls.response,
+                                                          expiresAt: context.expiresAt, profile: profile, trustedAuthorities: authorities)
+        return PreparedRequest(state: try Self.state(request.session), publicFields: [
+            ("authorizationRequest", .string(request.authorizationRequest())), ("clientId", .string(request.session.clientID)),
+            ("requestUri", .string(request.session.requestURI)),
+        ])
+    }
+
+    /// The kept state of `session` (secret: it holds the encryption key).
+    public static func state(_ session: OpenID4VPRedirectSession) throws(VerificationError) -> [String: String] {
+        do {
+            return [stateKey: String(decoding: try JSONEncoder().encode(session), as: UTF8.self)]
+        } catch {
+            throw VerificationError(.redirectRequestInvalid, "the request's session cannot be kept: \(error)")
+        }
+    }
+
+    /// The session back from kept state; nil when it is missing or does not decode.
+    public static func session(_ state: [String: String]) -> OpenID4VPRedirectSession? {
+        guard let text = state[stateKey] else { return nil }
+        return try? JSONDecoder().decode(OpenID4VPRedirectSession.self, from: Data(text.utf8))
+    }
+
+    /// The request object for the kept `state`, signed with the reader identity at `time`, echoing `walletNonce`.
+    ///
+    /// Throws `redirect.expired` at or after the request's expiry, `redirect.request_invalid` for a state that does
+    /// not decode or a missing reader identity, and what `OpenID4VPRedirectSession.requestObject` throws.
+    public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+        -> String {
+        guard let session = Self.session(state), let reader else {
+            throw VerificationError(.redirectRequestInvalid, "the stored openid4vp-redirect request is incomplete, or no reader identity is configured")
+        }
+        guard time < session.expiresAt else {
+            throw VerificationError(.redirectExpired, "the request expired at \(RFC3339.format(session.expiresAt)); ask for a new one")
+        }
+        return try session.requestObject(reader: reader, walletNonce: walletNonce, walletMetadata: walletMetadata, issuedAt: time)
+    }
+
+    /// Throws `input.malformed` or `jwe.malformed` for a body that is not a wallet's form at all: not a form, a
+    /// parameter given twice, none of `response`, `vp_token` or `error`, or a `response` that is not a compact JWE.
+    public func precheck(response: String) throws(VerificationError) {
+        let form = try FormEncoding.parse(response, significant: OpenID4VPRedirectAdapter.parameters)
+        if let jwe = form["response"] {
+            _ = try CompactJWE(jwe)
+        } else if form["vp_token"] == nil && form["error"] == nil {
+            throw VerificationError(.inputMalformed, "the form has none of `response`, `vp_token` or `error`")
+        }
+    }
+
+    /// Verifies the form the wallet posted to `response_uri` against the kept `state`, as of `time`.
+    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
+        guard let session = Self.session(state) else {
+            return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp-redirect request is incomplete"))
+        }
+        return verifier.verify(directPost: response, session: session, request: policy, at: time, noting: lookups)
+    }
+}

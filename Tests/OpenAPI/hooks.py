@@ -13,20 +13,21 @@ import yaml
 _document = yaml.safe_load((pathlib.Path(__file__).parents[2] / "docs" / "openapi.yaml").read_text())
 
 
-def _marked(node):
-    """(array property name, unique item property) for every object property marked in the document."""
+def _properties(node, test):
+    """(name, schema) of every object property in the document whose schema passes `test`."""
     if isinstance(node, dict):
         for name, schema in (node.get("properties") or {}).items():
-            if isinstance(schema, dict) and "x-unique-item-property" in schema:
-                yield name, schema["x-unique-item-property"]
+            if isinstance(schema, dict) and test(schema):
+                yield name, schema
         for value in node.values():
-            yield from _marked(value)
+            yield from _properties(value, test)
     elif isinstance(node, list):
         for value in node:
-            yield from _marked(value)
+            yield from _properties(value, test)
 
 
-_UNIQUE = sorted(set(_marked(_document)))
+_UNIQUE = sorted({(name, schema["x-unique-item-property"])
+                  for name, schema in _properties(_document, lambda schema: "x-unique-item-property" in schema)})
 
 
 def _repeats(body):
@@ -41,46 +42,24 @@ def _repeats(body):
     return False
 
 
-def _trust_dependent(node):
-    """Names of the array properties marked `x-trust-dependent`: which items the server accepts depends on its trust
-    store (an issuer allow-list must name trusted anchors), so generated items are not valid requests."""
-    if isinstance(node, dict):
-        for name, schema in (node.get("properties") or {}).items():
-            if isinstance(schema, dict):
-                target = schema
-                if "$ref" in schema:
-                    target = _document["components"]["schemas"].get(schema["$ref"].rsplit("/", 1)[-1], {})
-                if target.get("x-trust-dependent"):
-                    yield name
-        for value in node.values():
-            yield from _trust_dependent(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _trust_dependent(value)
+def _resolved(schema):
+    if "$ref" in schema:
+        return _document["components"]["schemas"].get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return schema
 
 
-_TRUST_DEPENDENT = sorted(set(_trust_dependent(_document)))
+# Array properties marked `x-trust-dependent`: which items the server accepts depends on its trust store (an issuer
+# allow-list must name trusted anchors), so generated items are not valid requests.
+_TRUST_DEPENDENT = sorted({name for name, _ in _properties(_document, lambda schema: _resolved(schema).get("x-trust-dependent"))})
 
 
 def _names_trust(body):
     return isinstance(body, dict) and any(isinstance(body.get(name), list) and body.get(name) for name in _TRUST_DEPENDENT)
 
 
-def _json_object_text(node):
-    """Names of the string properties marked `x-json-object-text`: a form field whose text must be a JSON object
-    (`wallet_metadata`), which JSON Schema cannot state of a string."""
-    if isinstance(node, dict):
-        for name, schema in (node.get("properties") or {}).items():
-            if isinstance(schema, dict) and schema.get("x-json-object-text"):
-                yield name
-        for value in node.values():
-            yield from _json_object_text(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _json_object_text(value)
-
-
-_JSON_OBJECT_TEXT = sorted(set(_json_object_text(_document)))
+# String properties marked `x-json-object-text`: a form field whose text must be a JSON object (`wallet_metadata`),
+# which JSON Schema cannot state of a string.
+_JSON_OBJECT_TEXT = sorted({name for name, _ in _properties(_document, lambda schema: schema.get("x-json-object-text"))})
 
 
 def _not_object_text(body):

@@ -124,14 +124,7 @@ extension ServerHandlers {
         var response: Response
         do throws(APIError) {
             guard let id, !id.isEmpty, id.unicodeScalars.count <= 128 else { throw APIError.unknownRequest }
-            let found: StoredRequest?
-            do {
-                found = try await store.lookup(id: id)
-            } catch {
-                logger.error("request store lookup failed", metadata: ["requestId": "\(Self.loggable(id))", "error": "\(TerminalText.escaped("\(error)"))"])
-                throw APIError.storeUnavailable
-            }
-            guard let stored = found, stored.clientSecretHash != nil, stored.apiKeyID == owner else { throw APIError.unknownRequest }
+            guard let stored = try await lookupStored(id), stored.clientSecretHash != nil, stored.apiKeyID == owner else { throw APIError.unknownRequest }
             if let hash = stored.result?.responseCodeHash {
                 guard let responseCode, responseCode.utf8.count <= ClientSecret.longestHeader,
                       constantTimeEquals(Array(ClientSecret.hash(responseCode).utf8), Array(hash.utf8)) else {
@@ -155,6 +148,16 @@ extension ServerHandlers {
         }
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// The stored request `id` (nil when there is none), or 503 when the store fails.
+    func lookupStored(_ id: String) async throws(APIError) -> StoredRequest? {
+        do {
+            return try await store.lookup(id: id)
+        } catch {
+            logger.error("request store lookup failed", metadata: ["requestId": "\(Self.loggable(id))", "error": "\(TerminalText.escaped("\(error)"))"])
+            throw APIError.storeUnavailable
+        }
     }
 
     /// The configured API key the request's `Authorization: Bearer` names, or the 401 answer (logged with the client's

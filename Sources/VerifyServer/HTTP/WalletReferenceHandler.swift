@@ -91,14 +91,7 @@ extension ServerHandlers {
 
     /// The stored request `id` of a by-reference format; 404 for any other.
     private func referencedRequest(_ id: String) async throws(APIError) -> StoredRequest {
-        let found: StoredRequest?
-        do {
-            found = try await store.lookup(id: id)
-        } catch {
-            logger.error("request store lookup failed", metadata: ["requestId": "\(Self.loggable(id))", "error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
-        }
-        guard let stored = found, stored.format.descriptor?.wire.byReference == true else { throw APIError.unknownRequest }
+        guard let stored = try await lookupStored(id), stored.format.descriptor?.wire.byReference == true else { throw APIError.unknownRequest }
         return stored
     }
 

@@ -52,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcurl (Debian's OpenSSL flavour) fetches status lists and CRLs: the system's TLS, no second crypto stack.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The demo page's QR codes (verify-server only).
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // One bounded GET with the destination check on every connection's resolved address (C: curl_easy_setopt is variadic).
         .target(name: "CListFetch", dependencies: ["CCurl"]),
         // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
@@ -105,7 +107,7 @@ let package = Package(
         .target(
             name: "VerifyServer",
             dependencies: [
-                "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator",
+                "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "RevocationFetch", "VerifyServerAPI", "CAllocator", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -200,6 +200,45 @@ struct OpenID4VPRedirectServerTests {
         }
     }
 
+    @Test("the demo creates openid4vp-redirect transactions (same device: back to /demo) and draws the QR code of a text as SVG")
+    func demo() async throws {
+        let key = TransactionAPITests.key("shop")
+        try await TransactionAPITests.withServer([key], testMode: true, demo: true, configure: { configuration in
+            guard let identity = try? TestReaderPKI.shared().identity else { return }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-demo-\(UUID().uuidString)")
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try? identity.key.pkcs8PEM().write(to: folder.appendingPathComponent("k.pem"), atomically: true, encoding: .utf8)
+            try? identity.certificates.map(PEMText.certificate).joined().write(to: folder.appendingPathComponent("c.pem"), atomically: true, encoding: .utf8)
+            configuration.readerKeyPath = folder.appendingPathComponent("k.pem").path
+            configuration.readerCertificatePaths = [folder.appendingPathComponent("c.pem").path]
+        }) { server, wallet in
+            let created = try jsonObject(try await server.client.post("/v1/demo/transactions", json: #"{"format":"openid4vp-redirect","sameDevice":true}"#))
+            let url = try #require(created["authorizationRequest"] as? String)
+            let authorization = try OpenID4VPAuthorizationRequest(url: url)
+            // Test mode without walletBaseURL: this listener's own address.
+            #expect(authorization.requestURI.hasPrefix("http://127.0.0.1:"))
+            let object = try await server.client.get(try #require(URLComponents(string: authorization.requestURI)?.path))
+            #expect(object.status == 200)
+            let request = try OpenID4VPRedirectWalletRequest(requestObject: object.text, clientID: authorization.clientID, walletNonce: nil)
+            var options = wallet.options()
+            options.elements = SimulatedWallet.elements
+            let form = try #require(try MdocSimulator(pki: wallet.pki).simulate(.openID4VPRedirect(request), options: options).openID4VPRedirectForm)
+            let id = try #require(created["requestId"] as? String)
+            let answered = try await server.client.send(method: .POST, path: "/v1/wallet/\(id)/direct_post", body: Array(form.utf8),
+                                                        contentType: "application/x-www-form-urlencoded")
+            let redirect = try #require(try jsonObject(answered)["redirect_uri"] as? String)
+            #expect(redirect.hasPrefix(SimulatedWallet.origin + "/demo#response_code="))
+
+            let qr = try await server.client.get("/v1/demo/qr?text=" + FormEncoding.encode(url))
+            #expect(qr.status == 200)
+            #expect(qr.header("Content-Type") == "image/svg+xml")
+            #expect(qr.text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(try await server.client.get("/v1/demo/qr").status == 400)
+            #expect(try await server.client.get("/v1/demo/qr?text=" + String(repeating: "a", count: 2_049)).status == 400)
+            #expect(try await server.client.get("/demo").header("Content-Security-Policy")?.contains("img-src 'self'") == true)
+        }
+    }
+
     @Test("without a reader identity the format is not offered: /readyz omits it, creating one is 400")
     func needsReader() async throws {
         let key = TransactionAPITests.key("shop")

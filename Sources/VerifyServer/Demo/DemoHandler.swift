@@ -5,10 +5,13 @@ import MdocModel
 import Verifier
 import VerifyServerAPI
 
-/// The demo's request body: a format, and optionally the documents (the demo asks for a few mDL elements otherwise).
+/// The demo's request body: a format, optionally the documents (the demo asks for a few mDL elements otherwise), and
+/// for a format the wallet answers by reference whether the wallet is on this device (it then returns the user to the
+/// demo page with a `response_code`).
 struct DemoCreateBody: Decodable {
     var format: String
     var documents: [RequestPolicy.DocumentRequest]?
+    var sameDevice: Bool?
 }
 
 extension ServerHandlers {
@@ -20,9 +23,10 @@ extension ServerHandlers {
         "org.iso.18013.5.1": ["family_name": false, "given_name": false, "age_over_21": false],
     ])]
 
-    /// The demo (test mode with `demoOrigin`, 404 otherwise): its page and script, and two routes that stand in for
-    /// the relying party's backend, so the page holds no API key: create a transaction for `demoOrigin` (annex-c or
-    /// openid4vp only), and read a demo transaction's status and report. They see no transaction made with a key.
+    /// The demo (test mode with `demoOrigin`, 404 otherwise): its page and script, two routes that stand in for the
+    /// relying party's backend, so the page holds no API key: create a transaction for `demoOrigin` (a web format, or
+    /// one the wallet answers by reference), and read a demo transaction's status and report (they see no transaction
+    /// made with a key); and the QR code of a text (an authorization request) as SVG.
     func demo(_ endpoint: Endpoint, request: Request, id: String?, client: String) async -> Response {
         guard demoEnabled, let origin = configuration.demoOrigin else { return Response(status: .notFound) }
         switch endpoint {
@@ -30,23 +34,39 @@ extension ServerHandlers {
         case .demoScript: return demoFile(PackageResources.demo_js, type: "text/javascript; charset=utf-8")
         case .demoStatus:
             return await status(of: id, owner: TransactionOwner.demo, responseCode: request.uri.queryParameters["response_code"].map(String.init))
+        case .demoQRCode: return demoQRCode(request.uri.queryParameters["text"].map(String.init))
         default: break
         }
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(DemoCreateBody.self, from: request)
-            guard let format = VerificationReport.Format(rawValue: body.format), format.descriptor?.bindsOrigin == true else {
-                let web = VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true }.map(\.rawValue)
-                throw APIError.malformed("the demo creates transactions of the web formats: \(web.joined(separator: ", "))")
+            guard let format = VerificationReport.Format(rawValue: body.format), Self.demoFormats.contains(format) else {
+                throw APIError.malformed("the demo creates transactions of \(Self.demoFormats.map(\.rawValue).joined(separator: ", "))")
             }
             let (_, policy) = try Self.validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
-            return try await transaction(format: format, policy: policy, origin: origin, owner: TransactionOwner.demo,
-                                         counted: .address(client), retryAfter: &retryAfter)
+            let redirect = body.sameDevice == true ? try redirectURI(origin + "/demo", for: format, origins: [origin]) : nil
+            return try await transaction(format: format, policy: policy, origin: format.descriptor?.bindsOrigin == true ? origin : nil,
+                                         owner: TransactionOwner.demo, counted: .address(client), redirectURI: redirect, retryAfter: &retryAfter)
         } catch {
             var response = error.response
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
             return response
         }
+    }
+
+    /// The formats the demo page offers: the web ones (the browser's Digital Credentials API) and those the wallet
+    /// answers by reference (a QR code or link).
+    static var demoFormats: [VerificationReport.Format] {
+        VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true || $0.descriptor?.wire.byReference == true }
+    }
+
+    /// `GET /v1/demo/qr?text=…`: the QR code of `text` as SVG; 400 for no text or one over `QRCode.maxBytes`.
+    private func demoQRCode(_ text: String?) -> Response {
+        guard let text, let svg = QRCode.svg(text) else {
+            return APIError.malformed("text must hold 1 to \(QRCode.maxBytes) bytes to encode").response
+        }
+        return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
     }
 
     private func demoFile(_ bytes: [UInt8], type: String) -> Response {
@@ -56,6 +76,6 @@ extension ServerHandlers {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    static let demoPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; "
+    static let demoPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }

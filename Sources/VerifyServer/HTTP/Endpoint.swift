@@ -56,13 +56,15 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case demoCreate
     /// `GET /v1/demo/transactions/{requestId}` (test mode with `demoOrigin`): a demo transaction's status and report.
     case demoStatus
+    /// `GET /v1/demo/qr?text=…` (test mode with `demoOrigin`): the QR code of an authorization request, as SVG.
+    case demoQRCode
 
     /// The route's HTTP method: "POST", "GET", "HEAD" or "OPTIONS".
     public var method: String {
         switch self {
         case .createRequest, .verify, .inspect, .createTransaction, .walletResponse, .demoCreate, .walletRequestObjectPost, .walletDirectPost:
             return "POST"
-        case .transactionStatus, .demoPage, .demoScript, .demoStatus, .walletRequestObject: return "GET"
+        case .transactionStatus, .demoPage, .demoScript, .demoStatus, .walletRequestObject, .demoQRCode: return "GET"
         case .walletPreflight: return "OPTIONS"
         case .healthz, .readyz, .metrics, .operatorRevocation, .inspectorPage, .inspectorScript, .inspectorStyle: return "GET"
         case .healthzHead, .readyzHead: return "HEAD"
@@ -91,6 +93,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
         case .demoScript: return "/demo/demo.js"
         case .demoCreate: return "/v1/demo/transactions"
         case .demoStatus: return "/v1/demo/transactions/{requestId}"
+        case .demoQRCode: return "/v1/demo/qr"
         }
     }
 

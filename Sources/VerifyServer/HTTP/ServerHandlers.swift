@@ -87,7 +87,7 @@ struct ServerHandlers: Sendable {
                 return Response(status: .notFound)
             }
             return CrossOrigin(configuration: configuration, apiKeys: credentials.apiKeys).preflight(request)
-        case .demoPage, .demoScript, .demoCreate, .demoStatus:
+        case .demoPage, .demoScript, .demoCreate, .demoStatus, .demoQRCode:
             return await demo(endpoint, request: request, id: context.parameters.get("requestId"), client: context.client)
         }
     }

@@ -79,6 +79,18 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("PRAGMA synchronous=FULL")
         _ = try await connection.query("PRAGMA secure_delete=ON")
         _ = try await connection.query("PRAGMA busy_timeout=5000")
+        // One transaction, one commit (with synchronous=FULL each statement on its own would sync the file).
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        do {
+            try await createSchema()
+            _ = try await connection.query("COMMIT")
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func createSchema() async throws {
         _ = try await connection.query("""
             CREATE TABLE IF NOT EXISTS verify_requests (
                 id TEXT PRIMARY KEY,

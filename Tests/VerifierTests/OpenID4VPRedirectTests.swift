@@ -229,6 +229,7 @@ struct OpenID4VPRedirectTests {
         #expect(Self.codes(walletError) == [.openID4VPWalletError])
         #expect(walletError.errors.first?.message.contains("access_denied") == true)
         #expect(Self.codes(setup.verify("error=access_denied&state=another")) == [.redirectStateMismatch])
+        #expect(Self.codes(setup.verify("error=access_denied")) == [.redirectStateMismatch], "an error without the request's state")
 
         let plain = try Self.setup(mode: .directPost)
         let plainBody = try plain.answer()

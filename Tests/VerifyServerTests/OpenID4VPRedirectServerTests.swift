@@ -129,7 +129,7 @@ struct OpenID4VPRedirectServerTests {
         }
     }
 
-    @Test("input that can never verify consumes nothing: unknown ID 404, wrong content type 415, a parameter twice or a malformed JWE 400")
+    @Test("input that can never verify consumes nothing: unknown ID 404, wrong content type 415, a parameter twice, a malformed or undecryptable JWE, another state 400")
     func badInputConsumesNothing() async throws {
         let key = TransactionAPITests.key("shop")
         try await Self.withServer(key) { server, wallet in
@@ -145,6 +145,25 @@ struct OpenID4VPRedirectServerTests {
             #expect(try await Self.post(server, created, "response=not.a.jwe").status == 400)
             #expect(try await Self.post(server, created, "state=x").status == 400)
             #expect(try await Self.post(server, created, "response=%ZZ").status == 400)
+            // Whoever saw only the QR code (the ID) cannot end the transaction: an error or a plain answer without the
+            // request's state, or a JWE that does not open with the request's key, is refused before it consumes.
+            for forged in ["error=access_denied", "error=access_denied&state=guess", "vp_token=%7B%7D&state=guess"] {
+                let refused = try await Self.post(server, created, forged)
+                #expect(refused.status == 400, "\(forged)")
+                #expect(try errorCode(refused) == "redirect.state_mismatch", "\(forged)")
+            }
+            let (request, _) = try Self.answer(wallet, created, object: object)
+            var options = wallet.options()
+            options.elements = SimulatedWallet.elements
+            let deviceResponse = try MdocSimulator(pki: wallet.pki).simulate(.openID4VPRedirect(request), options: options).deviceResponse
+            let presentation = [OpenID4VPRequest.Presentation(queryID: request.queries[0].id, deviceResponses: [deviceResponse])]
+            let toOtherKey = try request.answer(presentation, state: request.state, recipient: try PrivateKey.generate(.p256).publicKey)
+            let undecryptable = try await Self.post(server, created, toOtherKey)
+            #expect(undecryptable.status == 400)
+            #expect(try errorCode(undecryptable) == "jwe.decryption_failed")
+            let otherState = try await Self.post(server, created, try request.answer(presentation, state: "another-state"))
+            #expect(otherState.status == 400)
+            #expect(try errorCode(otherState) == "redirect.state_mismatch")
             #expect(try jsonObject(try await Self.status(server, key, created.id))["status"] as? String == "fetched")
             #expect(try await Self.post(server, created, form).status == 200)
             // Another format's transaction is not answered here.

@@ -34,10 +34,10 @@ public protocol RequestFlow: Sendable {
     func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
         -> String
 
-    /// Checks the shape of an answer before the request is consumed, so that input that can never verify (a body that
-    /// is not the format's at all) uses nothing up; the full checks run in `verify`. Every format accepts anything here
-    /// unless it says otherwise.
-    func precheck(response: String) throws(VerificationError)
+    /// Checks an answer against the kept `state` before the request is consumed, so that input that can never verify
+    /// (a body that is not the format's at all, or not made for this request) uses nothing up; the full checks run in
+    /// `verify`. Every format accepts anything here unless it says otherwise.
+    func precheck(response: String, state: [String: String]) throws(VerificationError)
 }
 
 extension RequestFlow {
@@ -47,7 +47,7 @@ extension RequestFlow {
     }
 
     /// Accepts any answer: the format's checks all run in `verify`.
-    public func precheck(response: String) throws(VerificationError) {}
+    public func precheck(response: String, state: [String: String]) throws(VerificationError) {}
 
     /// Throws `envelope.unsupported`: the format's request is not fetched by reference.
     public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)

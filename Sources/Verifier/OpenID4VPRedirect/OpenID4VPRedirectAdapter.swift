@@ -47,7 +47,8 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
             return nil
         }
         if let code = form["error"] {
-            if form["state"] != nil, !checkState(payload: [:], form: form, session: session, in: &run) { return nil }
+            // An error answer carries the request's state like any other (RFC 6749 §4.1.2.1).
+            guard checkState(payload: [:], form: form, session: session, in: &run) else { return nil }
             run.log.fail(.redirectResponse, .openID4VPWalletError, "the wallet answered with error \(InputQuote.short(code))"
                          + (form["error_description"].map { ": \(InputQuote.short($0))" } ?? ""))
             return nil

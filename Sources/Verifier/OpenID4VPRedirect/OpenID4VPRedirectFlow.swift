@@ -101,14 +101,33 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
         return try session.requestObject(reader: reader, walletNonce: walletNonce, walletMetadata: walletMetadata, issuedAt: time)
     }
 
-    /// Throws `input.malformed` or `jwe.malformed` for a body that is not a wallet's form at all: not a form, a
-    /// parameter given twice, none of `response`, `vp_token` or `error`, or a `response` that is not a compact JWE.
-    public func precheck(response: String) throws(VerificationError) {
+    /// Refuses, before the request is used up, a body that cannot be this request's answer, so that whoever saw only
+    /// the QR code (the request ID) cannot end the transaction: not a form, a parameter given twice, none of `response`,
+    /// `vp_token` or `error` (`input.malformed`); a `response` that is not a compact JWE (`jwe.malformed`) or does not
+    /// open with the request's key (`jwe.decryption_failed`); a `state` (in the JWE, or the form of a plain answer or
+    /// an error) that is missing or not the request's (`redirect.state_mismatch`). A kept state that does not decode is
+    /// left to `verify`, which reports it.
+    public func precheck(response: String, state: [String: String]) throws(VerificationError) {
         let form = try FormEncoding.parse(response, significant: OpenID4VPRedirectAdapter.parameters)
-        if let jwe = form["response"] {
-            _ = try CompactJWE(jwe)
-        } else if form["vp_token"] == nil && form["error"] == nil {
+        let session = Self.session(state)
+        if let text = form["response"] {
+            let jwe = try CompactJWE(text)
+            // A compressed payload, or a session without a key (another response mode), is left to `verify`.
+            guard let session, let key = session.encryptionKey, jwe.compression == nil else { return }
+            let plaintext = try jwe.decrypt(with: key)
+            let payload = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any]
+            try Self.checkState(payload?["state"] as? String ?? form["state"], session: session)
+        } else if form["vp_token"] != nil || form["error"] != nil {
+            guard let session else { return }
+            try Self.checkState(form["state"], session: session)
+        } else {
             throw VerificationError(.inputMalformed, "the form has none of `response`, `vp_token` or `error`")
+        }
+    }
+
+    private static func checkState(_ given: String?, session: OpenID4VPRedirectSession) throws(VerificationError) {
+        guard let given, constantTimeEquals(Array(given.utf8), Array(session.state.utf8)) else {
+            throw VerificationError(.redirectStateMismatch, "the answer's state is missing or is not the request's: it is not this request's answer")
         }
     }
 

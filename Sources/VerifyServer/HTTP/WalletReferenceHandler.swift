@@ -49,8 +49,8 @@ extension ServerHandlers {
     }
 
     /// `POST /v1/wallet/{requestId}/direct_post`: the wallet's answer (`application/x-www-form-urlencoded`), taken once.
-    /// A body that is not the format's answer at all (wrong content type, a parameter twice, a malformed JWE) is 4xx
-    /// and consumes nothing; otherwise the request is consumed, the answer verified and the result kept for the
+    /// A body that cannot be this request's answer (wrong content type, a parameter twice, a malformed JWE or one that
+    /// does not open with the request's key, another `state`) is 4xx and consumes nothing; otherwise the request is consumed, the answer verified and the result kept for the
     /// backend, and the wallet gets 200 `{}`, or `{"redirect_uri": …#response_code=…}` for a same-device transaction.
     func walletDirectPost(_ request: Request, id: String?) async -> Response {
         let start = ContinuousClock.now
@@ -61,7 +61,7 @@ extension ServerHandlers {
             let stored = try await referencedRequest(id)
             guard let flow = runtimes.current.flows[stored.format] else { throw APIError.unknownRequest }
             do {
-                try flow.precheck(response: body)
+                try flow.precheck(response: body, state: stored.state)
             } catch {
                 throw APIError.malformed(error.message, code: error.code)
             }

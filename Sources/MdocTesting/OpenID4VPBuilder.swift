@@ -114,14 +114,8 @@ public struct OpenID4VPRequest: Sendable {
         }
         guard let nonce = parameters["nonce"] as? String,
               let mode = (parameters["response_mode"] as? String).flatMap(OpenID4VPSession.ResponseMode.init(rawValue:)),
-              let dcql = parameters["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]]
+              let queries = try Self.queries(parameters, invalid: invalid)
         else { throw invalid("nonce, response_mode or dcql_query missing") }
-        var queries: [CredentialQuery] = []
-        for credential in credentials {
-            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
-            else { throw invalid("a credential query has no id or meta.doctype_value") }
-            queries.append(CredentialQuery(id: id, docType: docType))
-        }
         guard let first = queries.first else { throw invalid("dcql_query has no credential query") }
         self.origin = origin
         self.nonce = nonce
@@ -131,15 +125,27 @@ public struct OpenID4VPRequest: Sendable {
         self.queries = queries
         queryID = first.id
         encryptionKey = nil
-        if mode == .dcAPIJWT {
-            guard let metadata = parameters["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
-                  let key = (jwks["keys"] as? [[String: Any]])?.first, let x = key["x"] as? String, let y = key["y"] as? String,
-                  let kid = key["kid"] as? String
-            else { throw invalid("client_metadata.jwks has no P-256 key with kid") }
-            jwk = EncryptionJWK(kid: kid, x: x, y: y)
-        } else {
-            jwk = nil
+        jwk = mode == .dcAPIJWT ? try Self.encryptionJWK(parameters, invalid: invalid) : nil
+    }
+
+    /// The `dcql_query`'s credential queries of request parameters as a wallet reads them; nil without a
+    /// `dcql_query.credentials` array; throws `invalid(why)` for a query without id or `meta.doctype_value`.
+    static func queries(_ parameters: [String: Any], invalid: (String) -> SimulationError) throws -> [CredentialQuery]? {
+        guard let dcql = parameters["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]] else { return nil }
+        return try credentials.map { credential in
+            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
+            else { throw invalid("a credential query has no id or meta.doctype_value") }
+            return CredentialQuery(id: id, docType: docType)
         }
+    }
+
+    /// The first key of `client_metadata.jwks` of request parameters, the one a wallet encrypts to.
+    static func encryptionJWK(_ parameters: [String: Any], invalid: (String) -> SimulationError) throws -> EncryptionJWK {
+        guard let metadata = parameters["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
+              let key = (jwks["keys"] as? [[String: Any]])?.first, let x = key["x"] as? String, let y = key["y"] as? String,
+              let kid = key["kid"] as? String
+        else { throw invalid("client_metadata.jwks has no P-256 key with kid") }
+        return EncryptionJWK(kid: kid, x: x, y: y)
     }
 
     /// The OpenID4VP 1.0 DC API transcript of this request.

@@ -38,22 +38,9 @@ public struct OpenID4VPRedirectWalletRequest: Sendable {
         guard let nonce = payload["nonce"] as? String, let state = payload["state"] as? String,
               let responseURI = payload["response_uri"] as? String,
               let mode = (payload["response_mode"] as? String).flatMap(OpenID4VPRedirectSession.ResponseMode.init(rawValue:)),
-              let dcql = payload["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]]
+              let queries = try OpenID4VPRequest.queries(payload, invalid: RequestObjectCheck.invalid)
         else { throw RequestObjectCheck.invalid("nonce, state, response_uri, response_mode or dcql_query missing") }
-        var queries: [OpenID4VPRequest.CredentialQuery] = []
-        for credential in credentials {
-            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
-            else { throw RequestObjectCheck.invalid("a credential query has no id or meta.doctype_value") }
-            queries.append(OpenID4VPRequest.CredentialQuery(id: id, docType: docType))
-        }
-        var jwk: EncryptionJWK?
-        if mode == .directPostJWT {
-            guard let metadata = payload["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
-                  let key = (jwks["keys"] as? [[String: Any]])?.first, let x = key["x"] as? String, let y = key["y"] as? String,
-                  let kid = key["kid"] as? String
-            else { throw RequestObjectCheck.invalid("client_metadata.jwks has no P-256 key with kid") }
-            jwk = EncryptionJWK(kid: kid, x: x, y: y)
-        }
+        let jwk = mode == .directPostJWT ? try OpenID4VPRequest.encryptionJWK(payload, invalid: RequestObjectCheck.invalid) : nil
         self.init(clientID: expected, responseURI: responseURI, nonce: nonce, state: state, responseMode: mode, jwk: jwk, queries: queries)
     }
 

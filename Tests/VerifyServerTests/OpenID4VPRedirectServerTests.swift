@@ -258,6 +258,25 @@ struct OpenID4VPRedirectServerTests {
         }
     }
 
+    @Test("walletBaseURL: https, or http in test mode; no query, fragment or user information; unset outside test mode: none")
+    func walletBaseURLRule() {
+        func problem(_ url: String?, testMode: Bool = false) -> Bool {
+            var configuration = ServerConfiguration()
+            configuration.testMode = testMode
+            configuration.walletBaseURL = url
+            return configuration.problems.contains { $0.hasPrefix("walletBaseURL") }
+        }
+        #expect(!problem("https://verify.example"))
+        #expect(!problem("https://verify.example/base/"))
+        #expect(problem("http://verify.example"))
+        #expect(!problem("http://127.0.0.1:8080", testMode: true))
+        #expect(problem("https://verify.example/?a=1"))
+        #expect(problem("https://verify.example/#f"))
+        #expect(problem("https://user@verify.example"))
+        #expect(problem("verify.example"))
+        #expect(!problem(nil))
+    }
+
     @Test("without a reader identity the format is not offered: /readyz omits it, creating one is 400")
     func needsReader() async throws {
         let key = TransactionAPITests.key("shop")

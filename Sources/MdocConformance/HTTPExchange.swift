@@ -18,13 +18,20 @@ enum HTTPExchange {
 
     static func send(_ method: String, _ url: URL, headers: [String: String], body: JSONValue?, timeout: Double,
                      displayURL: String) throws -> (Int, Data?) {
+        try send(method, url, headers: headers, body: body.map { ("application/json", Data($0.serializedBytes())) }, timeout: timeout,
+                 displayURL: displayURL)
+    }
+
+    /// The exchange with a body of any content type (a wallet's form).
+    static func send(_ method: String, _ url: URL, headers: [String: String], body: (contentType: String, bytes: Data)?, timeout: Double,
+                     displayURL: String) throws -> (Int, Data?) {
         let label = "\(method) \(InputQuote.short(displayURL))"
         for _ in 0..<30 {
             var request = URLRequest(url: url, timeoutInterval: max(1, timeout))
             request.httpMethod = method
             if let body {
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                request.httpBody = Data(body.serializedBytes())
+                request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
+                request.httpBody = body.bytes
             }
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let exchange = BoundedExchange(limit: maxBodyBytes)

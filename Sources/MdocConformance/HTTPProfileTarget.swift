@@ -88,7 +88,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
         guard let format = ResponseFormat(rawValue: testCase.format), profile.formats.contains(format) else {
             return "the profile does not list \(testCase.format)"
         }
-        return relyingParty.missing(for: format, option: "--merchant-key")
+        return relyingParty.missing(for: format, option: "--merchant-key", fetches: false)
     }
 
     /// The `mdocverify` run of this one case.

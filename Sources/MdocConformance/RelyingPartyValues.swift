@@ -26,23 +26,29 @@ public struct RelyingPartyValues: Sendable {
         self.teamID = teamID
     }
 
-    /// Why the kit cannot answer `format`'s requests with these values, or nil.
-    func missing(for format: ResponseFormat, option: String) -> String? {
+    /// Why the kit cannot answer `format`'s requests with these values, or nil; `fetches`: whether the target fetches
+    /// a request object by reference as a wallet does.
+    func missing(for format: ResponseFormat, option: String, fetches: Bool) -> String? {
         guard let kit = KitFormat.of(format), kit.answering != nil else {
-            return "the kit's wallet does not answer a published \(format.rawValue) request yet (its wallet fetches the request by reference)"
+            return "the kit's wallet does not answer a published \(format.rawValue) request"
+        }
+        if format.descriptor?.wire.byReference == true, !fetches {
+            return "this target does not fetch a \(format.rawValue) request object by reference as a wallet does"
         }
         guard kit.answerNeedsRelyingPartyKey, merchantKey == nil else { return nil }
         return "\(format.rawValue) cases need \(option) (the relying party's merchant key)"
     }
 
     /// The kit's wallet for a request the relying party published, reading its values through `value` (by the kit's
-    /// names: `nonce`, `encryptionInfo`, `protocol`, `data`).
-    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> Any) throws -> ResponseTarget {
+    /// names: `nonce`, `encryptionInfo`, `protocol`, `data`, `authorizationRequest`) and fetching a request object by
+    /// reference through `fetch`.
+    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> Any,
+                      fetch: PublishedRequest.Fetch? = nil) throws -> ResponseTarget {
         guard let answering = KitFormat.of(format)?.answering else {
             throw TargetFailure(description: "no request flow for \(format.rawValue)")
         }
-        let published = PublishedRequest(value: value, origin: origin ?? self.origin, merchantKey: merchantKey, merchantID: merchantID,
-                                         teamID: teamID)
+        let published = PublishedRequest(value: value, fetch: fetch, origin: origin ?? self.origin, merchantKey: merchantKey,
+                                         merchantID: merchantID, teamID: teamID)
         do {
             return try answering(published)
         } catch let failure as TargetFailure {
@@ -50,6 +56,25 @@ public struct RelyingPartyValues: Sendable {
         } catch {
             throw TargetFailure(description: "the kit cannot answer the \(format.rawValue) request: \(error)")
         }
+    }
+}
+
+extension RelyingPartyValues {
+    /// Where a verifier's create answer (as verify-server and the flows publish it) holds the values the kit's wallets
+    /// read, by the kit's names.
+    static let publishedPaths: [String: [String]] = [
+        "nonce": ["nonce"], "encryptionInfo": ["data", "encryptionInfo"], "protocol": ["protocol"], "data": ["data"],
+    ]
+
+    /// The kit's wallet for a request published as `fields` (verify-server's create answer, or a flow's public
+    /// fields), fetching a request object by reference through `fetch`.
+    func walletTarget(_ format: ResponseFormat, fields: [String: Any], fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
+        try walletTarget(format, value: { name in
+            var found: Any? = fields
+            for key in Self.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
+            guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }
+            return found
+        }, fetch: fetch)
     }
 }
 

@@ -48,7 +48,7 @@ public struct RequestFlowTarget: ConformanceTarget {
         guard let format = ResponseFormat(rawValue: testCase.format), flows.contains(where: { $0.format == format }) else {
             return "the environment has no request flow for \(testCase.format)"
         }
-        return relyingParty.missing(for: format, option: "a recipient key in the environment")
+        return relyingParty.missing(for: format, option: "a recipient key in the environment", fetches: true)
     }
 
     /// Prepares the request, answers it as the kit's wallet and verifies the answer through the flow.
@@ -59,18 +59,13 @@ public struct RequestFlowTarget: ConformanceTarget {
         }
         let policy = corpus.requestPolicy(for: libraryCase)
         do {
-            let prepared = try flow.prepare(policy: policy, origin: relyingParty.origin)
-            var fields = prepared.publicFields
-            // As the server publishes it: a flow that does not name its protocol uses the format's default one.
-            if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !fields.contains(where: { $0.0 == "protocol" }) {
-                fields.append(("protocol", .string(wireProtocol)))
-            }
-            let published = (try? JSONSerialization.jsonObject(with: Data(JSONValue.object(fields).serializedBytes()))) as? [String: Any] ?? [:]
-            let target = try relyingParty.walletTarget(format) { name in
-                var found: Any? = published
-                for key in VerifyServerTarget.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
-                guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }
-                return found
+            let prepared = try flow.prepare(policy: policy, context: creation(format, id: testCase.id))
+            let target = try walletTarget(format, prepared: prepared) { _, walletNonce in
+                do {
+                    return try flow.requestObject(state: prepared.state, walletNonce: walletNonce, walletMetadata: nil, at: corpus.time)
+                } catch let error as VerificationError {
+                    throw TargetFailure(description: "the flow serves no request object: \(error.code.rawValue): \(error.message)")
+                }
             }
             let answer = try corpus.answer(libraryCase, to: target, material: material)
             let report = flow.verify(response: answer.postedText, state: prepared.state, policy: policy, at: corpus.time)
@@ -83,5 +78,25 @@ public struct RequestFlowTarget: ConformanceTarget {
         } catch {
             return .error("\(error)")
         }
+    }
+
+    /// What the flow is given to make a request: the page's origin, the expiry (five minutes past the corpus's time)
+    /// and, for a format fetched by reference, wallet URLs the wallet never reaches (the fetch and the post stay
+    /// in-process).
+    func creation(_ format: ResponseFormat, id: String) -> RequestCreation {
+        let base = "https://verifier.example/v1/wallet/" + FormEncoding.encode(id)
+        let urls = format.descriptor?.wire.byReference == true ? WalletURLs(request: base + "/request", response: base + "/direct_post") : nil
+        return RequestCreation(origin: relyingParty.origin, walletURLs: urls, expiresAt: corpus.time.addingTimeInterval(300))
+    }
+
+    /// The kit's wallet for the prepared request, reading its public fields as the server publishes them (a flow that
+    /// does not name its protocol uses the format's default one) and fetching a request object through `fetch`.
+    func walletTarget(_ format: ResponseFormat, prepared: PreparedRequest, fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
+        var fields = prepared.publicFields
+        if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !fields.contains(where: { $0.0 == "protocol" }) {
+            fields.append(("protocol", .string(wireProtocol)))
+        }
+        let published = (try? JSONSerialization.jsonObject(with: Data(JSONValue.object(fields).serializedBytes()))) as? [String: Any] ?? [:]
+        return try relyingParty.walletTarget(format, fields: published, fetch: fetch)
     }
 }

@@ -10,8 +10,10 @@ import Verifier
 /// `POST /v1/verify`: 200 accepted, 422 the report's codes, another 4xx the error's code); with `--api-key-file`
 /// through the backend API (`POST /v1/transactions` with the key, the wallet-facing
 /// `POST /v1/wallet/{requestId}/response` with the client secret, then `GET /v1/transactions/{requestId}` for the
-/// report's codes). The server must trust the corpus IACA (`--write-trust FILE`) and, for Apple, hold the private half
-/// of `--merchant-key` with the same merchant and team IDs.
+/// report's codes). A format answered by reference (openid4vp-redirect) goes as a wallet goes: the request object
+/// fetched from the published `request_uri`, the form posted to its `response_uri`, the result read through the backend
+/// API (so it needs the key). The server must trust the corpus IACA (`--write-trust FILE`) and, for Apple, hold the
+/// private half of `--merchant-key` with the same merchant and team IDs.
 public struct VerifyServerTarget: ConformanceTarget {
     /// The server's base URL.
     public let base: URL
@@ -38,12 +40,16 @@ public struct VerifyServerTarget: ConformanceTarget {
     /// The server's revocation material is its configuration, not each case's lists.
     public var unsupported: Set<ConformanceCase.Requirement> { [.revocation] }
 
-    /// Formats without a request flow, and Apple without the merchant key, do not apply.
+    /// Formats without a request flow, Apple without the merchant key, and a format answered by reference without an
+    /// API key do not apply.
     public func notApplicable(_ testCase: ConformanceRunCase) -> String? {
         guard let format = ResponseFormat(rawValue: testCase.format), format.hasRequestFlow else {
             return "verify-server verifies only formats it makes requests for"
         }
-        return relyingParty.missing(for: format, option: "--merchant-key")
+        if format.descriptor?.wire.byReference == true, apiKey == nil {
+            return "\(format.rawValue)'s wallet posts to the server itself and only the backend API reads the result: give --api-key-file"
+        }
+        return relyingParty.missing(for: format, option: "--merchant-key", fetches: true)
     }
 
     /// Creates a request, answers it as the kit's wallet with the case's faults and reads the server's verdict.
@@ -53,7 +59,7 @@ public struct VerifyServerTarget: ConformanceTarget {
         }
         do {
             let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
-            let target = try walletTarget(format, fields)
+            let target = try relyingParty.walletTarget(format, fields: fields, fetch: fetchRequestObject)
             let secret = fields["clientSecret"] as? String
             let answer: SimulatedResponse
             do {
@@ -61,14 +67,14 @@ public struct VerifyServerTarget: ConformanceTarget {
             } catch {
                 return .error("the kit could not answer the server's request: \(error)")
             }
-            let credential = Self.credential(format, answer.postedText)
+            let post = try walletPost(format, answer.postedText, to: target.responseURI, secret: secret)
             if libraryCase.postsTwice {
-                let first = try verify(requestID, answer.postedText, secret: secret, credential: credential)
+                let first = try verify(requestID, answer.postedText, post)
                 guard case .verdict(.accept, _, _) = first else {
                     return .error("the first answer to the request was not accepted, so its replay proves nothing")
                 }
             }
-            return try verify(requestID, answer.postedText, secret: secret, credential: credential)
+            return try verify(requestID, answer.postedText, post)
         } catch let failure as TargetFailure {
             return .error(failure.description)
         } catch {
@@ -113,28 +119,35 @@ public struct VerifyServerTarget: ConformanceTarget {
         return .object([("response", .string(posted))])
     }
 
-    /// Where verify-server's create answer holds the values the kit's wallets read.
-    static let publishedPaths: [String: [String]] = [
-        "nonce": ["nonce"], "encryptionInfo": ["data", "encryptionInfo"], "protocol": ["protocol"], "data": ["data"],
-    ]
-
-    /// The kit's wallet for the server's request, read from the create answer's fields.
-    func walletTarget(_ format: ResponseFormat, _ fields: [String: Any]) throws -> ResponseTarget {
-        try relyingParty.walletTarget(format) { name in
-            var found: Any? = fields
-            for key in Self.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
-            guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }
-            return found
+    /// The wallet's fetch of a request object (`WalletHTTP`).
+    func fetchRequestObject(_ requestURI: String, _ walletNonce: String) throws -> String {
+        do {
+            return try WalletHTTP.fetchRequestObject(requestURI, walletNonce: walletNonce, timeout: timeout)
+        } catch {
+            throw TargetFailure(description: error.description)
         }
+    }
+
+    /// How the kit's answer reaches the server: posted by the page to the wallet-facing endpoint with the client
+    /// secret, or by the wallet itself as a form to the request's `response_uri`.
+    enum WalletPost {
+        case page(credential: JSONValue, secret: String)
+        case form(String, to: String)
+    }
+
+    /// The post of `posted` for `format`: to `responseURI` when the wallet posts itself, else through the page (a
+    /// transaction's client secret needed).
+    func walletPost(_ format: ResponseFormat, _ posted: String, to responseURI: String?, secret: String?) throws -> WalletPost? {
+        if let responseURI { return .form(posted, to: responseURI) }
+        guard apiKey != nil else { return nil }
+        guard let secret else { throw TargetFailure(description: "POST /v1/transactions answered no clientSecret") }
+        return .page(credential: Self.credential(format, posted), secret: secret)
     }
 
     /// `POST /v1/verify` (or, for a transaction, the wallet-facing endpoint and the status): 200 accepted; 422
     /// rejected with the report's codes; another 4xx rejected with the error's code.
-    func verify(_ requestID: String, _ response: String, secret: String?, credential: JSONValue) throws -> ConformanceObservation {
-        if apiKey != nil {
-            guard let secret else { throw TargetFailure(description: "POST /v1/transactions answered no clientSecret") }
-            return try answerTransaction(requestID, secret: secret, credential: credential)
-        }
+    func verify(_ requestID: String, _ response: String, _ post: WalletPost?) throws -> ConformanceObservation {
+        if let post { return try answerTransaction(requestID, post) }
         let (status, object) = try call("POST", "v1/verify", .object([("requestId", .string(requestID)), ("response", .string(response))]))
         switch status {
         case 200:
@@ -150,11 +163,25 @@ public struct VerifyServerTarget: ConformanceTarget {
         }
     }
 
-    /// The wallet-facing `POST /v1/wallet/{requestId}/response` with the client secret: 200 `{"status"}`, then
-    /// `GET /v1/transactions/{requestId}` for the report's codes; a 4xx is rejected with the error's code.
-    func answerTransaction(_ requestID: String, secret: String, credential: JSONValue) throws -> ConformanceObservation {
-        let path = "v1/wallet/\(requestID)/response"
-        let (status, object) = try call("POST", path, credential, headers: ["X-Client-Secret": secret], withKey: false)
+    /// The wallet-facing post (`POST /v1/wallet/{requestId}/response` with the client secret, or the wallet's form to
+    /// `response_uri`): a 200, then `GET /v1/transactions/{requestId}` for the report's codes; a 4xx is rejected with
+    /// the error's code.
+    func answerTransaction(_ requestID: String, _ post: WalletPost) throws -> ConformanceObservation {
+        let path: String
+        let status: Int
+        let object: [String: Any]
+        switch post {
+        case .page(let credential, let secret):
+            path = "/v1/wallet/{requestId}/response"
+            (status, object) = try call("POST", "v1/wallet/\(requestID)/response", credential, headers: ["X-Client-Secret": secret], withKey: false)
+        case .form(let form, let responseURI):
+            path = "response_uri"
+            do {
+                (status, object) = try WalletHTTP.postAnswer(form, to: responseURI, timeout: timeout)
+            } catch {
+                throw TargetFailure(description: error.description)
+            }
+        }
         switch status {
         case 200:
             let (statusCode, transaction) = try call("GET", "v1/transactions/\(requestID)", nil)
@@ -172,7 +199,7 @@ public struct VerifyServerTarget: ConformanceTarget {
             let code = (object["error"] as? [String: Any])?["code"] as? String
             return .verdict(.reject, codes: code.map { [$0] } ?? [], detail: " (HTTP \(status))")
         default:
-            return .error("POST /\(path) answered \(status)\(Self.errorText(object))")
+            return .error("POST \(path) answered \(status)\(Self.errorText(object))")
         }
     }
 

@@ -1,6 +1,8 @@
 import ArgumentParser
+import CryptoCore
 import Foundation
 import Mdoc
+import MdocConformance
 import MdocModel
 import MdocTesting
 import Verifier
@@ -88,22 +90,31 @@ extension Simulate {
     struct OpenID4VPRedirect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "openid4vp-redirect",
-            abstract: "A wallet's direct_post(.jwt) answer to a request object from `request openid4vp-redirect`.",
+            abstract: "A wallet's direct_post(.jwt) answer to an openid4vp-redirect request: read from files, or fetched and posted over HTTP.",
             discussion: """
-                Reads the authorization request (its client_id) and the request object, checks the object as a wallet must \
-                (its signature by the x5c leaf, the client_id under its prefix, the wallet_nonce echoed) and writes \
-                response.txt: the form the wallet posts to response_uri, for `verify openid4vp-redirect --response`.
+                Reads the authorization request (its client_id and request_uri) and the request object: the file \
+                --request-object names (from `request openid4vp-redirect`), or, without it, the object the wallet fetches \
+                itself with a POST of a fresh wallet_nonce to request_uri. Checks the object as a wallet must (its signature \
+                by the x5c leaf, the client_id under its prefix, the wallet_nonce echoed) and writes response.txt: the form \
+                the wallet posts to response_uri. With --post the wallet posts it there and prints the verifier's answer \
+                (a same-device redirect_uri among it); otherwise `verify openid4vp-redirect --response` checks it.
                 """
         )
 
         @Option(name: .customLong("authorization-request"), help: "The openid4vp:// URL, or authorization-request.txt holding it.")
         var authorizationRequest: String
 
-        @Option(name: .customLong("request-object"), help: "request-object.jwt: the signed request object the wallet fetched.")
-        var requestObject: String
+        @Option(name: .customLong("request-object"), help: "request-object.jwt: the signed request object the wallet fetched. Without it the wallet fetches it from request_uri.")
+        var requestObject: String?
 
-        @Option(name: .customLong("wallet-nonce"), help: "The wallet_nonce the wallet sent when it fetched the request object.")
+        @Option(name: .customLong("wallet-nonce"), help: "The wallet_nonce the wallet sent when it fetched the request object (with --request-object), or sends (otherwise; default: a fresh one).")
         var walletNonce: String?
+
+        @Flag(help: "Post response.txt to the request's response_uri, as the wallet does, and print the verifier's answer.")
+        var post = false
+
+        @Option(help: "Seconds each HTTP exchange (the fetch, the post) may take.")
+        var timeout: Double = 30
 
         @OptionGroup var document: SimulationArguments
 
@@ -111,23 +122,50 @@ extension Simulate {
             try runReportingExit {
                 let url = FileManager.default.fileExists(atPath: authorizationRequest)
                     ? try InputFiles.readText(authorizationRequest, what: "authorization request", maxBytes: 8_192) : authorizationRequest
-                let jws = try InputFiles.readText(requestObject, what: "request object", maxBytes: 1 << 20)
-                let request: OpenID4VPRedirectWalletRequest
-                do {
-                    let parsed = try OpenID4VPAuthorizationRequest(url: url.trimmingCharacters(in: .whitespacesAndNewlines))
-                    request = try OpenID4VPRedirectWalletRequest(requestObject: jws.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                                 clientID: parsed.clientID, walletNonce: walletNonce)
-                } catch let error as SimulationError {
-                    throw UsageFailure(error.description)
-                }
+                let (request, fetched) = try walletRequest(url.trimmingCharacters(in: .whitespacesAndNewlines))
                 let built = try document.simulate(.openID4VPRedirect(request))
                 let files = try document.write(built, responseName: "response.txt")
-                let session = URL(fileURLWithPath: requestObject).deletingLastPathComponent().appendingPathComponent(SessionFile.name).path
-                let verify = document.verifyCommand(["openid4vp-redirect", "--response", files.response, "--session", session], built: built,
+                var verify: [String]?
+                if let requestObject {
+                    let session = URL(fileURLWithPath: requestObject).deletingLastPathComponent().appendingPathComponent(SessionFile.name).path
+                    verify = document.verifyCommand(["openid4vp-redirect", "--response", files.response, "--session", session], built: built,
                                                     files: files, sessionKeepsRequest: true)
+                }
+                if let fetched { _ = try OutputFiles.write(Array(fetched.utf8), to: document.out, name: "request-object.jwt") }
                 try document.writeCase(built, files: files, verify: verify, extra: ["clientId": request.clientID])
+                if post { try postAnswer(String(decoding: built.response.bytes, as: UTF8.self), to: request.responseURI) }
                 return .verified
             }
+        }
+
+        /// The request the wallet answers: from --request-object, or fetched from request_uri (then also its text).
+        func walletRequest(_ url: String) throws -> (OpenID4VPRedirectWalletRequest, fetched: String?) {
+            do {
+                let parsed = try OpenID4VPAuthorizationRequest(url: url)
+                if let requestObject {
+                    let jws = try InputFiles.readText(requestObject, what: "request object", maxBytes: 1 << 20)
+                    return (try OpenID4VPRedirectWalletRequest(requestObject: jws.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                               clientID: parsed.clientID, walletNonce: walletNonce), nil)
+                }
+                let nonce = walletNonce ?? Base64URL.encode(SecureRandom.bytes(16))
+                let jws = try WalletHTTP.fetchRequestObject(parsed.requestURI, walletNonce: nonce, timeout: timeout)
+                return (try OpenID4VPRedirectWalletRequest(requestObject: jws, clientID: parsed.clientID, walletNonce: nonce), jws)
+            } catch let error as SimulationError {
+                throw UsageFailure(error.description)
+            } catch let error as WalletHTTPFailure {
+                throw UsageFailure(error.description)
+            }
+        }
+
+        /// Posts the form to `responseURI` and prints the verifier's answer; a refusal is a failure naming its code.
+        func postAnswer(_ form: String, to responseURI: String) throws {
+            let (status, object) = try WalletHTTP.postAnswer(form, to: responseURI, timeout: timeout)
+            guard status == 200 else {
+                let code = ((object["error"] as? [String: Any])?["code"] as? String).map { " \(InputQuote.short($0))" } ?? ""
+                throw UsageFailure("response_uri answered \(status)\(code): the verifier refused the answer")
+            }
+            let redirect = (object["redirect_uri"] as? String).map { "; redirect_uri \(InputQuote.short($0, limit: 2_048))" } ?? ""
+            print("posted:   response_uri answered 200\(redirect)")
         }
     }
 }

@@ -389,10 +389,12 @@ struct SimulationArguments: ParsableArguments {
     }
 
     /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
-    func writeCase(_ built: Built, files: Files, verify: [String], extra: [String: Any]) throws {
+    /// Writes case.json and prints what was written, what the verifier must answer and the `mdocverify verify` command
+    /// (nil: only the verifier that published the request can verify the answer).
+    func writeCase(_ built: Built, files: Files, verify: [String]?, extra: [String: Any]) throws {
         let response = built.response
         let expected = response.expected
-        let command = verify.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+        let command = verify?.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
         var object: [String: Any] = [
             "format": response.format.rawValue,
             "docType": response.docType,
@@ -408,13 +410,13 @@ struct SimulationArguments: ParsableArguments {
                 "codes": expected.codes.map(\.rawValue).sorted(),
                 "description": expected.description,
             ] as [String: Any],
-            "verify": command,
+            "verify": command.map { $0 as Any } ?? NSNull(),
         ]
         object.merge(extra) { current, _ in current }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         try OutputFiles.write(Array(data) + Array("\n".utf8), to: out, name: "case.json")
         print("wrote \(files.response) (\(response.bytes.count) bytes), \(files.trust), case.json")
         print("expected: \(expected)")
-        print("verify:   \(command)")
+        print("verify:   \(command ?? "by the verifier that published the request (its session is there)")")
     }
 }

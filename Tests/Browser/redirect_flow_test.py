@@ -4,14 +4,15 @@
 Starts the built verify-server on loopback in test mode with the demo page on and the test reader identity
 (TestVectors/reader; the format is offered only with one). In Debian's headless Chromium the demo page creates a
 transaction and shows its QR code; a screenshot of the code is decoded with Debian's zbarimg (zbar-tools), so the test
-reads what a phone would. The decoded authorization request is handed to the compliance kit's wallet: this test
-POSTs to its request_uri (with wallet_nonce) for the signed request object, `mdocverify simulate openid4vp-redirect`
-checks it and builds the answer, and this test POSTs that form to response_uri. Scenarios:
+reads what a phone would. The decoded authorization request is handed to the compliance kit's wallet. Scenarios:
 
-- cross-device: the QR code decodes to the page's own link; after the wallet's answer the page, polling, shows
-  verified with the elements; a second fetch of the request object is 409;
-- same-device: the wallet's answer carries redirect_uri with a response_code; the browser follows it, the page reads
-  the result with the code and shows verified; the result is not readable without the code (403).
+- cross-device: the QR code decodes to the page's own link; `mdocverify simulate openid4vp-redirect --post` is the
+  wallet: it POSTs a wallet_nonce to request_uri, checks the signed request object, answers and POSTs the form to
+  response_uri; the page, polling, shows verified with the elements; a second fetch of the request object is 409;
+- same-device: this test fetches the request object with wallet_metadata, `mdocverify simulate` checks it and
+  builds the answer from files, and this test POSTs it; the answer carries redirect_uri with a response_code; the
+  browser follows it, the page reads the result with the code and shows verified; the result is not readable without
+  the code (403).
 
 usage: Tests/Browser/redirect_flow_test.py <verify-server binary> <mdocverify binary>
 Run by .ci/run; needs chromium, chromium-driver, python3-selenium and zbar-tools (Debian).
@@ -110,9 +111,16 @@ def cross_device(driver, mdocverify, folder, origin, failures):
     if not decoded or decoded != link or not decoded.startswith("openid4vp://?client_id=x509_hash%3A"):
         failures.append(f"cross-device: the QR code decodes to {decoded!r}, the page's link is {link!r}")
         return
-    status, body, second = wallet(mdocverify, folder, "cross-device", decoded)
-    if status != 200 or body != {}:
-        failures.append(f"cross-device: response_uri answered {status} {body}")
+    # Here mdocverify is the whole wallet: it fetches the request object from request_uri and posts to response_uri.
+    out = pathlib.Path(folder) / "cross-device"
+    out.mkdir()
+    (out / "request.json").write_text(json.dumps({"documents": DEMO_DOCUMENTS}))
+    simulated = subprocess.run([mdocverify, "simulate", "openid4vp-redirect", "--authorization-request", decoded, "--post",
+                                "--request", str(out / "request.json"), "--out", str(out / "wallet")], capture_output=True, text=True)
+    if simulated.returncode != 0 or "posted:   response_uri answered 200" not in simulated.stdout:
+        failures.append(f"cross-device: the wallet's fetch and post failed: {simulated.stdout} {simulated.stderr}")
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(decoded).query)
+    second, _, _ = post_form(query["request_uri"][0], {})
     if second != 409:
         failures.append(f"cross-device: a second fetch of the request object answered {second}, not 409")
     WebDriverWait(driver, 30).until(lambda d: text(d, "backend") not in ("-", "", "pending", "fetched"))

@@ -90,7 +90,7 @@ struct ConformanceServerCLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any])
         let summary = try #require(object["summary"] as? [String: Int])
         let corpus = ConformanceCorpus()
-        // A format fetched by reference is not driven through the server yet (the kit's wallet answers published requests).
+        // Without an API key a format fetched by reference does not apply: only the backend API reads its result.
         let applicable = corpus.cases.filter {
             $0.format.hasRequestFlow && $0.format.descriptor?.wire.byReference != true && !$0.requires.contains(.revocation)
         }
@@ -102,10 +102,10 @@ struct ConformanceServerCLITests {
         #expect(replay["gotCodes"] as? [String] == ["nonce.replayed"])
     }
 
-    @Test("with --api-key-file the run goes through the backend API: transactions, the wallet-facing endpoint, the status")
-    func transactionsAPI() throws {
-        let folder = try Self.setUp(trustCorpus: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// The server with an API key (written to `folder/api-key`; also returned), a reader identity and the URL wallets
+    /// reach it at, so that openid4vp-redirect is offered: its wallet fetches from the URL it publishes, so the port is
+    /// chosen first.
+    static func backendServer(_ folder: URL) throws -> (Server, String) {
         // A key the server is configured with (its SHA-256 under apiKeys), as `verify-server --new-api-key` prints it.
         let process = Process()
         process.executableURL = MdocVerifyCLI.builtProduct("verify-server")
@@ -119,23 +119,43 @@ struct ConformanceServerCLITests {
         let key = try #require(lines.first { $0.hasPrefix("vsk_") })
         let sha256 = try #require(lines.first { $0.hasPrefix("sha256: ") }).dropFirst("sha256: ".count)
         try key.write(to: folder.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)
+        let port = try #require(LoopbackPort.free())
+        let reader = VectorFiles.root.appendingPathComponent("TestVectors/reader")
         let server = try Server(folder: folder, trust: folder.appendingPathComponent("iaca.pem"),
                                 merchantKey: folder.appendingPathComponent("merchant-private.pem"), extra: [
                                     "VERIFY_SERVER_API_KEYS": #"[{"id":"conformance","sha256":"\#(sha256)","origins":["https://shop.example"]}]"#,
+                                    "VERIFY_SERVER_PORT": "\(port)", "VERIFY_SERVER_WALLET_BASE_URL": "http://127.0.0.1:\(port)",
+                                    "VERIFY_SERVER_READER_KEY": reader.appendingPathComponent("reader-key.pem").path,
+                                    "VERIFY_SERVER_READER_CERTIFICATES": reader.appendingPathComponent("reader-cert.pem").path,
                                 ])
+        return (server, key)
+    }
+
+    @Test("with --api-key-file the run goes through the backend API: transactions, the wallet-facing endpoint, the status")
+    func transactionsAPI() throws {
+        let folder = try Self.setUp(trustCorpus: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (server, _) = try Self.backendServer(folder)
         defer { server.stop() }
         let results = folder.appendingPathComponent("results.json")
         let run = try MdocVerifyCLI.run(["conformance", "run", "--target", "verify-server", server.url.absoluteString,
                                          "--merchant-key", folder.appendingPathComponent("merchant-public.pem").path,
                                          "--api-key-file", folder.appendingPathComponent("api-key").path,
                                          "--case", "annex-c/", "--case", "openid4vp/attack/", "--case", "apple-app/fault/mso-expired",
-                                         "--expect-codes", "--strict", "--json", results.path])
+                                         "--case", "openid4vp-redirect/", "--expect-codes", "--strict", "--json", results.path])
         #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: results)) as? [String: Any])
         let cases = try #require(object["cases"] as? [[String: Any]])
         let replay = try #require(cases.first { $0["id"] as? String == "openid4vp/attack/replay" })
         #expect(replay["outcome"] as? String == "passed")
         #expect(replay["gotCodes"] as? [String] == ["nonce.replayed"])
+        // The redirect flow is driven as a wallet drives it: every one of its cases runs to its verdict (none skipped),
+        // its replay refused at response_uri.
+        let redirect = cases.filter { ($0["id"] as? String)?.hasPrefix("openid4vp-redirect/") == true }
+        let expected = ConformanceCorpus().cases.filter { $0.format == .openID4VPRedirect && !$0.requires.contains(.revocation) }
+        #expect(redirect.filter { $0["outcome"] as? String == "passed" }.count == expected.count, "\(redirect)")
+        let redirectReplay = try #require(cases.first { $0["id"] as? String == "openid4vp-redirect/attack/replay" })
+        #expect(redirectReplay["gotCodes"] as? [String] == ["nonce.replayed"])
 
         // A key the server does not know: every case is an error, none a verdict.
         try "vsk_not-a-configured-key".write(to: folder.appendingPathComponent("api-key"), atomically: true, encoding: .utf8)

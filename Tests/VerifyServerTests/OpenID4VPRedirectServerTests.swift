@@ -258,7 +258,7 @@ struct OpenID4VPRedirectServerTests {
         }
     }
 
-    @Test("walletBaseURL: https, or http in test mode; no query, fragment or user information; unset outside test mode: none")
+    @Test("walletBaseURL: https, or http to a loopback host; no query, fragment or user information")
     func walletBaseURLRule() {
         func problem(_ url: String?, testMode: Bool = false) -> Bool {
             var configuration = ServerConfiguration()
@@ -269,7 +269,9 @@ struct OpenID4VPRedirectServerTests {
         #expect(!problem("https://verify.example"))
         #expect(!problem("https://verify.example/base/"))
         #expect(problem("http://verify.example"))
-        #expect(!problem("http://127.0.0.1:8080", testMode: true))
+        #expect(problem("http://192.168.1.5:8080", testMode: true), "a wallet on the LAN is not this machine: https")
+        #expect(!problem("http://127.0.0.1:8080"))
+        #expect(!problem("http://[::1]:8080", testMode: true))
         #expect(problem("https://verify.example/?a=1"))
         #expect(problem("https://verify.example/#f"))
         #expect(problem("https://user@verify.example"))

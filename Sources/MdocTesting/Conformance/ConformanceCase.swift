@@ -97,6 +97,9 @@ struct Recipe: Sendable {
     var transcript: Transcript = .own
     /// The same answer is posted a second time (needs a relying party that keeps state).
     var replay = false
+    /// A variant of the format's wallet by name (`WalletSide.variant(_:)`): a flow's own attack, such as an answer
+    /// with another `state`.
+    var walletVariant: String?
 
     /// What a positive case discloses: a handful of mDL elements (no portrait, to keep the corpus small).
     static let standardElements = ["family_name", "given_name", "birth_date", "issuing_country", "document_number", "age_over_21"]

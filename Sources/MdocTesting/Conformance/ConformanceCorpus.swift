@@ -127,6 +127,13 @@ public struct ConformanceCorpus: Sendable {
             }
             options.content = content
         }
+        var target = target
+        if let name = recipe.walletVariant {
+            guard let varied = target.wallet.variant(name) else {
+                throw SimulationError.invalidOption("case \(testCase.id): the \(target.format.rawValue) wallet has no variant \(name)")
+            }
+            target = ResponseTarget(varied)
+        }
         return try MdocSimulator(pki: material.pki).simulate(try Self.target(target, recipe.transcript, seed: seed), options: options)
     }
 
@@ -311,6 +318,7 @@ struct OtherTranscriptWallet: WalletSide {
 
     var format: ResponseFormat { base.format }
     var otherTranscript: SessionTranscript { base.otherTranscript }
+    var responseURI: String? { base.responseURI }
 
     func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
         -> (bytes: [UInt8], text: String?) {

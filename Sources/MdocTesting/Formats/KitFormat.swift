@@ -113,11 +113,17 @@ package struct CorpusShape: Sendable {
 }
 
 /// A request as a verifier published it, as the kit's wallet reads it: the verifier's values by the kit's names for
-/// them (`nonce`, `encryptionInfo`, `protocol`, `data`), the page's origin, and the relying party's Apple values
-/// (which no request carries).
+/// them (`nonce`, `encryptionInfo`, `protocol`, `data`, `authorizationRequest`), the page's origin, the relying
+/// party's Apple values (which no request carries), and how the wallet fetches a request object by reference.
 package struct PublishedRequest {
+    /// How the wallet fetches a request object by reference: POSTs `wallet_nonce` to the `request_uri` and gives the
+    /// answer's body (OpenID4VP 1.0 §5.10).
+    package typealias Fetch = (_ requestURI: String, _ walletNonce: String) throws -> String
+
     /// The value named `name`, or a thrown description of what is missing.
     package let value: (String) throws -> Any
+    /// The wallet's fetch of a request object; nil where the target cannot fetch one.
+    package let fetch: Fetch?
     /// The origin of the page that made the request.
     package let origin: String
     /// The relying party's Apple merchant key, merchant ID and team ID.
@@ -126,8 +132,10 @@ package struct PublishedRequest {
     package let teamID: String
 
     /// Creates the view of a published request.
-    package init(value: @escaping (String) throws -> Any, origin: String, merchantKey: PublicKey?, merchantID: String, teamID: String) {
+    package init(value: @escaping (String) throws -> Any, fetch: Fetch? = nil, origin: String, merchantKey: PublicKey?, merchantID: String,
+                 teamID: String) {
         self.value = value
+        self.fetch = fetch
         self.origin = origin
         self.merchantKey = merchantKey
         self.merchantID = merchantID

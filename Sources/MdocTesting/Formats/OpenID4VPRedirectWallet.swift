@@ -175,9 +175,50 @@ struct OpenID4VPRedirectWallet: WalletSide {
     let request: OpenID4VPRedirectWalletRequest
     /// The verifier's session, when the kit made the request (it holds the encryption key).
     let session: OpenID4VPRedirectSession?
+    /// The request values the device signs over, when an attack changes one; the request's otherwise.
+    var signedOver: OpenID4VPRedirectWalletRequest?
+    /// The `state` the answer carries, when an attack changes it; the request's otherwise.
+    var answerState: String?
+
+    init(request: OpenID4VPRedirectWalletRequest, session: OpenID4VPRedirectSession?) {
+        self.request = request
+        self.session = session
+    }
 
     var format: ResponseFormat { .openID4VPRedirect }
-    var transcript: SessionTranscript { request.transcript }
+    var transcript: SessionTranscript { (signedOver ?? request).transcript }
+    var responseURI: String? { request.responseURI }
+
+    /// The flow's own attacks (`Variant`): a transcript over another value of the request, or another `state`.
+    func variant(_ name: String) -> (any WalletSide)? {
+        guard let variant = Variant(rawValue: name) else { return nil }
+        var varied = self
+        let r = request
+        switch variant {
+        case .otherResponseURI, .otherNonce, .otherClientID:
+            let clientID = variant != .otherClientID ? r.clientID
+                : r.clientID.hasPrefix("x509_hash:") ? "x509_san_dns:verifier.example" : "x509_hash:" + Base64URL.encode(Digest.hash(.sha256, Array(r.clientID.utf8)))
+            varied.signedOver = OpenID4VPRedirectWalletRequest(
+                clientID: clientID, responseURI: variant == .otherResponseURI ? "https://another-verifier.example/direct_post" : r.responseURI,
+                nonce: variant == .otherNonce ? Base64URL.encode(Digest.hash(.sha256, Array(r.nonce.utf8))) : r.nonce, state: r.state,
+                responseMode: r.responseMode, jwk: r.jwk, queries: r.queries)
+        case .otherState:
+            varied.answerState = Base64URL.encode(Digest.hash(.sha256, Array(r.state.utf8)))
+        }
+        return varied
+    }
+
+    /// The flow's attacks a conformance case can name.
+    enum Variant: String, CaseIterable {
+        /// The device signs over another `response_uri` (an answer relayed from another verifier's request).
+        case otherResponseURI = "other-response-uri"
+        /// The device signs over another `nonce`.
+        case otherNonce = "other-nonce"
+        /// The device signs over the `client_id` under the other prefix (`x509_hash` ↔ `x509_san_dns`).
+        case otherClientID = "other-client-id"
+        /// The answer carries another transaction's `state`.
+        case otherState = "other-state"
+    }
     var otherTranscript: SessionTranscript {
         .openID4VP(clientID: request.clientID, nonce: request.nonce, jwkThumbprint: request.jwk?.thumbprint,
                    responseURI: "https://another-verifier.example/response")
@@ -188,7 +229,7 @@ struct OpenID4VPRedirectWallet: WalletSide {
         var recipient = try request.jwk?.publicKey()
         if let key = recipient { recipient = try self.recipient(key, faults: faults, pki: pki) }
         let presentation = OpenID4VPRequest.Presentation(queryID: request.queries.first?.id ?? "", deviceResponses: [deviceResponse])
-        let text = try request.answer([presentation], state: request.state, recipient: recipient,
+        let text = try request.answer([presentation], state: answerState ?? request.state, recipient: recipient,
                                       corruptCiphertext: faults.contains(.corruptedCiphertext))
         return (Array(text.utf8), text)
     }
@@ -211,14 +252,16 @@ extension ResponseTarget {
 
 extension KitFormat {
     /// OpenID4VP by reference: a kit-made request (signed by the kit's reader) answered with a `direct_post.jwt` form;
-    /// JWE faults end in `jwe.decryption_failed`. The kit does not yet answer a request a verifier published (the
-    /// wallet fetches it over HTTP).
+    /// JWE faults end in `jwe.decryption_failed`. A request a verifier published is answered as a wallet does: its
+    /// request object fetched from `request_uri` and checked, the form posted to its `response_uri`.
     static let openID4VPRedirect = KitFormat(
         format: .openID4VPRedirect, transportFaults: [.encryptedToOtherKey, .corruptedCiphertext],
         transportCodes: [.encryptedToOtherKey: .jweDecryptionFailed, .corruptedCiphertext: .jweDecryptionFailed], refusesDeviceMac: false,
         corpus: CorpusShape(responseFile: "response.txt", privateKeyFile: "encryption-private-key.pem",
                             privateKey: { $0.target.openID4VPRedirectSession?.encryptionKey }, verifyOptions: CorpusShape.sessionOptions,
-                            requestDocTypeCode: ErrorCode.vpTokenDocTypeMismatch, otherTranscriptName: "Annex C's")
+                            requestDocTypeCode: ErrorCode.vpTokenDocTypeMismatch, otherTranscriptName: "Annex C's",
+                            extraAttacks: addRedirectAttacks),
+        answering: answerOpenID4VPRedirect
     ) { seed in
         let reader = try TestReaderPKI.shared().identity
         let base = "https://verifier.example/v1/wallet/kit-\(seed.seed)"
@@ -227,6 +270,39 @@ extension KitFormat {
                                                           responseURI: base + "/direct_post", expiresAt: OpenID4VPRedirectWallet.seededExpiry)
         return SeededRequest(target: .openID4VPRedirect(session: created.session), state: try OpenID4VPRedirectFlow.state(created.session),
                              environment: FlowEnvironment(configuration: seed.configuration, readerIdentity: reader))
+    }
+}
+
+extension KitFormat {
+    /// The flow's own attacks: the device signs over another value of the request (each binds the answer to this
+    /// verifier and this request), or the answer carries another transaction's `state`.
+    static func addRedirectAttacks(to list: inout ConformanceCatalog.CaseList) {
+        let handover = "OpenID4VP 1.0 B.2.6.1 (OpenID4VPHandover, invocation via redirects)"
+        let signed: [(OpenID4VPRedirectWallet.Variant, String, String)] = [
+            (.otherResponseURI, "transcript-other-response-uri", "another verifier's response_uri (an answer relayed from its request)"),
+            (.otherNonce, "transcript-other-nonce", "another nonce than the request's"),
+            (.otherClientID, "transcript-other-client-id", "the client_id under the other prefix (x509_hash and x509_san_dns)"),
+        ]
+        for (variant, name, what) in signed {
+            list.add(.attack, name, clause: handover, summary: "the device signs over the redirect handover with \(what)",
+                     expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(walletVariant: variant.rawValue))
+        }
+        list.add(.attack, "state-other-transaction", clause: "OpenID4VP 1.0 §8.2 (state in the response), §14.4 (direct_post)",
+                 summary: "a correct answer that carries another transaction's state: it does not belong to this request",
+                 expected: .rejected(.redirectStateMismatch), recipe: Recipe(walletVariant: OpenID4VPRedirectWallet.Variant.otherState.rawValue))
+    }
+
+    /// The wallet for a published authorization request (`authorizationRequest`, the QR code's URL): fetches the
+    /// request object with a fresh `wallet_nonce` and checks it as a wallet must before answering it.
+    static func answerOpenID4VPRedirect(_ published: PublishedRequest) throws -> ResponseTarget {
+        let authorization = try OpenID4VPAuthorizationRequest(url: try published.text("authorizationRequest"))
+        guard let fetch = published.fetch else {
+            throw SimulationError.invalidOption("this target cannot fetch an openid4vp-redirect request object")
+        }
+        let walletNonce = Base64URL.encode(SecureRandom.bytes(16))
+        let object = try fetch(authorization.requestURI, walletNonce)
+        return .openID4VPRedirect(try OpenID4VPRedirectWalletRequest(requestObject: object, clientID: authorization.clientID,
+                                                                     walletNonce: walletNonce))
     }
 }
 

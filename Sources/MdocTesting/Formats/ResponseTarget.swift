@@ -23,6 +23,10 @@ public struct ResponseTarget: Sendable {
 
     /// A transcript of the same kind for another session (for `deviceSignatureOtherTranscript`).
     var otherTranscript: SessionTranscript { wallet.otherTranscript }
+
+    /// Where the wallet posts its answer itself (a format answered by reference: the request's `response_uri`); nil
+    /// where the page posts it.
+    package var responseURI: String? { wallet.responseURI }
 }
 
 /// One format's wallet: the transcripts it signs over and how its DeviceResponse travels to the relying party.
@@ -37,9 +41,19 @@ package protocol WalletSide: Sendable {
     /// build's transport faults applied.
     func wrap(_ deviceResponse: [UInt8], faults: Set<Fault>, extraEntries: [(CBORValue, CBORValue)], pki: TestPKI) throws
         -> (bytes: [UInt8], text: String?)
+    /// Where the wallet posts its answer itself; nil where the page posts it.
+    var responseURI: String? { get }
+    /// The wallet changed as the flow's attack `name` asks (a case's `Recipe.walletVariant`); nil for a name the
+    /// format does not know.
+    func variant(_ name: String) -> (any WalletSide)?
 }
 
 extension WalletSide {
+    /// The page posts the answer, by default.
+    var responseURI: String? { nil }
+    /// No variants, by default.
+    func variant(_ name: String) -> (any WalletSide)? { nil }
+
     /// The recipient key, or another one under the `encryptedToOtherKey` fault.
     func recipient(_ key: PublicKey, faults: Set<Fault>, pki: TestPKI) throws -> PublicKey {
         faults.contains(.encryptedToOtherKey) ? try pki.seed.key("other-recipient", curve: .p256).publicKey : key

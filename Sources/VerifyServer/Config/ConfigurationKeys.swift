@@ -119,7 +119,7 @@ struct ConfigurationKey: Sendable {
             let origin = try value.text()
             configuration.demoOrigin = origin.isEmpty ? nil : origin
         },
-        .init(name: "walletBaseURL", "The URL wallets reach this server at, for the request_uri and response_uri of openid4vp-redirect (e.g. https://verify.example.com); https (http in test mode). None: this listener in test mode, otherwise that format is not offered.", default: { $0.walletBaseURL }) { configuration, value in
+        .init(name: "walletBaseURL", "The URL wallets reach this server at, for the request_uri and response_uri of openid4vp-redirect (e.g. https://verify.example.com); https (http only to a loopback host, for a local test). None: this listener in test mode, otherwise that format is not offered.", default: { $0.walletBaseURL }) { configuration, value in
             let url = try value.text()
             configuration.walletBaseURL = url.isEmpty ? nil : url
         },

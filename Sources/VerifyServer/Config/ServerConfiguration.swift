@@ -169,7 +169,7 @@ public struct ServerConfiguration: Sendable {
     /// browser sees it (e.g. `http://127.0.0.1:8080`); nil (the default): no demo routes (404).
     public var demoOrigin: String?
     /// The URL wallets reach this server at, for the `request_uri` and `response_uri` of a format answered by reference
-    /// (openid4vp-redirect), e.g. `https://verify.example.com`; https, or http in test mode. Nil (the default): this
+    /// (openid4vp-redirect), e.g. `https://verify.example.com`; https, or http to a loopback host (a local test). Nil (the default): this
     /// listener in test mode (`http://host:port`), otherwise such formats are not offered.
     public var walletBaseURL: String?
     /// Where a signed event is posted when a transaction is answered (Standard Webhooks); https, or http in test mode.
@@ -385,9 +385,9 @@ extension ServerConfiguration {
     /// What is wrong with the URLs the server publishes: the wallet base URL and the demo's origin.
     var publishedURLProblems: [String] {
         var problems: [String] = []
-        if let walletBaseURL, !Self.isWalletBaseURL(walletBaseURL, testMode: testMode) {
-            problems.append("walletBaseURL must be an absolute https URL (http in test mode) without query or fragment, such as "
-                            + "https://verify.example.com")
+        if let walletBaseURL, !Self.isWalletBaseURL(walletBaseURL) {
+            problems.append("walletBaseURL must be an absolute https URL (http only to a loopback host) without query or fragment, "
+                            + "such as https://verify.example.com")
         }
         if let demoOrigin {
             if !testMode { problems.append("demoOrigin serves a demo page that creates transactions without a key; it needs test mode") }
@@ -396,9 +396,10 @@ extension ServerConfiguration {
         return problems
     }
 
-    static func isWalletBaseURL(_ text: String, testMode: Bool) -> Bool {
+    /// The request URLs' own rule (`RedirectURL`): https, or http to this machine (a local test).
+    static func isWalletBaseURL(_ text: String) -> Bool {
         guard text.utf8.count <= 1_024, let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else { return false }
-        return url.scheme == "https" || (url.scheme == "http" && testMode)
+        return url.scheme == "https" || (url.scheme == "http" && RedirectURL.isLoopback(host))
     }
 }

@@ -234,8 +234,8 @@ struct OpenID4VPRedirectServerTests {
             let created = try jsonObject(try await server.client.post("/v1/demo/transactions", json: #"{"format":"openid4vp-redirect","sameDevice":true}"#))
             let url = try #require(created["authorizationRequest"] as? String)
             let authorization = try OpenID4VPAuthorizationRequest(url: url)
-            // Test mode without walletBaseURL: this listener's own address.
-            #expect(authorization.requestURI.hasPrefix("http://127.0.0.1:"))
+            // Test mode without walletBaseURL: this listener's own address, the port it bound (the test listens on port 0).
+            #expect(authorization.requestURI.hasPrefix("http://127.0.0.1:\(server.client.port)/v1/wallet/"), "\(authorization.requestURI)")
             let object = try await server.client.get(try #require(URLComponents(string: authorization.requestURI)?.path))
             #expect(object.status == 200)
             let request = try OpenID4VPRedirectWalletRequest(requestObject: object.text, clientID: authorization.clientID, walletNonce: nil)

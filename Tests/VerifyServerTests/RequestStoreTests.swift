@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Mdoc
 import MdocModel
+import SQLiteNIO
 import Testing
 import VerifyServer
 
@@ -69,6 +70,32 @@ struct RequestStoreTests {
         try await reopened.prepare()
         #expect(try await reopened.consume(id: kept.id, now: kept.createdAt) == .consumed(kept))
         try await reopened.close()
+    }
+
+    @Test("SQLite: a start on a complete schema takes no write lock (another connection may hold it); a missing index is made")
+    func sqliteCompleteSchemaNeedsNoLock() async throws {
+        let path = Self.temporarySQLitePath()
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path) }
+        let first = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
+        try await first.prepare()
+        try await first.close()
+        // Another instance (or a backup) holds the write lock: a start that asked for it would wait busy_timeout and fail.
+        let other = try await SQLiteConnection.open(storage: .file(path: path))
+        _ = try await other.query("BEGIN IMMEDIATE")
+        let second = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
+        await #expect(throws: Never.self) { try await second.prepare() }
+        try await second.close()
+        _ = try await other.query("DROP INDEX verify_webhooks_due_at")
+        _ = try await other.query("COMMIT")
+        try await other.close()
+        // An incomplete schema is completed, under the lock.
+        let third = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
+        try await third.prepare()
+        try await third.close()
+        let check = try await SQLiteConnection.open(storage: .file(path: path))
+        let indexes = try await check.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'verify_webhooks_due_at'")
+        #expect(indexes.count == 1)
+        try await check.close()
     }
 
     @Test("PostgreSQL store", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))

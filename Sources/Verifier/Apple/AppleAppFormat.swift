@@ -19,7 +19,8 @@ extension FormatDescriptor {
             }
             return AppleAppFlow.state(nonce: nonce)
         },
-        flow: { environment, verifier in AppleAppFlow(environment, verifier: verifier) })
+        // Without a merchant key no answer can be opened: no flow (a server without Apple settings does not offer it).
+        flow: { environment, verifier in environment.recipientKeys.isEmpty ? nil : AppleAppFlow(environment, verifier: verifier) })
 }
 
 // The Apple envelope's own checks and codes.

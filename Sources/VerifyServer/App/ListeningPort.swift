@@ -33,6 +33,14 @@ final class ListeningPort: Sendable {
         for waiter in waiters { waiter.resume(throwing: NotListening()) }
     }
 
+    /// The bound port, once the server listens.
+    var port: Int? {
+        state.withLockedValue { state in
+            if case .listening(let port) = state { return port }
+            return nil
+        }
+    }
+
     func wait() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             let immediate: Result<Int, any Error>? = state.withLockedValue { state in

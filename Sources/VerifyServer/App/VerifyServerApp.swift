@@ -85,8 +85,9 @@ public struct VerifyServerApp: Service {
             metrics: metrics, clock: clock, hooks: hooks, logger: logger, credentials: credentials)
         handlers.webhooks = configuration.webhookSender(credentials: credentials, store: store, clock: clock, metrics: metrics, logger: logger,
                                                         backoff: hooks.webhookBackoff)
-        let router = makeRouter(handlers, metrics: metrics)
         let listening = ListeningPort()
+        handlers.listening = listening
+        let router = makeRouter(handlers, metrics: metrics)
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, webhookRetention: handlers.webhooks?.retention,
                                           clock: clock, logger: logger)

@@ -38,9 +38,9 @@ struct ConfigurationKey: Sendable {
     static let all: [ConfigurationKey] = [
         .init(name: "host", "The address to listen on.", default: { $0.host }) { $0.host = try $1.text() },
         .init(name: "port", "The TCP port to listen on; 0 picks a free port.", default: { $0.port }) { $0.port = try $1.integer() },
-        .init(name: "merchantID", "The Apple merchant ID bound into the Apple session transcript; required.", default: { $0.merchantID }) { $0.merchantID = try $1.text() },
-        .init(name: "teamID", "The Apple developer team ID bound into the Apple session transcript; required.", default: { $0.teamID }) { $0.teamID = try $1.text() },
-        .init(name: "decryptionKeys", "PEM files of the P-256 decryption keys (a response's pkRHash picks one); at least one.", default: { $0.decryptionKeyPaths }) { $0.decryptionKeyPaths = try $1.list() },
+        .init(name: "merchantID", "The Apple merchant ID bound into the Apple session transcript. apple-app is offered with merchantID, teamID and decryptionKeys together; none of the three leaves it out.", default: { $0.merchantID }) { $0.merchantID = try $1.text() },
+        .init(name: "teamID", "The Apple developer team ID bound into the Apple session transcript; set with merchantID.", default: { $0.teamID }) { $0.teamID = try $1.text() },
+        .init(name: "decryptionKeys", "PEM files of the Apple P-256 decryption keys (a response's pkRHash picks one); set with merchantID.", default: { $0.decryptionKeyPaths }) { $0.decryptionKeyPaths = try $1.list() },
         .init(name: "trustStore", "Trust anchor files or folders (with their manifest.json scopes); none: the production bundle embedded in the binary.", default: { $0.trustStorePaths }) { $0.trustStorePaths = try $1.list() },
         .init(name: "trustWatchInterval", "Seconds between checks of the trust files for changes (then reloaded, as on SIGHUP); 0 turns the check off.", default: { $0.trustWatchInterval }) { $0.trustWatchInterval = try $1.seconds() },
         .init(name: "vicals", "VICALs whose IACAs join the trust store: `{file, root}` or `{url, root, refresh}` objects (root: the pinned PEM); in the environment `FILE=ROOT` or `URL=ROOT` pairs, comma-separated (a URL splits at its last `=`).", default: { $0.vicals }) { $0.vicals = try VICALSource.list(from: $1) },

@@ -236,9 +236,7 @@ public struct ServerConfiguration: Sendable {
         var problems: [String] = []
         if host.isEmpty { problems.append("host is empty") }
         if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
-        if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)") }
-        if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)") }
-        if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)") }
+        problems += appleProblems
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
         if !(revocationFetchTimeout > 0 && revocationFetchTimeout <= 60) {
@@ -374,12 +372,26 @@ public struct ConfigurationProblems: Error, CustomStringConvertible, Sendable {
 
 extension ServerConfiguration {
     /// The base of the wallet-facing URLs of formats answered by reference, without a trailing slash: `walletBaseURL`,
-    /// or this listener in test mode (127.0.0.1 for a wildcard host); nil otherwise.
-    var walletURL: String? {
+    /// or this listener in test mode (127.0.0.1 for a wildcard host; `boundPort`, the port it listens on, when known,
+    /// as with port 0); nil otherwise.
+    func walletURL(boundPort: Int? = nil) -> String? {
         if let walletBaseURL { return walletBaseURL.hasSuffix("/") ? String(walletBaseURL.dropLast()) : walletBaseURL }
         guard testMode else { return nil }
         let shown = ["0.0.0.0", "::", ""].contains(host) ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
-        return "http://\(shown):\(port)"
+        return "http://\(shown):\(boundPort ?? port)"
+    }
+
+    /// Apple in-app (`apple-app`) is configured by merchantID, teamID and decryptionKeys together; none of them: the
+    /// format is not offered. One or two of them is a problem naming the others.
+    var appleProblems: [String] {
+        let given = [!merchantID.isEmpty, !teamID.isEmpty, !decryptionKeyPaths.isEmpty]
+        guard given.contains(true) else { return [] }
+        let why = " (apple-app needs merchantID, teamID and decryptionKeys together; set none of them to leave it out)"
+        var problems: [String] = []
+        if merchantID.isEmpty { problems.append("merchantID is missing (VERIFY_SERVER_MERCHANT_ID)" + why) }
+        if teamID.isEmpty { problems.append("teamID is missing (VERIFY_SERVER_TEAM_ID)" + why) }
+        if decryptionKeyPaths.isEmpty { problems.append("no decryption key configured (decryptionKeys / VERIFY_SERVER_DECRYPTION_KEYS)" + why) }
+        return problems
     }
 
     /// What is wrong with the URLs the server publishes: the wallet base URL and the demo's origin.

@@ -163,7 +163,7 @@ extension ServerHandlers {
     /// test mode); nil for the other formats.
     private func walletURLs(_ id: String, format: VerificationReport.Format) throws(APIError) -> WalletURLs? {
         guard format.descriptor?.wire.byReference == true else { return nil }
-        guard let base = configuration.walletURL else {
+        guard let base = walletURL else {
             throw APIError.malformed("this server has no walletBaseURL, the https URL wallets reach it at: set it to offer "
                 + "\(format.rawValue)", code: .envelopeUnsupported)
         }

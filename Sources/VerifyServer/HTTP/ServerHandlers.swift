@@ -53,6 +53,11 @@ struct ServerHandlers: Sendable {
     let credentials: Credentials
     /// Posts an event per answered transaction (nil without `webhookURL`).
     var webhooks: WebhookSender?
+    /// The port the listener bound (test mode's wallet URLs name it).
+    var listening: ListeningPort?
+
+    /// The base of the wallet-facing URLs (`ServerConfiguration.walletURL(boundPort:)`).
+    var walletURL: String? { configuration.walletURL(boundPort: listening?.port) }
 
     var bodies: BodyReader {
         BodyReader(limit: configuration.bodyLimit, timeout: configuration.bodyTimeout, timeLimit: TimeLimit(wait: hooks.bodyDeadline))
@@ -111,7 +116,7 @@ struct ServerHandlers: Sendable {
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
             ("formats", .array(VerificationReport.Format.allCases.filter {
-                runtime.flows[$0] != nil && ($0.descriptor?.wire.byReference != true || configuration.walletURL != nil)
+                runtime.flows[$0] != nil && ($0.descriptor?.wire.byReference != true || walletURL != nil)
             }.map { .string($0.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("revocation", revocationReadiness(runtime)),

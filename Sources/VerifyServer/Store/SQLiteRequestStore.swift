@@ -79,6 +79,8 @@ public final class SQLiteRequestStore: RequestStore {
         _ = try await connection.query("PRAGMA synchronous=FULL")
         _ = try await connection.query("PRAGMA secure_delete=ON")
         _ = try await connection.query("PRAGMA busy_timeout=5000")
+        // A schema that is all there needs no write lock: instances starting together on one file do not queue for it.
+        guard try await !schemaComplete() else { return }
         // One transaction, one commit (with synchronous=FULL each statement on its own would sync the file).
         _ = try await connection.query("BEGIN IMMEDIATE")
         do {
@@ -89,6 +91,21 @@ public final class SQLiteRequestStore: RequestStore {
             throw error
         }
     }
+
+    /// Whether every table, index and column `createSchema()` makes is there already.
+    private func schemaComplete() async throws -> Bool {
+        let names = Set(try await connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
+            .compactMap { $0.column("name")?.string })
+        guard Self.schemaObjects.isSubset(of: names) else { return false }
+        let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
+        return Self.addedColumns.allSatisfy { columns.contains($0.0) }
+    }
+
+    /// The tables and indexes of the schema.
+    static let schemaObjects: Set<String> = [
+        "verify_requests", "verify_requests_expires_at", "verify_requests_open_by_key", "verify_vical_issues", "verify_webhooks",
+        "verify_webhooks_due_at",
+    ]
 
     private func createSchema() async throws {
         _ = try await connection.query("""

@@ -15,7 +15,9 @@ struct AppleSettingsTests {
             configuration.teamID = ""
             configuration.decryptionKeyPaths = []
         }) { server, _ in
-            let ready = try jsonObject(try await server.client.get("/readyz"))
+            let readiness = try await server.client.get("/readyz")
+            #expect(readiness.status == 200, "ready without Apple keys: \(readiness.text)")
+            let ready = try jsonObject(readiness)
             let formats = try #require(ready["formats"] as? [String])
             #expect(!formats.contains("apple-app"))
             #expect(formats.contains("annex-c") && formats.contains("openid4vp"), "\(formats)")

@@ -125,6 +125,19 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("the production example passes the start's checks as shipped: production mode, legacy routes off, the embedded bundle, an API key entry that matches no key")
+    func productionExample() throws {
+        let configuration = try ConfigurationLoader.load(file: VectorFiles.url("docs/deploy/verify-server.production.yaml").path, environment: [:])
+        #expect(!configuration.testMode)
+        #expect(configuration.legacyAPI == .off)
+        #expect(configuration.trustStorePaths.isEmpty)
+        #expect(configuration.problems.isEmpty, "\(configuration.problems)")
+        #expect(configuration.apiKeys.count == 1)
+        let runtime = try VerifierRuntime.load(configuration)
+        #expect(runtime.trustStore.anchors.count > 10)
+        #expect(runtime.flows[.appleApp] == nil)
+    }
+
     @Test("the README's example configuration loads: test mode, the kit's and Apple's test IACAs, the embedded store")
     func exampleConfiguration() throws {
         let configuration = try ConfigurationLoader.load(file: VectorFiles.url("docs/verify-server.example.yaml").path, environment: [:])

@@ -316,10 +316,10 @@ struct LockedSQLiteTests {
         }
     }
 
-    /// `body`'s value once the store answers within its timeout (at most 20 tries, 250 ms apart); the last failure
-    /// is thrown.
+    /// `body`'s value once the store answers within its timeout (at most 60 tries, 250 ms apart: under a full parallel
+    /// test run the file's syncs can stall it for a minute); the last failure is thrown.
     static func onceAnswered<T>(_ body: () async throws -> T) async throws -> T {
-        for _ in 0..<19 {
+        for _ in 0..<59 {
             if let value = try? await body() { return value }
             try await Task.sleep(for: .milliseconds(250))
         }

@@ -17,6 +17,19 @@ struct LegacyAPITests {
         #expect(wrong.joined().contains("beside-api-keys"), "\(wrong)")
     }
 
+    @Test("YAML's unquoted off and on (read as booleans by YAML 1.1) are the choices off and on")
+    func yamlBooleans() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-yaml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (text, expected) in [("off", LegacyAPI.off), ("on", LegacyAPI.on), ("\"off\"", LegacyAPI.off)] {
+            let file = folder.appendingPathComponent("c.yaml")
+            try "legacyAPI: \(text)\n".write(to: file, atomically: true, encoding: .utf8)
+            let (configuration, problems) = ConfigurationLoader.read(file: file.path, environment: [:])
+            #expect(problems.isEmpty && configuration.legacyAPI == expected, "\(text): \(problems)")
+        }
+    }
+
     @Test("off (the default) with API keys and test mode off: POST /v1/requests for any origin and POST /v1/verify answer 404 api.legacy_off; the backend API answers")
     func closedBesideKeys() async throws {
         let key = TransactionAPITests.key("shop")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-import VerifyServer
+@testable import VerifyServer
+import Verifier
 
 /// `/metrics`: a `# HELP` and `# TYPE` line for every family, HTTP request metrics, and the format of refused verify
 /// calls.
@@ -41,7 +42,7 @@ struct MetricsExpositionTests {
         }
     }
 
-    /// Metric names as written in the sources that record them (`label: "…"`).
+    /// Metric names as written in the sources that record them (`label: "…"`, or the registry's `(name: "…"`).
     static func recordedNames() throws -> Set<String> {
         var names = Set<String>()
         for folder in ["Sources/VerifyServer", "Sources/RevocationFetch"] {
@@ -49,17 +50,48 @@ struct MetricsExpositionTests {
             let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             for file in files where file.pathExtension == "swift" {
                 let text = try String(contentsOf: file, encoding: .utf8)
-                var rest = text[...]
-                while let range = rest.range(of: "label: \"") {
-                    let name = rest[range.upperBound...].prefix { $0 != "\"" }
-                    if name.hasSuffix("_total") || name.hasSuffix("_seconds") || name.contains("verify_server_") || name.hasPrefix("revocation_") {
-                        names.insert(String(name))
+                for marker in ["label: \"", "(name: \""] {
+                    var rest = text[...]
+                    while let range = rest.range(of: marker) {
+                        let name = rest[range.upperBound...].prefix { $0 != "\"" }
+                        if name.hasSuffix("_total") || name.hasSuffix("_seconds") || name.contains("verify_server_") || name.hasPrefix("revocation_")
+                            || name.hasPrefix("process_") {
+                            names.insert(String(name))
+                        }
+                        rest = rest[range.upperBound...]
                     }
-                    rest = rest[range.upperBound...]
                 }
             }
         }
         return names
+    }
+
+    @Test("the process's figures and the build: memory, CPU, file descriptors, start time, build_info with the version")
+    func processAndBuild() async throws {
+        try await ServerFixture.withServer { server in
+            let text = try await server.client.get("/metrics").text
+            func value(_ name: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            #expect(text.contains("verify_server_build_info{version=\"\(ProductVersion.package)\"} 1"), "\(text)")
+            #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+            #expect((value("process_virtual_memory_bytes") ?? 0) >= (value("process_resident_memory_bytes") ?? .infinity))
+            #expect((value("process_open_fds") ?? 0) >= 3)
+            #expect((value("process_max_fds") ?? 0) >= (value("process_open_fds") ?? .infinity))
+            #expect(value("process_cpu_seconds_total") != nil)
+            let start = try #require(value("process_start_time_seconds"))
+            #expect(start > 1_600_000_000 && start <= Date().timeIntervalSince1970 + 1)
+        }
+    }
+
+    @Test("/proc/self/stat: the fields after the command, whose name may hold spaces and parentheses; a short line is nothing")
+    func statParsing() {
+        let line = "4242 (verify ) server) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 9 0 123456 987654321 4321 18446744073709551615"
+        let stat = ProcessMetrics.stat(line)
+        #expect(stat?.userTicks == 250 && stat?.systemTicks == 50)
+        #expect(stat?.startTicks == 123456 && stat?.virtualBytes == 987654321 && stat?.residentPages == 4321)
+        #expect(ProcessMetrics.stat("4242 (short) S 1 2 3") == nil)
+        #expect(ProcessMetrics.stat("no parenthesis") == nil)
     }
 
     @Test("every metric the server or the revocation fetcher records has a help text, and every help text a metric")

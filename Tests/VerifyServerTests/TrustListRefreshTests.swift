@@ -2,6 +2,7 @@ import CryptoCore
 import Foundation
 import MdocTesting
 import MdocTestingServer
+import Synchronization
 import Testing
 import TestSupport
 import VerifyServer
@@ -238,15 +239,22 @@ struct TrustListRefreshTests {
     func restartFromTheCopy(_ kind: Kind) async throws {
         try await RefreshedList.with(kind) { list in
             try list.publish(3, [list.first])
+            let downloaded = Mutex<String?>(nil)
             try await ServerFixture.withServer(list.configuration()) { server in
                 #expect(RefreshedList.trusts(server, list.first))
+                let last = try await list.readiness(server)["lastRefresh"] as? String
+                downloaded.withLock { $0 = last }
             }
+            let firstRefresh = downloaded.withLock { $0 }
+            #expect(firstRefresh != nil)
             await list.lists.stop()
             try await ServerFixture.withServer(list.configuration()) { server in
                 #expect(RefreshedList.trusts(server, list.first))
                 let entry = try await list.readiness(server)
                 #expect(entry[list.markField] as? Int == 3)
                 #expect(entry["lastError"] as? String == "unreachable")
+                // Served from the copy: lastRefresh is when that copy was downloaded, not null.
+                #expect(entry["lastRefresh"] as? String == firstRefresh, "\(entry)")
             }
             // A copy changed on disk is verified like a download: a broken signature is no usable copy.
             let copy = try #require(try list.copies().first)

@@ -38,6 +38,17 @@ final class TrustListRefreshStatus: Sendable {
         }
     }
 
+    /// A start served from the last good copy: its `lastRefresh` is the copy's last verified download (its file's
+    /// modification time, which each successful download sets), unless this process already knows a later one.
+    func servedFromCopy(_ list: TrustList, downloadedAt time: Date) {
+        guard let key = Self.key(list) else { return }
+        sources.withLockedValue { sources in
+            var source = sources[key] ?? Source()
+            if source.lastRefresh == nil { source.lastRefresh = time }
+            sources[key] = source
+        }
+    }
+
     func failed(_ list: TrustList, category: String, at time: Date) {
         guard let key = Self.key(list) else { return }
         sources.withLockedValue { sources in
@@ -302,7 +313,11 @@ final class TrustListRefresher: Service, Sendable {
             if inUse != nil, let previous, (try? verify(previous, list: list)) == nil { box.reload(logger: logger) }
             throw error
         }
-        if previous == bytes, inUse != nil { return Replaced(changed: false, path: path, previous: previous) }
+        if previous == bytes, inUse != nil {
+            // The copy's modification time says when it was last downloaded and verified (a start from it reports that).
+            try? FileManager.default.setAttributes([.modificationDate: now()], ofItemAtPath: path)
+            return Replaced(changed: false, path: path, previous: previous)
+        }
         if let inUse, inUse != verified.markKey {
             throw Failure(category: "provider_changed", detail: "the list is now \(verified.owner)'s, not the one in use (\(inUse)); "
                           + "remove the copy \(path) to accept another provider's list from this URL")
@@ -317,6 +332,7 @@ final class TrustListRefresher: Service, Sendable {
         } catch {
             throw Failure(category: "cache_unwritable", detail: "cannot write \(path): \(error)")
         }
+        try? FileManager.default.setAttributes([.modificationDate: now()], ofItemAtPath: path)
         return Replaced(changed: true, path: path, previous: previous)
     }
 
@@ -365,6 +381,10 @@ final class TrustListRefresher: Service, Sendable {
                 let failure = error as? Failure ?? Failure(category: "failed", detail: "\(error)")
                 failed[list.kind + " " + (list.url ?? "")] = failure
                 noteFailure(list, failure, atStart: true)
+                if let path = configuration.copyPath(list),
+                   let written = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
+                    box.listRefreshes.servedFromCopy(list, downloadedAt: written)
+                }
             }
         }
         let problems = box.reloadProblems(logger: logger, atStart: true)

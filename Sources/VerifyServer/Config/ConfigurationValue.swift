@@ -108,7 +108,10 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
     /// One of an enumeration's raw values (profile, revocation policy, log level).
     func choice<Value: RawRepresentable & CaseIterable>(_ type: Value.Type) throws(ConfigurationValueError) -> Value
         where Value.RawValue == String {
-        guard let value = Value(rawValue: try text()) else {
+        let text = try text()
+        // YAML 1.1 reads an unquoted `off` or `on` as a boolean: a choice with such a value takes it back.
+        let spelled = ["false": "off", "true": "on"][text.lowercased()]
+        guard let value = Value(rawValue: text) ?? spelled.flatMap(Value.init(rawValue:)) else {
             throw ConfigurationValueError("must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value

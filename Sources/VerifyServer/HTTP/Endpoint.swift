@@ -13,7 +13,7 @@ public enum Endpoint: String, CaseIterable, Sendable {
     case verify
     /// `GET /healthz`: liveness; always `{"status": "ok"}`.
     case healthz
-    /// `GET /readyz`: readiness (store reachable, keys loaded, trust store not empty) and what the server has loaded.
+    /// `GET /readyz`: readiness (store reachable, at least one format offered, trust store not empty) and what the server has loaded.
     case readyz
     /// `HEAD /healthz`: liveness for probes that send HEAD; 200 with no body.
     case healthzHead

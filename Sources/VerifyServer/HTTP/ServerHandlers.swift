@@ -97,7 +97,8 @@ struct ServerHandlers: Sendable {
         }
     }
 
-    /// `GET /readyz`: the store answers, keys are loaded, the trust store is not empty; says whether test mode is on.
+    /// `GET /readyz`: the store answers, at least one format is offered, the trust store is not empty; says whether
+    /// test mode is on.
     func readiness() async -> Response {
         var storeReachable = true
         do {
@@ -107,7 +108,8 @@ struct ServerHandlers: Sendable {
             logger.warning("readiness: request store unreachable", metadata: ["store": "\(configuration.store.redacted)"])
         }
         let runtime = runtimes.current
-        let ready = storeReachable && runtime.keyCount > 0 && !runtime.trustStore.isEmpty
+        // Apple's keys are optional (without them apple-app is not offered): a server without any format is not ready.
+        let ready = storeReachable && !runtime.flows.isEmpty && !runtime.trustStore.isEmpty
         return Response.json(ready ? .ok : .serviceUnavailable, .object([
             ("status", .string(ready ? "ready" : "not_ready")),
             ("testMode", .bool(configuration.testMode)),

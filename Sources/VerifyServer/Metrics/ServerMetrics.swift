@@ -22,6 +22,8 @@ public final class ServerMetrics: Sendable {
     /// The per-list gauges the last `trust` call recorded, by label and dimensions: those of a list no longer in use
     /// (dropped by a reload, replaced by another provider's) are removed, not left at their last value.
     private let listGauges = NIOLockedValueBox<[String: (label: String, dimensions: [(String, String)])]>([:])
+    /// The process's memory, CPU, file descriptors and start time, and the build's version.
+    private let process: ProcessMetrics
 
     /// Stage latencies are tens of microseconds to milliseconds; Prometheus' default buckets start at 5 ms.
     static let durationBuckets: [Duration] = [
@@ -36,6 +38,7 @@ public final class ServerMetrics: Sendable {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.durationBuckets
         self.factory = factory
+        process = ProcessMetrics(registry: registry)
         let stages: [StageTimings.Stage] = [.decode, .hpke, .issuer, .chain, .digests, .device]
         stageTimers = stages.map { stage in
             (stage, Timer(label: "verify_server_verification_stage_seconds", dimensions: [("stage", stage.rawValue)], factory: factory))
@@ -44,7 +47,10 @@ public final class ServerMetrics: Sendable {
 
     /// Returns every metric in the Prometheus text exposition format, as `/metrics` serves it: each family's `# TYPE`
     /// line follows its `# HELP` line.
-    public func exposition() -> [UInt8] { Self.addingHelp(to: registry.emitToBuffer()) }
+    public func exposition() -> [UInt8] {
+        process.update()
+        return Self.addingHelp(to: registry.emitToBuffer())
+    }
 
     /// The `# HELP` text of every metric family the server records, the revocation fetcher's included.
     ///
@@ -78,6 +84,13 @@ public final class ServerMetrics: Sendable {
         "verify_server_webhook_attempts_total": "Webhook delivery attempts, by outcome (delivered, failed, gone, refused, given_up, interrupted).",
         "verify_server_webhook_backlog": "Webhook events waiting in the store's outbox (all instances), as the sender last measured it (after each pass that attempted events, else every 15 s).",
         "verify_server_webhook_oldest_age_seconds": "Seconds since the oldest waiting webhook event was queued (0: none waits).",
+        "verify_server_build_info": "Always 1; the version label is the build's (verify-server --version).",
+        "process_resident_memory_bytes": "Resident memory of the process, in bytes.",
+        "process_virtual_memory_bytes": "Virtual memory of the process, in bytes.",
+        "process_cpu_seconds_total": "CPU time the process has used (user and system), in seconds.",
+        "process_open_fds": "File descriptors the process has open (connections, store files, sockets).",
+        "process_max_fds": "The process's limit on open file descriptors (RLIMIT_NOFILE).",
+        "process_start_time_seconds": "When the process started, in seconds since 1970.",
         "revocation_fetches_total": "Revocation list fetches, by list kind and outcome.",
         "revocation_cache_lookups_total": "Revocation list cache lookups, by list kind and result.",
         "revocation_oldest_list_age_seconds": "Age of the oldest cached revocation list, by list kind.",

@@ -40,23 +40,14 @@ struct VerifyServerCommand: AsyncParsableCommand {
                                             valueName: "key-id"))
     var newApiKey: String?
 
+    @Flag(name: .long, help: "Bring the configured request store's schema to this version's and exit. Run it as the schema's owner; the service may then run as a role with only the grants docs/schema.md lists.")
+    var migrate = false
+
+    @Option(name: .long, help: ArgumentHelp("Print the request store's schema (postgres or sqlite) as SQL and exit.", valueName: "dialect"))
+    var printSchema: String?
+
     func run() async throws {
-        if printConfigReference {
-            print(ConfigurationReference.markdown, terminator: "")
-            return
-        }
-        if connect && !checkConfig {
-            FileHandle.standardError.write(Data("verify-server: --connect goes with --check-config\n".utf8))
-            Foundation.exit(2)
-        }
-        if let id = newApiKey {
-            do {
-                print(try APIKey.newKeyListing(id: id))
-                return
-            } catch {
-                Self.refuse(error)
-            }
-        }
+        if await runOneShot() { return }
         let environment = ProcessInfo.processInfo.environment
         let (settings, readProblems) = ConfigurationLoader.read(file: config, environment: environment)
         let runtime: VerifierRuntime
@@ -96,6 +87,58 @@ struct VerifyServerCommand: AsyncParsableCommand {
             try await group.run()
         } catch let failure as ListenFailure {
             FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(failure.description))\n".utf8))
+            Foundation.exit(1)
+        }
+    }
+
+    /// The options that do one thing and exit (the reference, the schema, a migration, a new key); false when none
+    /// is given.
+    func runOneShot() async -> Bool {
+        if printConfigReference {
+            print(ConfigurationReference.markdown, terminator: "")
+            return true
+        }
+        if let printSchema {
+            guard let script = StoreSchema.script(printSchema) else {
+                FileHandle.standardError.write(Data("verify-server: --print-schema takes postgres or sqlite\n".utf8))
+                Foundation.exit(2)
+            }
+            print(script, terminator: "")
+            return true
+        }
+        if migrate {
+            await Self.migrate(config: config)
+            return true
+        }
+        if connect && !checkConfig {
+            FileHandle.standardError.write(Data("verify-server: --connect goes with --check-config\n".utf8))
+            Foundation.exit(2)
+        }
+        if let id = newApiKey {
+            do {
+                print(try APIKey.newKeyListing(id: id))
+                return true
+            } catch {
+                Self.refuse(error)
+            }
+        }
+        return false
+    }
+
+    /// `--migrate`: the configured store's schema brought to this version, one line; exit 1 when the store refuses (2
+    /// for a configuration that cannot be read).
+    static func migrate(config: String?) async {
+        let (settings, problems) = ConfigurationLoader.read(file: config, environment: ProcessInfo.processInfo.environment)
+        if let problem = problems.first(where: { $0.hasPrefix("storeURL") || $0.hasPrefix("storePassword") || $0.contains(": cannot read") }) {
+            refuse(ConfigurationProblems([problem]))
+        }
+        var quiet = Logger(label: "verify-server")
+        quiet.logLevel = .critical
+        do {
+            let version = try await settings.migrateStore(logger: quiet)
+            print("store \(settings.store.redacted): schema at version \(version)")
+        } catch {
+            FileHandle.standardError.write(Data("verify-server: store \(settings.store.redacted): \(TerminalText.escaped("\(error)"))\n".utf8))
             Foundation.exit(1)
         }
     }

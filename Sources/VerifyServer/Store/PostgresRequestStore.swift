@@ -40,66 +40,81 @@ public final class PostgresRequestStore: RequestStore {
     /// The connection pool; runs until graceful shutdown, after the HTTP server has drained.
     public var services: [any Service] { [client] }
 
-    /// Creates the tables and indexes if they do not exist.
+    /// Brings the schema to `StoreSchema.version`: runs `StoreSchema.postgres` unless the schema is complete already.
     ///
     /// Instances starting together serialize on a PostgreSQL advisory lock. A complete schema is left alone: `ALTER
     /// TABLE … ADD COLUMN IF NOT EXISTS` and `CREATE INDEX IF NOT EXISTS` lock the table even when there is nothing to
-    /// do, which would stall the other instances' requests during a rolling restart.
+    /// do, which would stall the other instances' requests during a rolling restart; and a least-privilege role (only
+    /// `StoreSchema.postgresGrants`) starts on a schema its owner made (`verify-server --migrate`). A schema newer than
+    /// this build's is refused.
     public func prepare() async throws {
-        // Instances starting together serialize on an advisory lock; CREATE … IF NOT EXISTS alone can race.
-        try await Self.naming {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
-                var complete = false
-                for try await value in try await connection.query(Self.schemaComplete, logger: logger).decode(Bool.self) {
-                    complete = value
-                }
-                guard !complete else { return }
-                try await connection.query("""
-                    CREATE TABLE IF NOT EXISTS verify_requests (
-                        id text PRIMARY KEY,
-                        format text NOT NULL,
-                        policy text NOT NULL,
-                        state text NOT NULL,
-                        created_at timestamptz NOT NULL,
-                        expires_at timestamptz NOT NULL,
-                        consumed_at timestamptz,
-                        attempts bigint NOT NULL DEFAULT 0
-                    )
-                    """, logger: logger)
-                // Columns added since the table was first created: a table from an earlier version gains them here.
-                try await connection.query("""
-                    ALTER TABLE verify_requests ADD COLUMN IF NOT EXISTS client_secret_hash text,
-                        ADD COLUMN IF NOT EXISTS api_key_id text, ADD COLUMN IF NOT EXISTS result_status text,
-                        ADD COLUMN IF NOT EXISTS result_report text, ADD COLUMN IF NOT EXISTS fetched_at timestamptz,
-                        ADD COLUMN IF NOT EXISTS response_code_hash text
-                    """, logger: logger)
-                try await connection.query(
-                    "CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)", logger: logger)
-                try await connection.query("""
-                    CREATE INDEX IF NOT EXISTS verify_requests_open_by_key ON verify_requests (api_key_id, expires_at)
-                    WHERE consumed_at IS NULL
-                    """, logger: logger)
-                try await connection.query(
-                    "CREATE TABLE IF NOT EXISTS verify_vical_issues (provider text PRIMARY KEY, issue_id bigint NOT NULL)", logger: logger)
-                try await connection.query("""
-                    CREATE TABLE IF NOT EXISTS verify_webhooks (
-                        id text PRIMARY KEY,
-                        request_id text NOT NULL,
-                        body text NOT NULL,
-                        attempts integer NOT NULL DEFAULT 0,
-                        created_at timestamptz NOT NULL,
-                        due_at timestamptz NOT NULL,
-                        lease_until timestamptz
-                    )
-                    """, logger: logger)
-                try await connection.query(
-                    "CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)", logger: logger)
+        do {
+            try await prepareSchema()
+        } catch let error as RequestStoreError {
+            throw error
+        } catch let error as PostgresTransactionError where error.closureError is RequestStoreError {
+            throw error.closureError ?? error
+        } catch where Self.sqlState(error) == "42501" {
+            throw RequestStoreError("this role may not read or bring the store's schema to version \(StoreSchema.version) "
+                + "(\(Self.describing(error))): run `verify-server --migrate` as the schema's owner and grant the service's role "
+                + "what docs/schema.md lists")
+        } catch {
+            throw RequestStoreError(Self.describing(error))
+        }
+    }
+
+    /// The SQLSTATE of PostgreSQL's error, also inside a failed transaction.
+    static func sqlState(_ error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        guard let error = error as? PostgresTransactionError else { return nil }
+        return [error.beginError, error.closureError, error.commitError].compactMap { $0.flatMap(sqlState) }.first
+    }
+
+    /// Checks first without a lock (a current schema, the usual start, waits for no other instance), then, when there
+    /// is something to do, again under the advisory lock before running the statements.
+    private func prepareSchema() async throws {
+        if try await client.withConnection({ try await Self.isCurrent($0, logger: logger) }) { return }
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7226134011)", logger: logger)
+            guard try await !Self.isCurrent(connection, logger: logger) else { return }
+            for statement in StoreSchema.postgres {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
     }
 
-    /// True when every table, column and index `prepare()` makes is there.
+    /// Whether the schema is complete at `StoreSchema.version`; throws for a newer version.
+    static func isCurrent(_ connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let version = try await schemaVersion(connection, logger: logger)
+        if let version, version > StoreSchema.version {
+            throw RequestStoreError("the store's schema is at version \(version), newer than this verify-server's "
+                + "(\(StoreSchema.version)); run a verify-server at least as new as the one that migrated it")
+        }
+        guard version == StoreSchema.version else { return false }
+        var complete = false
+        for try await value in try await connection.query(schemaComplete, logger: logger).decode(Bool.self) {
+            complete = value
+        }
+        return complete
+    }
+
+    /// The version `verify_schema_version` holds; nil before the table exists (a schema from before versions, or none).
+    static func schemaVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int? {
+        var exists = false
+        for try await value in try await connection.query("SELECT to_regclass('verify_schema_version') IS NOT NULL", logger: logger)
+            .decode(Bool.self) {
+            exists = value
+        }
+        guard exists else { return nil }
+        var version: Int?
+        for try await value in try await connection.query("SELECT max(version) FROM verify_schema_version", logger: logger)
+            .decode(Int?.self) {
+            version = value
+        }
+        return version
+    }
+
+    /// True when every table, column and index of `StoreSchema.postgres` is there.
     static let schemaComplete: PostgresQuery = """
         SELECT (SELECT count(*) FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = 'verify_requests'

@@ -92,65 +92,42 @@ public final class SQLiteRequestStore: RequestStore {
         }
     }
 
-    /// Whether every table, index and column `createSchema()` makes is there already.
+    /// Whether every table, index and column of `StoreSchema.sqlite` is there already, at this version; a newer
+    /// version throws.
     private func schemaComplete() async throws -> Bool {
         let names = Set(try await connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
             .compactMap { $0.column("name")?.string })
+        if names.contains("verify_schema_version") {
+            let version = try await connection.query("SELECT max(version) AS version FROM verify_schema_version").first?.column("version")?.integer
+            if let version, version > StoreSchema.version {
+                throw RequestStoreError("the store's schema is at version \(version), newer than this verify-server's (\(StoreSchema.version)); "
+                    + "run a verify-server at least as new as the one that migrated it")
+            }
+            guard version == StoreSchema.version else { return false }
+        }
         guard Self.schemaObjects.isSubset(of: names) else { return false }
         let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        return Self.addedColumns.allSatisfy { columns.contains($0.0) }
+        return StoreSchema.sqliteAddedColumns.allSatisfy { columns.contains($0.0) }
     }
 
     /// The tables and indexes of the schema.
     static let schemaObjects: Set<String> = [
         "verify_requests", "verify_requests_expires_at", "verify_requests_open_by_key", "verify_vical_issues", "verify_webhooks",
-        "verify_webhooks_due_at",
+        "verify_webhooks_due_at", "verify_schema_version",
     ]
 
+    /// `StoreSchema.sqlite`, with the columns an earlier version's table lacks added after the table.
     private func createSchema() async throws {
-        _ = try await connection.query("""
-            CREATE TABLE IF NOT EXISTS verify_requests (
-                id TEXT PRIMARY KEY,
-                format TEXT NOT NULL,
-                policy TEXT NOT NULL,
-                state TEXT NOT NULL,
-                created_at INTEGER NOT NULL,
-                expires_at INTEGER NOT NULL,
-                consumed_at INTEGER,
-                attempts INTEGER NOT NULL DEFAULT 0
-            )
-            """)
-        // Columns added since the table was first created: a table from an earlier version gains them here.
+        guard let table = StoreSchema.sqlite.first else { return }
+        _ = try await connection.query(table)
         let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        for (column, type) in Self.addedColumns where !columns.contains(column) {
+        for (column, type) in StoreSchema.sqliteAddedColumns where !columns.contains(column) {
             _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) \(type)")
         }
-        _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_requests_expires_at ON verify_requests (expires_at)")
-        _ = try await connection.query("""
-            CREATE INDEX IF NOT EXISTS verify_requests_open_by_key ON verify_requests (api_key_id, expires_at)
-            WHERE consumed_at IS NULL
-            """)
-        _ = try await connection.query("CREATE TABLE IF NOT EXISTS verify_vical_issues (provider TEXT PRIMARY KEY, issue_id INTEGER NOT NULL)")
-        _ = try await connection.query("""
-            CREATE TABLE IF NOT EXISTS verify_webhooks (
-                id TEXT PRIMARY KEY,
-                request_id TEXT NOT NULL,
-                body TEXT NOT NULL,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                created_at INTEGER NOT NULL,
-                due_at INTEGER NOT NULL,
-                lease_until INTEGER
-            )
-            """)
-        _ = try await connection.query("CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)")
+        for statement in StoreSchema.sqlite.dropFirst() {
+            _ = try await connection.query(statement)
+        }
     }
-
-    /// The nullable columns of transactions (`POST /v1/transactions`) and of requests fetched by reference, added to an
-    /// existing table by `prepare()`.
-    static let addedColumns = [
-        ("client_secret_hash", "TEXT"), ("api_key_id", "TEXT"), ("result_status", "TEXT"), ("result_report", "TEXT"),
-        ("fetched_at", "INTEGER"), ("response_code_hash", "TEXT"),
-    ]
 
     /// Inserts a new pending request; throws when the database refuses it (e.g. a duplicate ID), or when the
     /// operations queued before it leave too little time before `deadline` (then nothing is inserted).

@@ -22,7 +22,7 @@ struct HealthProbeTests {
     @Test("HEAD /readyz says not ready (503, no body) when the store does not answer, as GET /readyz does")
     func headNotReady() async throws {
         try await ServerFixture.withServer(store: StallingStore(), hooks: StoreOutageTests.hooks) { server in
-            let head = try await server.client.send(method: .HEAD, path: "/readyz", body: nil)
+            let head = try await StoreOutageTests.untilNotReady(server, method: "HEAD")
             #expect(head.status == 503)
             #expect(head.body.isEmpty)
             let live = try await server.client.send(method: .HEAD, path: "/healthz", body: nil)

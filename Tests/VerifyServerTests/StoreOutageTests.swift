@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackClient
 import ServiceLifecycle
 import Testing
 import VerifyServer
@@ -37,10 +38,20 @@ struct StoreOutageTests {
     /// passed (which made start-up fail under load).
     static let hooks = ServerHooks(storeDeadline: { _ in try await Task.sleep(for: .milliseconds(200)) })
 
-    @Test("/readyz says not ready (503); create and verify answer 503 store.unavailable instead of hanging")
+    /// `/readyz` once the store monitor's ping has timed out (it pings every second), or its last answer.
+    static func untilNotReady(_ server: RunningServer, method: String = "GET") async throws -> LoopbackHTTPClient.Response {
+        var answer = try await server.client.send(method: method == "HEAD" ? .HEAD : .GET, path: "/readyz", body: nil)
+        for _ in 0..<100 where answer.status == 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            answer = try await server.client.send(method: method == "HEAD" ? .HEAD : .GET, path: "/readyz", body: nil)
+        }
+        return answer
+    }
+
+    @Test("/readyz says not ready (503) once the store's ping times out; create and verify answer 503 store.unavailable instead of hanging")
     func stalled() async throws {
         try await ServerFixture.withServer(store: StallingStore(), hooks: Self.hooks) { server in
-            let ready = try await server.client.get("/readyz")
+            let ready = try await Self.untilNotReady(server)
             #expect(ready.status == 503)
             #expect(try jsonObject(ready)["status"] as? String == "not_ready")
             #expect((try jsonObject(ready)["store"] as? [String: Any])?["reachable"] as? Bool == false)
@@ -53,6 +64,18 @@ struct StoreOutageTests {
             let verified = try await server.client.post("/v1/verify", json: AppleSample.verifyBody(StoredRequest.newID()))
             #expect(verified.status == 503)
             #expect(try errorCode(verified) == "store.unavailable")
+        }
+    }
+
+    @Test("/readyz never waits on the store: with a store that hangs past any deadline it answers at once, from the last check, with its time and age")
+    func readinessNeverWaits() async throws {
+        let never = ServerHooks(storeDeadline: { _ in try await Task.sleep(for: .seconds(3600)) })
+        try await ServerFixture.withServer(store: StallingStore(), hooks: never) { server in
+            let ready = try await server.client.get("/readyz")
+            #expect(ready.status == 200, "\(ready.text)")
+            let store = try #require(try jsonObject(ready)["store"] as? [String: Any])
+            #expect(store["reachable"] as? Bool == true)
+            #expect(store["checkedAt"] is String && store["checkAgeSeconds"] is Double, "\(store)")
         }
     }
 

@@ -67,11 +67,8 @@ public struct VerifyServerApp: Service {
         warnAboutLegacyAPI(configuration, logger: logger)
         let metrics = ServerMetrics()
         let runtime = serving(runtime, clock: clock, metrics: metrics, logger: logger)
-        let baseStore: any RequestStore
-        if let callerStore {
-            baseStore = callerStore
-        } else {
-            baseStore = try await configuration.store.open(logger: logger, password: configuration.storePassword)
+        let baseStore: any RequestStore = if let callerStore { callerStore } else {
+            try await configuration.store.open(logger: logger, password: configuration.storePassword)
         }
         let outstanding = OutstandingRequests(maxTotal: configuration.maxOutstandingRequests,
                                               maxPerClient: configuration.maxOutstandingRequestsPerClient)
@@ -87,20 +84,22 @@ public struct VerifyServerApp: Service {
                                                         backoff: hooks.webhookBackoff)
         let listening = ListeningPort()
         handlers.listening = listening
+        // Readiness never waits on the store: a monitor pings it every second (at most storeTimeout each).
+        let health = StoreHealth(overdue: configuration.storeTimeout + 2), monitor = StoreHealthMonitor(
+            store: store, health: health, interval: .seconds(1), now: clock.now, logger: logger)
+        handlers.health = health
         let router = makeRouter(handlers, metrics: metrics)
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, webhookRetention: handlers.webhooks?.retention,
                                           clock: clock, logger: logger)
         // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
-        let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)),
-                                       logger: logger)
+        let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)), logger: logger)
         let services: [any Service] = (callerStore == nil ? baseStore.services : [])
-            + [purger, TrustReloadOnHangup(box: runtimes, logger: logger, also: { _ = credentials.reload(logger: logger) }), watcher]
+            + [monitor, purger, TrustReloadOnHangup(box: runtimes, logger: logger, also: { _ = credentials.reload(logger: logger) }), watcher]
             + backgroundServices(runtime: runtime, listRefresher: listRefresher, webhooks: handlers.webhooks)
-        let limiter = ConnectionLimiter(limit: configuration.maxConnectionsPerIP)
         var application = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [limiter.handler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionLimiter(limit: configuration.maxConnectionsPerIP).handler()],
                                                 idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             services: services,
@@ -114,6 +113,8 @@ public struct VerifyServerApp: Service {
             logger: logger)
         application.beforeServerStarts {
             try await prepare(store, runtimes: runtimes, lists: listRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
+            // The store just answered: ready from the first request on, until the monitor's pings say otherwise.
+            health.record(.init(reachable: true, at: clock.now()))
         }
         return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
                                application: application, listening: listening, purger: purger, listRefresher: listRefresher,

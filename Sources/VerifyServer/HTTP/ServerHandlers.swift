@@ -55,6 +55,8 @@ struct ServerHandlers: Sendable {
     var webhooks: WebhookSender?
     /// The port the listener bound (test mode's wallet URLs name it).
     var listening: ListeningPort?
+    /// The store's last ping, which `/readyz` reports.
+    var health: StoreHealth?
 
     /// The base of the wallet-facing URLs (`ServerConfiguration.walletURL(boundPort:)`).
     var walletURL: String? { configuration.walletURL(boundPort: listening?.port) }
@@ -98,15 +100,10 @@ struct ServerHandlers: Sendable {
     }
 
     /// `GET /readyz`: the store answers, at least one format is offered, the trust store is not empty; says whether
-    /// test mode is on.
+    /// test mode is on. Never waits on the store: its state is the monitor's last ping (`StoreHealth`), with its age.
     func readiness() async -> Response {
-        var storeReachable = true
-        do {
-            try await store.ping()
-        } catch {
-            storeReachable = false
-            logger.warning("readiness: request store unreachable", metadata: ["store": "\(configuration.store.redacted)"])
-        }
+        let now = clock.now()
+        let (check, storeReachable) = health?.state(at: now) ?? (nil, false)
         let runtime = runtimes.current
         // Apple's keys are optional (without them apple-app is not offered): a server without any format is not ready.
         let ready = storeReachable && !runtime.flows.isEmpty && !runtime.trustStore.isEmpty
@@ -114,7 +111,11 @@ struct ServerHandlers: Sendable {
             ("status", .string(ready ? "ready" : "not_ready")),
             ("testMode", .bool(configuration.testMode)),
             ("assurance", .string(configuration.testMode ? "test" : "production")),
-            ("store", .object([("kind", .string(store.kind)), ("reachable", .bool(storeReachable))])),
+            ("store", .object([
+                ("kind", .string(store.kind)), ("reachable", .bool(storeReachable)),
+                ("checkedAt", check.map { .string(RFC3339.format($0.at)) } ?? .null),
+                ("checkAgeSeconds", check.map { .number(String(format: "%.3f", max(0, now.timeIntervalSince($0.at)))) } ?? .null),
+            ])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
             ("formats", .array(VerificationReport.Format.allCases.filter {

@@ -62,13 +62,17 @@ struct VerifyServerCommand: AsyncParsableCommand {
             for warning in unknownVariables {
                 FileHandle.standardError.write(Data("verify-server: warning: \(warning)\n".utf8))
             }
+            var fetched: [String] = []
             if connect {
-                let problems = await Self.connectProblems(settings)
+                let (problems, lists) = await Self.connectCheck(settings)
                 guard problems.isEmpty else { Self.refuse(ConfigurationProblems(problems)) }
+                fetched = lists
             }
             print("configuration OK: \(runtime.keyCount) decryption key(s), \(runtime.trustStore.anchors.count) trust anchor(s), "
                   + "store \(settings.store.redacted)\(settings.testMode ? ", TEST MODE" : "")"
                   + (connect ? " (reached)" : " (not contacted: add --connect to reach it)"))
+            // A list's provider names come from its signed content: escaped like the log.
+            for line in fetched { print("  " + TerminalText.escaped(line)) }
             return
         }
 
@@ -155,10 +159,14 @@ struct VerifyServerCommand: AsyncParsableCommand {
 
     /// What reaching the configured store and the VICALs and LoTEs to download went wrong with (--check-config --connect), one
     /// line each.
-    static func connectProblems(_ settings: ServerConfiguration) async -> [String] {
+    static func connectProblems(_ settings: ServerConfiguration) async -> [String] { await connectCheck(settings).problems }
+
+    /// The same, with a line per trust list downloaded and verified.
+    static func connectCheck(_ settings: ServerConfiguration) async -> (problems: [String], fetched: [String]) {
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical
-        return await settings.checkStoreConnection(logger: quiet) + settings.checkTrustListSources()
+        let lists = await settings.checkTrustLists()
+        return (await settings.checkStoreConnection(logger: quiet) + lists.problems, lists.fetched)
     }
 
     /// Log lines to standard error at the configured level, as text or as one JSON object per line.

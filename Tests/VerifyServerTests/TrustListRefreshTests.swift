@@ -434,7 +434,11 @@ struct TrustListRefreshTests {
     func check(_ kind: Kind) async throws {
         try await RefreshedList.with(kind) { list in
             let bytes = try list.publish(1, [list.first])
-            #expect(await list.configuration().checkTrustListSources().isEmpty)
+            let checked = await list.configuration().checkTrustLists()
+            #expect(checked.problems.isEmpty)
+            // Each list that verified is named with what it is (kit VICAL: issue 1; kit LoTE: sequence 1).
+            #expect(checked.fetched.count == 1 && checked.fetched[0].hasPrefix("\(kind.rawValue) \(list.url): downloaded and verified: "), "\(checked.fetched)")
+            #expect(checked.fetched.first?.contains(kind == .vical ? "issue 1," : "sequence 1,") == true, "\(checked.fetched)")
             #expect(!FileManager.default.fileExists(atPath: list.cache))
             let refused = await list.configuration(allowLoopback: false).checkTrustListSources()
             #expect(refused.count == 1 && refused[0].contains("\(kind.rawValue) \(list.url): the download failed (refused_destination)"), "\(refused)")

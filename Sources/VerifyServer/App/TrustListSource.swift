@@ -117,6 +117,20 @@ enum VerifiedList {
         }
     }
 
+    /// What the list is, for `--check-config --connect`: whose, which issue, how many entries, until when.
+    var summary: String {
+        switch self {
+        case .vical(let verified):
+            let vical = verified.vical
+            return "\(vical.provider), issue \(vical.issueID.map(String.init) ?? "none"), \(vical.entries.count) IACA(s), dated \(vical.date)"
+                + (vical.nextUpdate.map { ", next update \($0)" } ?? "")
+        case .lote(let verified):
+            let lote = verified.lote
+            return "\(owner), sequence \(lote.sequenceNumber), \(lote.services.count) service(s), issued \(lote.issueDate), "
+                + "next update \(lote.nextUpdate)"
+        }
+    }
+
     /// Whose list it is, in words.
     var owner: String {
         switch self {
@@ -223,8 +237,11 @@ extension ServerConfiguration {
 
     /// Downloads and verifies each VICAL and LoTE with a `url` once, writing nothing (for `verify-server --check-config
     /// --connect`); one line per list that could not be downloaded or does not verify against its pinned root.
-    public func checkTrustListSources() async -> [String] {
-        var problems: [String] = []
+    public func checkTrustListSources() async -> [String] { await checkTrustLists().problems }
+
+    /// The same, with a line per list that downloaded and verified (`--check-config --connect` prints them).
+    public func checkTrustLists() async -> (problems: [String], fetched: [String]) {
+        var problems: [String] = [], fetched: [String] = []
         for list in downloadedLists {
             guard let url = list.url else { continue }
             let bytes: [UInt8]
@@ -238,12 +255,13 @@ extension ServerConfiguration {
             case .failure(let failure): problems.append(failure.message)
             case .success(let roots):
                 do {
-                    _ = try list.verify(bytes, roots: roots, at: verificationTime ?? Date(), profile: profile)
+                    let verified = try list.verify(bytes, roots: roots, at: verificationTime ?? Date(), profile: profile)
+                    fetched.append("\(list.kind) \(list.name): downloaded and verified: \(verified.summary)")
                 } catch {
                     problems.append("\(list.kind) \(list.name): \(error.code.rawValue): \(error.message)")
                 }
             }
         }
-        return problems
+        return (problems, fetched)
     }
 }

@@ -11,8 +11,10 @@ enum AppleSample {
     static let rootPath = VectorFiles.url(AppleSampleVector.folder + "issuer_root.crt").path
 
     static func configuration(store: StoreLocation = .memory, verificationTime: Date? = AppleSampleVector.validTime) -> ServerConfiguration {
-        ServerConfiguration.testing(keyPaths: [keyPath], trustStorePaths: [rootPath], merchantID: AppleSampleVector.merchantID,
-                                    teamID: AppleSampleVector.teamID, verificationTime: verificationTime, store: store)
+        var configuration = ServerConfiguration.testing(keyPaths: [keyPath], trustStorePaths: [rootPath], merchantID: AppleSampleVector.merchantID,
+                                                        teamID: AppleSampleVector.teamID, verificationTime: verificationTime, store: store)
+        configuration.storeTimeout = SimulatedWallet.storeTimeout
+        return configuration
     }
 
     static var envelope: [UInt8] { AppleSampleVector.envelope }

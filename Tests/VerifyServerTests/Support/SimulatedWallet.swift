@@ -67,9 +67,14 @@ struct SimulatedWallet: Sendable {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// Production settings (test mode off) trusting the wallet's IACA; the in-memory store is handed in by the test.
+    /// The test servers' storeTimeout: an SQLite file's syncs while the whole suite runs on two cores can stall for
+    /// seconds, which must not fail a start or turn an answer into a 503. The suites about timeouts set their own.
+    static let storeTimeout: TimeInterval = 30
+
     func configuration(testMode: Bool = false, pinnedTime: Bool = false) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.storeTimeout = Self.storeTimeout
         configuration.testMode = testMode
         configuration.merchantID = Self.merchantID
         configuration.teamID = Self.teamID

@@ -133,9 +133,8 @@ struct VerifyServerCommand: AsyncParsableCommand {
     /// for a configuration that cannot be read).
     static func migrate(config: String?) async {
         let (settings, problems) = ConfigurationLoader.read(file: config, environment: ProcessInfo.processInfo.environment)
-        if let problem = problems.first(where: { $0.hasPrefix("storeURL") || $0.hasPrefix("storePassword") || $0.contains(": cannot read") }) {
-            refuse(ConfigurationProblems([problem]))
-        }
+        // A configuration that does not read (a malformed storeURL among it) never falls back to the default store.
+        guard problems.isEmpty else { refuse(ConfigurationProblems(problems)) }
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical
         do {

@@ -71,6 +71,9 @@ struct StoreSchemaTests {
         #expect(text.contains("schema at version \(StoreSchema.version)"), "\(text)")
         let refused = try ServerProcess.runToExit(environment: [:], arguments: ["--print-schema", "oracle"])
         #expect(refused.status == 2 && refused.stderr.contains("postgres or sqlite"))
+        // A malformed store URL is refused, never replaced by the default SQLite file.
+        let malformed = try ServerProcess.runToExit(environment: ["VERIFY_SERVER_STORE_URL": "mysql://db"], arguments: ["--migrate"])
+        #expect(malformed.status == 2 && malformed.stderr.contains("store URL must start with"), "\(malformed.stderr)")
     }
 
     @Test("PostgreSQL: a role with only the published grants cannot make the schema (it is told to --migrate), starts and serves once the owner made it, and refuses a newer one",

@@ -29,9 +29,6 @@ struct StoredSecretTests {
     /// unused requests and keeps their rows; concurrent consumers get the state exactly once.
     static func checkErasure(_ store: any RequestStore) async throws {
         try await store.prepare()
-        // On a database shared with tests running at the same time: these requests expire at the instant
-        // RequestStoreTests purges before (so its purge keeps them), and the erase below reaches only rows that
-        // expire by then (none of RequestStoreTests' live ones). Nothing here purges.
         let now = Date(timeIntervalSince1970: 1_000_000_000 - 30)
 
         let consumed = try secretRequest(now: now)
@@ -85,9 +82,7 @@ struct StoredSecretTests {
 
     @Test("PostgreSQL store: consume and expiry empty the state", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
     func postgres() async throws {
-        let url = try #require(TestPostgres.url)
-        let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
-        try await ServerFixture.withStore(store) { try await Self.checkErasure(store) }
+        try await TestPostgres.withStore { try await Self.checkErasure($0) }
     }
 
     // MARK: Through the server

@@ -19,9 +19,7 @@ struct TransactionStoreTests {
         return request
     }
 
-    /// `purging`: only on a store of its own (a purge on the shared PostgreSQL database would delete the rows of tests
-    /// running at the same time).
-    static func checkTransactions(_ store: any RequestStore, purging: Bool = true) async throws {
+    static func checkTransactions(_ store: any RequestStore) async throws {
         try await store.prepare()
         let now = Date(timeIntervalSince1970: 1_000_000_000)
         let stored = transaction(now: now)
@@ -56,10 +54,8 @@ struct TransactionStoreTests {
         let late = transaction(now: now)
         try await store.insert(late)
         #expect(try await store.consume(id: late.id, clientSecretHash: hash, now: late.expiresAt, deadline: .distantFuture) == .expired)
-        if purging {
-            _ = try await store.purge(expiredBefore: now.addingTimeInterval(3600))
-            #expect(try await store.lookup(id: stored.id) == nil)
-        }
+        _ = try await store.purge(expiredBefore: now.addingTimeInterval(3600))
+        #expect(try await store.lookup(id: stored.id) == nil)
     }
 
     /// A request fetched by reference: marked once (a second mark, a consumed or an expired request: false), the
@@ -109,10 +105,8 @@ struct TransactionStoreTests {
 
     @Test("PostgreSQL store", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
     func postgres() async throws {
-        let url = try #require(TestPostgres.url)
-        let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
-        try await ServerFixture.withStore(store) {
-            try await Self.checkTransactions(store, purging: false)
+        try await TestPostgres.withStore { store in
+            try await Self.checkTransactions(store)
             try await Self.checkFetched(store)
             // prepare() again on a table that has the columns already changes nothing.
             try await store.prepare()

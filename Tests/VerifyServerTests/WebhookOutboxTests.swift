@@ -79,8 +79,7 @@ struct WebhookOutboxTests {
 
     @Test("the PostgreSQL outbox", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
     func postgresOutbox() async throws {
-        let store = PostgresRequestStore(location: try PostgresLocation(url: try #require(TestPostgres.url)), logger: ServerFixture.quietLogger)
-        try await ServerFixture.withStore(store) { try await Self.checkOutbox(store) }
+        try await TestPostgres.withStore { try await Self.checkOutbox($0) }
     }
 
     /// The handover with two servers on `first` and `second` (the same database).
@@ -135,11 +134,13 @@ struct WebhookOutboxTests {
 
     @Test("the same with two PostgreSQL connection pools, as two instances have", .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
     func handOverPostgres() async throws {
-        let url = try #require(TestPostgres.url)
-        let first = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
-        let second = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
-        try await ServerFixture.withStore(first) {
-            try await ServerFixture.withStore(second) { try await Self.handOver(first: first, second: second) }
+        // A database of its own: a webhook sender of another suite's server would otherwise deliver the event.
+        try await TestPostgres.withDatabase { url in
+            let first = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
+            let second = PostgresRequestStore(location: try PostgresLocation(url: url), logger: ServerFixture.quietLogger)
+            try await ServerFixture.withStore(first) {
+                try await ServerFixture.withStore(second) { try await Self.handOver(first: first, second: second) }
+            }
         }
     }
 }

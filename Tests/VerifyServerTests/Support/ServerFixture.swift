@@ -85,13 +85,13 @@ enum ServerFixture {
     }
 
     /// Runs a store's services (e.g. a PostgreSQL pool) around `body`.
-    /// `body` on a memory store, an SQLite store in a file of its own and, when the tests have one, PostgreSQL.
+    /// `body` on a memory store, an SQLite store in a file of its own and, when the tests have one, a PostgreSQL database of
+    /// its own.
     static func eachStore(_ body: @Sendable (any RequestStore) async throws -> Void) async throws {
         try await body(InMemoryRequestStore())
         try await WebhookOutboxTests.withSQLiteStore { try await body($0) }
-        if let url = TestPostgres.url {
-            let store = PostgresRequestStore(location: try PostgresLocation(url: url), logger: quietLogger)
-            try await withStore(store) { try await body(store) }
+        if TestPostgres.url != nil {
+            try await TestPostgres.withStore { try await body($0) }
         }
     }
 
@@ -113,12 +113,6 @@ enum ServerFixture {
     }
 }
 
-/// The PostgreSQL server the tests use: `.ci/run` starts one and exports its URL.
-enum TestPostgres {
-    static let variable = "VERIFY_SERVER_TEST_POSTGRES_URL"
-    static var url: String? { ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 } }
-    static let skipReason: Comment = "VERIFY_SERVER_TEST_POSTGRES_URL is not set: PostgreSQL tests skipped (.ci/run starts a server and sets it)"
-}
 
 /// A `POST /v1/verify` body.
 func verifyJSON(_ requestId: String, response: String) -> String {

@@ -418,7 +418,7 @@ class Chaos:
 
     def write_config(self, name, port):
         config = {
-            "host": "127.0.0.1", "port": port, "merchantID": MERCHANT_ID, "teamID": TEAM_ID,
+            "host": "127.0.0.1", "port": port, "operatorListener": "shared", "merchantID": MERCHANT_ID, "teamID": TEAM_ID,
             "decryptionKeys": [os.path.join(self.work, "keys", "merchant-private.pem")],
             "trustStore": [self.trust_dir], "trustWatchInterval": 0, "testMode": True, "inspector": True, "legacyAPI": "on",
             "requestTTL": self.args.request_ttl,

@@ -35,7 +35,7 @@ def start_inspector(binary, folder):
     """verify-server with the inspector on, for Apple's sample; returns it, its base URL and the sample's parameters."""
     parameters = labelled(SAMPLE / "session_transcript_parameters.txt")
     config = {
-        "host": "127.0.0.1", "port": free_port(), "testMode": True, "inspector": True,
+        "host": "127.0.0.1", "port": free_port(), "operatorPort": 0, "testMode": True, "inspector": True,
         "merchantID": parameters["Merchant ID"], "teamID": parameters["Team ID"],
         "decryptionKeys": [str(SAMPLE / "merchant_encryption.key")], "trustStore": [str(SAMPLE / "issuer_root.crt")],
         "verificationTime": "2022-06-01T00:00:00Z", "storeURL": "memory:", "revocationFetch": False, "logLevel": "warning",

@@ -164,7 +164,7 @@ def main():
         port = free_port()
         origin = f"http://127.0.0.1:{port}"
         config = {
-            "host": "127.0.0.1", "port": port, "testMode": True, "trustStore": [str(KIT_IACA)], "storeURL": "memory:",
+            "host": "127.0.0.1", "port": port, "operatorPort": 0, "testMode": True, "trustStore": [str(KIT_IACA)], "storeURL": "memory:",
             "merchantID": "PassKit_Identity_Test_Merchant_ID", "teamID": "PassKit_Identity_Test_Team_ID",
             "decryptionKeys": [str(SAMPLE / "merchant_encryption.key")],
             "revocationFetch": False, "logLevel": "warning", "demoOrigin": origin,

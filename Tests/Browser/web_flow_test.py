@@ -70,7 +70,7 @@ def start_web_flow(binary, folder):
     origin = f"http://127.0.0.1:{port}"
     key, sha256 = new_api_key(binary)
     config = {
-        "host": "127.0.0.1", "port": port, "testMode": True,
+        "host": "127.0.0.1", "port": port, "operatorPort": 0, "testMode": True,
         "merchantID": "PassKit_Identity_Test_Merchant_ID", "teamID": "PassKit_Identity_Test_Team_ID",
         "decryptionKeys": [str(SAMPLE / "merchant_encryption.key")], "trustStore": [str(KIT_IACA)],
         "storeURL": "memory:", "revocationFetch": False, "logLevel": "warning",

@@ -19,6 +19,8 @@ struct ConformanceServerCLITests {
             process.currentDirectoryURL = folder
             process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VERIFY_SERVER_") }.merging([
                 "VERIFY_SERVER_PORT": "0",
+                // Servers of several tests run side by side: each its own free operator port.
+                "VERIFY_SERVER_OPERATOR_PORT": "0",
                 "VERIFY_SERVER_MERCHANT_ID": SimulatedCase.merchantID,
                 "VERIFY_SERVER_TEAM_ID": SimulatedCase.teamID,
                 "VERIFY_SERVER_DECRYPTION_KEYS": merchantKey.path,

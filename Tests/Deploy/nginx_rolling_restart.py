@@ -11,7 +11,8 @@ Four client threads then loop through nginx, for the whole test: POST /v1/transa
 again and waited for on /healthz, then the same for B. Every answer that is not the expected status, and every
 exception (connection reset, timeout), is a client-visible error; there must be none. It also checks the shipped
 file's operator lines: through nginx /metrics, /readyz and /v1/operator/revocation answer 404, while an instance
-answers /readyz itself with 200.
+answers /readyz itself with 200 and its status alone, and serves /metrics and the detailed /readyz only on its private
+operator listener (operatorPort).
 
 Run from anywhere (Debian's python3, standard library only):
 
@@ -129,14 +130,15 @@ def shipped_fail_timeout():
 
 
 class Instance:
-    def __init__(self, name, binary, config, port, folder):
-        self.name, self.binary, self.config, self.port = name, binary, config, port
+    def __init__(self, name, binary, config, port, operator_port, folder):
+        self.name, self.binary, self.config, self.port, self.operator_port = name, binary, config, port, operator_port
         self.log_path = folder / f"instance-{name}.log"
         self.process = None
         self.base = f"http://127.0.0.1:{port}"
+        self.operator_base = f"http://127.0.0.1:{operator_port}"
 
     def start(self):
-        env = dict(os.environ, VERIFY_SERVER_PORT=str(self.port))
+        env = dict(os.environ, VERIFY_SERVER_PORT=str(self.port), VERIFY_SERVER_OPERATOR_PORT=str(self.operator_port))
         with open(self.log_path, "ab") as output:
             self.process = subprocess.Popen([self.binary, "--config", str(self.config)], cwd=ROOT, env=env,
                                             stdout=output, stderr=subprocess.STDOUT)
@@ -273,7 +275,8 @@ def main():
         if checked.returncode != 0:
             raise RuntimeError(f"nginx -t refused the generated configuration:\n{checked.stderr}\n{nginx_conf.read_text()}")
 
-        instances = [Instance("A", binary, config_path, port_a, folder), Instance("B", binary, config_path, port_b, folder)]
+        instances = [Instance("A", binary, config_path, port_a, free_port(), folder),
+                     Instance("B", binary, config_path, port_b, free_port(), folder)]
         for instance in instances:
             seconds = instance.start()
             log(f"instance {instance.name} up on {instance.port} ({seconds:.2f} s)")
@@ -292,8 +295,17 @@ def main():
                 failures.append(f"through nginx GET {path} answered {status}, not 404")
         for instance in instances:
             status, body = request(instance.base + "/readyz")
-            if status != 200:
-                failures.append(f"instance {instance.name} GET /readyz answered {status}, not 200: {body[:200]!r}")
+            if status != 200 or json.loads(body or b"{}") != {"status": "ready"}:
+                failures.append(f"instance {instance.name} GET /readyz answered {status}, not 200 with its status alone: {body[:200]!r}")
+            status, _ = request(instance.base + "/metrics")
+            if status != 404:
+                failures.append(f"instance {instance.name} GET /metrics on its public listener answered {status}, not 404")
+            status, body = request(instance.operator_base + "/readyz")
+            if status != 200 or b'"trustAnchors"' not in (body or b""):
+                failures.append(f"instance {instance.name} operator listener GET /readyz answered {status}: {body[:200]!r}")
+            status, body = request(instance.operator_base + "/metrics")
+            if status != 200 or b"verify_server_http_requests_total" not in (body or b""):
+                failures.append(f"instance {instance.name} operator listener GET /metrics answered {status}")
 
         # nginx takes a server it marked failed (max_fails) back only fail_timeout after: the next instance may be
         # stopped only then, or nginx has no live server for a moment and answers 502 without trying either.

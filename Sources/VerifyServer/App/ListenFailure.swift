@@ -16,22 +16,19 @@ public struct ListenFailure: Error, CustomStringConvertible {
         "\(Self.address(host, port)) \(reason)"
     }
 
-    /// `error` as a `ListenFailure` when it is the bind failure of `host:port`, else nil.
-    static func from(_ error: any Error, host: String, port: Int) -> ListenFailure? {
+    /// `error` as a `ListenFailure` when it is the bind failure of `host:port`, else nil; `hostKey` and `portKey` are
+    /// the settings that move it.
+    static func from(_ error: any Error, host: String, port: Int, hostKey: String = "host", portKey: String = "port") -> ListenFailure? {
         guard let io = error as? IOError, io.description.contains("bind(") else { return nil }
-        switch io.errnoCode {
-        case EADDRINUSE:
-            return ListenFailure(host: host, port: port, reason: "is already in use; stop what listens there, or set port (VERIFY_SERVER_PORT) "
-                                 + "or host (VERIFY_SERVER_HOST)")
-        case EADDRNOTAVAIL:
-            return ListenFailure(host: host, port: port, reason: "cannot be bound: the host is not an address of this machine; set host (VERIFY_SERVER_HOST)")
-        case EACCES:
-            return ListenFailure(host: host, port: port, reason: "cannot be bound: permission denied (ports below 1024 need privileges); "
-                                 + "set port (VERIFY_SERVER_PORT)")
-        default:
-            return ListenFailure(host: host, port: port, reason: "cannot be bound: \(String(cString: strerror(io.errnoCode))); "
-                                 + "set host/port (VERIFY_SERVER_HOST, VERIFY_SERVER_PORT)")
+        let hostSetting = "\(hostKey) (\(ConfigurationKey(name: hostKey) { _, _ in }.environmentName))"
+        let portSetting = "\(portKey) (\(ConfigurationKey(name: portKey) { _, _ in }.environmentName))"
+        let reason = switch io.errnoCode {
+        case EADDRINUSE: "is already in use; stop what listens there, or set \(portSetting) or \(hostSetting)"
+        case EADDRNOTAVAIL: "cannot be bound: the host is not an address of this machine; set \(hostSetting)"
+        case EACCES: "cannot be bound: permission denied (ports below 1024 need privileges); set \(portSetting)"
+        default: "cannot be bound: \(String(cString: strerror(io.errnoCode))); set \(hostSetting) or \(portSetting)"
         }
+        return ListenFailure(host: host, port: port, reason: reason)
     }
 
     private static func address(_ host: String, _ port: Int) -> String {

@@ -24,6 +24,7 @@ public struct VerifyServerApp: Service {
     public let metrics: ServerMetrics
     private let application: Application<RouterResponder<ServerRequestContext>>
     private let listening: ListeningPort
+    private let operatorListening: ListeningPort
     private let purger: ExpiredRequestPurger
     private let listRefresher: TrustListRefresher
     private let credentials: Credentials
@@ -88,16 +89,35 @@ public struct VerifyServerApp: Service {
         let health = StoreHealth(overdue: configuration.storeTimeout + 2), monitor = StoreHealthMonitor(
             store: store, health: health, interval: .seconds(1), now: clock.now, logger: logger)
         handlers.health = health
+        handlers.role = configuration.operatorListener == .private ? .public : .shared
         let router = makeRouter(handlers, metrics: metrics)
+        let operatorListening = ListeningPort()
+        let operatorListener = operatorServices(handlers, metrics: metrics, listening: operatorListening, logger: logger)
         let purger = ExpiredRequestPurger(store: store, interval: .seconds(configuration.purgeInterval),
                                           retention: configuration.requestTTL, webhookRetention: handlers.webhooks?.retention,
                                           clock: clock, logger: logger)
-        // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, the store closes last.
+        // Services stop in reverse order: the HTTP server (added last by Hummingbird) drains first, then the others,
+        // the operator listener (still answering scrapes during the drain) and the store last.
         let watcher = TrustFileWatcher(box: runtimes, interval: .milliseconds(Int64(configuration.trustWatchInterval * 1000)), logger: logger)
-        let services: [any Service] = (callerStore == nil ? baseStore.services : [])
+        let services: [any Service] = (callerStore == nil ? baseStore.services : []) + operatorListener
             + [monitor, purger, TrustReloadOnHangup(box: runtimes, logger: logger, also: { _ = credentials.reload(logger: logger) }), watcher]
             + backgroundServices(runtime: runtime, listRefresher: listRefresher, webhooks: handlers.webhooks)
-        var application = Application(
+        var application = publicApplication(router, configuration: configuration, services: services, listening: listening, logger: logger)
+        application.beforeServerStarts {
+            try await prepare(store, runtimes: runtimes, lists: listRefresher, operatorListening: operatorListener.isEmpty ? nil : operatorListening,
+                              closingOnFailure: callerStore == nil ? baseStore : nil)
+            // The store just answered: ready from the first request on, until the monitor's pings say otherwise.
+            health.record(.init(reachable: true, at: clock.now()))
+        }
+        return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
+                               application: application, listening: listening, operatorListening: operatorListening, purger: purger, listRefresher: listRefresher,
+                               credentials: credentials)
+    }
+
+    /// The application of the public listener, running `services` beside it.
+    private static func publicApplication(_ router: Router<ServerRequestContext>, configuration: ServerConfiguration, services: [any Service],
+                                          listening: ListeningPort, logger: Logger) -> Application<RouterResponder<ServerRequestContext>> {
+        Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionLimiter(limit: configuration.maxConnectionsPerIP).handler()],
                                                 idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
@@ -111,14 +131,13 @@ public struct VerifyServerApp: Service {
                 listening.set(port)
             },
             logger: logger)
-        application.beforeServerStarts {
-            try await prepare(store, runtimes: runtimes, lists: listRefresher, closingOnFailure: callerStore == nil ? baseStore : nil)
-            // The store just answered: ready from the first request on, until the monitor's pings say otherwise.
-            health.record(.init(reachable: true, at: clock.now()))
-        }
-        return VerifyServerApp(configuration: configuration, runtimes: runtimes, watcher: watcher, logger: logger, store: store, metrics: metrics,
-                               application: application, listening: listening, purger: purger, listRefresher: listRefresher,
-                               credentials: credentials)
+    }
+
+    /// The private operator listener, when the configuration asks for one.
+    private static func operatorServices(_ handlers: ServerHandlers, metrics: ServerMetrics, listening: ListeningPort,
+                                         logger: Logger) -> [any Service] {
+        guard handlers.configuration.operatorListener == .private else { return [] }
+        return [OperatorListenerService(handlers, router: { makeRouter($0, metrics: metrics) }, listening: listening, logger: logger)]
     }
 
     /// The start-up warning while the deprecated unauthenticated routes answer.
@@ -200,12 +219,14 @@ public struct VerifyServerApp: Service {
         }
     }
 
-    /// Before the server starts: the store's schema, the VICAL issue IDs and LoTE sequence numbers it remembers, and the
-    /// first download of each list with a url. On failure `opened` (a store this server opened) is closed, since its
+    /// Before the server starts: the operator listener (when private) listening, the store's schema, the VICAL issue IDs
+    /// and LoTE sequence numbers it remembers, and the first download of each list with a url. On failure `opened` (a store this server opened) is closed, since its
     /// services may never run.
-    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, lists: TrustListRefresher,
+    private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, lists: TrustListRefresher, operatorListening: ListeningPort?,
                                 closingOnFailure opened: (any RequestStore)?) async throws {
         do {
+            // The operator listener bound first: a port in use there stops the start before any client connects here.
+            if let operatorListening { _ = try await operatorListening.wait() }
             try await store.prepare()
             // A list older than one this server (or another instance on the store) accepted refuses the start.
             if !runtimes.current.configuration.trustLists.isEmpty {
@@ -266,7 +287,10 @@ public struct VerifyServerApp: Service {
     /// Throws when it cannot start, e.g. when the store's schema cannot be prepared, or `ListenFailure` when the address
     /// cannot be bound.
     public func run() async throws {
-        defer { listening.finish() }
+        defer {
+            listening.finish()
+            operatorListening.finish()
+        }
         do {
             try await withGracefulShutdownHandler {
                 try await application.run()
@@ -285,5 +309,13 @@ public struct VerifyServerApp: Service {
     /// Throws if the server stopped before listening.
     public func port() async throws -> Int {
         try await listening.wait()
+    }
+
+    /// Waits until the private operator listener listens and returns its bound port (useful with `operatorPort` 0).
+    ///
+    /// Throws if the server stopped before it listened, or at once under `operatorListener: shared` (no such listener).
+    public func operatorPort() async throws -> Int {
+        guard configuration.operatorListener == .private else { throw ListeningPort.NotListening() }
+        return try await operatorListening.wait()
     }
 }

@@ -38,6 +38,9 @@ struct ConfigurationKey: Sendable {
     static let all: [ConfigurationKey] = [
         .init(name: "host", "The address to listen on.", default: { $0.host }) { $0.host = try $1.text() },
         .init(name: "port", "The TCP port to listen on; 0 picks a free port.", default: { $0.port }) { $0.port = try $1.integer() },
+        .init(name: "operatorListener", "Where /metrics, the detailed /readyz and /v1/operator/* answer: `private` on a listener of their own (operatorHost:operatorPort; the public /readyz then says only its status, the others 404) or `shared` on the public listener (keep them from the internet at the proxy).", default: { $0.operatorListener }) { $0.operatorListener = try $1.choice(OperatorListener.self) },
+        .init(name: "operatorHost", "The address of the private operator listener; a scraper on another host needs another than loopback.", default: { $0.operatorHost }) { $0.operatorHost = try $1.text() },
+        .init(name: "operatorPort", "The TCP port of the private operator listener, not port; 0 picks a free port (the log names it).", default: { $0.operatorPort }) { $0.operatorPort = try $1.integer() },
         .init(name: "merchantID", "The Apple merchant ID bound into the Apple session transcript. apple-app is offered with merchantID, teamID and decryptionKeys together; none of the three leaves it out.", default: { $0.merchantID }) { $0.merchantID = try $1.text() },
         .init(name: "teamID", "The Apple developer team ID bound into the Apple session transcript; set with merchantID.", default: { $0.teamID }) { $0.teamID = try $1.text() },
         .init(name: "decryptionKeys", "PEM files of the Apple P-256 decryption keys (a response's pkRHash picks one); set with merchantID.", default: { $0.decryptionKeyPaths }) { $0.decryptionKeyPaths = try $1.list() },

@@ -17,6 +17,16 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The TCP port to listen on; 8080 by default, 0 picks a free port (see `VerifyServerApp.port()`).
     public var port = 8080
+    /// Where the operator's routes are served: `/metrics`, the detailed `/readyz` and `/v1/operator/…`.
+    ///
+    /// `private` (the default): on a listener of their own at `operatorHost`:`operatorPort`, while the public listener
+    /// answers `/readyz` with its status only and `/metrics` and the operator routes with 404. `shared`: all on the public
+    /// listener, where a proxy in front must keep them from the internet.
+    public var operatorListener: OperatorListener = .private
+    /// The address of the operator listener; "127.0.0.1" by default (a scraper on another host needs another address).
+    public var operatorHost = "127.0.0.1"
+    /// The TCP port of the operator listener; 9000 by default, 0 picks a free port (see `VerifyServerApp.operatorPort()`).
+    public var operatorPort = 9000
     /// The Apple merchant ID, bound into the Apple session transcript; required.
     public var merchantID = ""
     /// The Apple developer team ID, bound into the Apple session transcript; required.
@@ -222,6 +232,8 @@ public struct ServerConfiguration: Sendable {
         configuration.apiKeyRateLimit = 0
         // The tests and the load tool drive the deprecated routes; no API key is configured here.
         configuration.legacyAPI = .on
+        // They read /metrics and the detailed /readyz on the one port they know.
+        configuration.operatorListener = .shared
         return configuration
     }
 
@@ -236,6 +248,7 @@ public struct ServerConfiguration: Sendable {
         var problems: [String] = []
         if host.isEmpty { problems.append("host is empty") }
         if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
+        problems += operatorListenerProblems
         problems += appleProblems
         if !(requestTTL > 0) { problems.append("requestTTL must be a positive number of seconds") }
         if !(clockSkew >= 0) { problems.append("clockSkew must be zero or more seconds") }
@@ -289,6 +302,20 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// An operator listener without an address, out of range, or on the public listener's port.
+    var operatorListenerProblems: [String] {
+        guard operatorListener == .private else { return [] }
+        var problems: [String] = []
+        if operatorHost.isEmpty { problems.append("operatorHost is empty") }
+        if !(0 ... 65535).contains(operatorPort) {
+            problems.append("operatorPort \(operatorPort) is outside 0…65535")
+        } else if operatorPort != 0 && operatorPort == port {
+            problems.append("operatorPort \(operatorPort) is also port: the operator listener needs a port of its own "
+                + "(or operatorListener: shared to serve its routes on the public listener)")
+        }
+        return problems
+    }
+
     /// The legacy routes beside API keys without the explicit choice, and a shutdown grace out of range.
     var serviceProblems: [String] {
         var problems: [String] = []
@@ -318,6 +345,14 @@ public enum LegacyAPI: String, CaseIterable, Sendable {
 
     /// Whether the routes answer.
     public var serves: Bool { self != .off }
+}
+
+/// Where `verify-server` serves the operator's routes (`ServerConfiguration.operatorListener`).
+public enum OperatorListener: String, CaseIterable, Sendable {
+    /// On a listener of their own (`operatorHost`:`operatorPort`); the public one keeps a bare readiness answer.
+    case `private`
+    /// On the public listener, beside the API.
+    case shared
 }
 
 /// How the `verify-server` executable writes its log lines to standard error.

@@ -97,6 +97,13 @@ public enum Endpoint: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the route is the operator's only: served on the operator listener (or the shared one), never on a
+    /// public listener beside a private operator listener.
+    public var isOperatorOnly: Bool { self == .metrics || self == .operatorRevocation }
+
+    /// Whether the route is a liveness or readiness probe, which every listener answers.
+    public var isProbe: Bool { [.healthz, .healthzHead, .readyz, .readyzHead].contains(self) }
+
     var httpMethod: HTTPRequest.Method {
         switch method {
         case "POST": return .post
@@ -107,17 +114,37 @@ public enum Endpoint: String, CaseIterable, Sendable {
     }
 }
 
+/// Which routes a listener serves (`ServerConfiguration.operatorListener`).
+enum ListenerRole: Sendable {
+    /// Every route: the operator's share the public listener.
+    case shared
+    /// The public listener beside a private operator listener: no operator route, and readiness says its status only.
+    case `public`
+    /// The private operator listener: the probes, `/metrics` and the operator routes.
+    case `operator`
+
+    func serves(_ endpoint: Endpoint) -> Bool {
+        switch self {
+        case .shared: return true
+        case .public: return !endpoint.isOperatorOnly
+        case .operator: return endpoint.isOperatorOnly || endpoint.isProbe
+        }
+    }
+}
+
 extension Router where Context == ServerRequestContext {
-    /// Registers every `Endpoint` on `handlers`; any other method on a known path answers 405 with `Allow`.
+    /// Registers the `Endpoint`s `handlers.role` serves; any other method on a registered path answers 405 with
+    /// `Allow`, an unregistered path 404.
     func register(_ handlers: ServerHandlers) {
-        for endpoint in Endpoint.allCases {
+        let endpoints = Endpoint.allCases.filter(handlers.role.serves)
+        for endpoint in endpoints {
             on(RouterPath(endpoint.path), method: endpoint.httpMethod) { request, context in
                 await handlers.respond(endpoint, to: request, context: context)
             }
         }
         let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
             + ["QUERY"].compactMap { HTTPRequest.Method($0) }
-        for (path, endpoints) in Dictionary(grouping: Endpoint.allCases, by: \.path) {
+        for (path, endpoints) in Dictionary(grouping: endpoints, by: \.path) {
             let allowed = endpoints.map(\.httpMethod)
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             for method in methods where !allowed.contains(method) {

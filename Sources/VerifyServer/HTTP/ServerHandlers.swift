@@ -57,6 +57,8 @@ struct ServerHandlers: Sendable {
     var listening: ListeningPort?
     /// The store's last ping, which `/readyz` reports.
     var health: StoreHealth?
+    /// The routes this copy of the handlers serves, and whether `/readyz` says more than its status.
+    var role = ListenerRole.shared
 
     /// The base of the wallet-facing URLs (`ServerConfiguration.walletURL(boundPort:)`).
     var walletURL: String? { configuration.walletURL(boundPort: listening?.port) }
@@ -107,8 +109,11 @@ struct ServerHandlers: Sendable {
         let runtime = runtimes.current
         // Apple's keys are optional (without them apple-app is not offered): a server without any format is not ready.
         let ready = storeReachable && !runtime.flows.isEmpty && !runtime.trustStore.isEmpty
+        let status: (String, JSONValue) = ("status", .string(ready ? "ready" : "not_ready"))
+        // Beside a private operator listener the public answer is the status alone: what is loaded is the operator's.
+        guard role != .public else { return Response.json(ready ? .ok : .serviceUnavailable, .object([status])) }
         return Response.json(ready ? .ok : .serviceUnavailable, .object([
-            ("status", .string(ready ? "ready" : "not_ready")),
+            status,
             ("testMode", .bool(configuration.testMode)),
             ("assurance", .string(configuration.testMode ? "test" : "production")),
             ("store", .object([

@@ -55,7 +55,9 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = binary
         process.currentDirectoryURL = VectorFiles.root
+        // The private operator listener on a free port, unless the test names one: processes run side by side.
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("VERIFY_SERVER_") }
+            .merging(["VERIFY_SERVER_OPERATOR_PORT": "0"]) { _, new in new }
             .merging(environment) { _, new in new }
         let errors = Pipe()
         process.standardError = errors
@@ -80,6 +82,19 @@ final class ServerProcess: Sendable {
         return port
     }
 
+    /// The port the private operator listener logged, waiting up to 15 s for the line; fails with the log.
+    func operatorPort() async throws -> Int {
+        for _ in 0 ..< 150 {
+            let port = errorLines.lazy.compactMap { line -> Int? in
+                guard line.contains("operator endpoints"), let range = line.range(of: "on http://127.0.0.1:") else { return nil }
+                return Int(line[range.upperBound...].prefix { $0.isNumber })
+            }.first
+            if let port { return port }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "verify-server logged no operator listener:\n" + errorLines.joined(separator: "\n"))
+    }
+
     /// A client for the server once it answers `/healthz` (a loaded machine may take a moment between logging the
     /// port and serving it); fails with the server's log after 15 s.
     func readyClient() async throws -> LoopbackHTTPClient {
@@ -96,10 +111,20 @@ final class ServerProcess: Sendable {
         throw Failure(description: "verify-server did not answer /healthz (\(lastError)):\n" + stderrLines.withLock { $0.joined(separator: "\n") })
     }
 
+    /// The exit status once the process ended by itself; fails when it still runs after 15 s.
+    func exitStatus() async throws -> Int32 {
+        for _ in 0 ..< 150 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        guard !process.isRunning else { throw Failure(description: "verify-server still runs:\n" + errorLines.joined(separator: "\n")) }
+        return process.terminationStatus
+    }
+
     /// SIGTERM (graceful shutdown), then the exit status. Idempotent.
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning { process.terminate() }
+        // A process that does not end within 30 s of SIGTERM is killed, so no test waits on it for ever.
+        for _ in 0 ..< 300 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         return process.terminationStatus
     }

@@ -74,6 +74,9 @@ struct SimulatedWallet: Sendable {
     func configuration(testMode: Bool = false, pinnedTime: Bool = false) -> ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.port = 0
+        // The tests read /metrics and the detailed /readyz on the one port they know (OperatorListenerTests covers the
+        // private listener).
+        configuration.operatorListener = .shared
         configuration.storeTimeout = Self.storeTimeout
         configuration.testMode = testMode
         configuration.merchantID = Self.merchantID

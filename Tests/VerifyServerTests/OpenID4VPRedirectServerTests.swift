@@ -3,7 +3,7 @@ import Foundation
 import LoopbackClient
 import Mdoc
 import MdocModel
-import MdocTesting
+@testable import MdocTesting
 import Testing
 import Verifier
 import VerifyServer
@@ -164,6 +164,18 @@ struct OpenID4VPRedirectServerTests {
             let otherState = try await Self.post(server, created, try request.answer(presentation, state: "another-state"))
             #expect(otherState.status == 400)
             #expect(try errorCode(otherState) == "redirect.state_mismatch")
+            // A JWE whose state is not text (here a number), or names another state than the form beside it: refused
+            // before it consumes, as verify would refuse it after.
+            let jwk = try #require(request.jwk)
+            let stateField = "&state=" + FormEncoding.encode(request.state)
+            for payload in [#"{"vp_token":{},"state":42}"#, #"{"vp_token":{},"state":["\#(request.state)"]}"#,
+                            #"{"vp_token":{},"state":"another-state"}"#] {
+                let sealed = try OpenID4VPResponseBuilder.seal(Array(payload.utf8), to: try jwk.publicKey(), kid: jwk.kid,
+                                                               corruptCiphertext: false, options: OpenID4VPRequest.JWEOptions())
+                let refused = try await Self.post(server, created, "response=" + FormEncoding.encode(sealed) + stateField)
+                #expect(refused.status == 400, "\(payload)")
+                #expect(try errorCode(refused) == "redirect.state_mismatch", "\(payload)")
+            }
             #expect(try jsonObject(try await Self.status(server, key, created.id))["status"] as? String == "fetched")
             #expect(try await Self.post(server, created, form).status == 200)
             // Another format's transaction is not answered here.

@@ -116,17 +116,20 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
             guard let session, let key = session.encryptionKey, jwe.compression == nil else { return }
             let plaintext = try jwe.decrypt(with: key)
             let payload = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any]
-            try Self.checkState(payload?["state"] as? String ?? form["state"], session: session)
+            // As `verify` judges it: a payload state that is not text is a wrong one, not an absent one.
+            let payloadState = payload?["state"].map { $0 as? String ?? "" }
+            try Self.checkStates([payloadState, form["state"]].compactMap { $0 }, session: session)
         } else if form["vp_token"] != nil || form["error"] != nil {
             guard let session else { return }
-            try Self.checkState(form["state"], session: session)
+            try Self.checkStates([form["state"]].compactMap { $0 }, session: session)
         } else {
             throw VerificationError(.inputMalformed, "the form has none of `response`, `vp_token` or `error`")
         }
     }
 
-    private static func checkState(_ given: String?, session: OpenID4VPRedirectSession) throws(VerificationError) {
-        guard let given, constantTimeEquals(Array(given.utf8), Array(session.state.utf8)) else {
+    /// At least one state given, and every one the request's.
+    private static func checkStates(_ given: [String], session: OpenID4VPRedirectSession) throws(VerificationError) {
+        guard !given.isEmpty, given.allSatisfy({ constantTimeEquals(Array($0.utf8), Array(session.state.utf8)) }) else {
             throw VerificationError(.redirectStateMismatch, "the answer's state is missing or is not the request's: it is not this request's answer")
         }
     }

@@ -137,6 +137,13 @@ struct VerifyServerCommand: AsyncParsableCommand {
         guard problems.isEmpty else { refuse(ConfigurationProblems(problems)) }
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical
+        // Reached first as --check-config --connect reaches it: within storeTimeout, its failure named in one line
+        // (a pool would retry an unreachable PostgreSQL for ever).
+        let unreachable = await settings.checkStoreConnection(logger: quiet)
+        guard unreachable.isEmpty else {
+            for line in unreachable { FileHandle.standardError.write(Data("verify-server: \(TerminalText.escaped(line))\n".utf8)) }
+            Foundation.exit(1)
+        }
         do {
             let version = try await settings.migrateStore(logger: quiet)
             print("store \(settings.store.redacted): schema at version \(version)")

@@ -74,6 +74,14 @@ struct StoreSchemaTests {
         // A malformed store URL is refused, never replaced by the default SQLite file.
         let malformed = try ServerProcess.runToExit(environment: ["VERIFY_SERVER_STORE_URL": "mysql://db"], arguments: ["--migrate"])
         #expect(malformed.status == 2 && malformed.stderr.contains("store URL must start with"), "\(malformed.stderr)")
+        // A PostgreSQL nobody answers at: one line naming why, exit 1, within storeTimeout (no pool retrying for ever).
+        let closed = try #require(LoopbackPort.free())
+        let unreachable = try ServerProcess.runToExit(environment: [
+            "VERIFY_SERVER_STORE_URL": "postgres://owner@127.0.0.1:\(closed)/verify", "VERIFY_SERVER_STORE_TIMEOUT": "5",
+        ], arguments: ["--migrate"])
+        #expect(unreachable.status == 1, "\(unreachable.stderr)")
+        #expect(unreachable.stderr == "verify-server: store postgres://owner@127.0.0.1:\(closed)/verify (sslmode=disable): nothing accepts "
+                + "connections at 127.0.0.1:\(closed) (connection refused)\n", "\(unreachable.stderr)")
     }
 
     @Test("PostgreSQL: a role with only the published grants cannot make the schema (it is told to --migrate), starts and serves once the owner made it, and refuses a newer one",

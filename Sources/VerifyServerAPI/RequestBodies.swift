@@ -10,6 +10,8 @@ package struct CreateRequestBody: Decodable, Sendable {
     /// For a format answered by reference on the same device: the page the wallet returns the user to, with the
     /// `response_code` the backend reads the result with.
     package var redirectUri: String?
+    /// A transaction's own webhook destination, instead of the configured `webhookURL`.
+    package var webhookURL: String?
 
     package init(format: String, documents: [RequestPolicy.DocumentRequest], origin: String?, allowedIssuers: [String]? = nil,
                  redirectUri: String? = nil) {
@@ -20,7 +22,7 @@ package struct CreateRequestBody: Decodable, Sendable {
         self.redirectUri = redirectUri
     }
 
-    private enum CodingKeys: String, CodingKey { case format, documents, origin, allowedIssuers, redirectUri }
+    private enum CodingKeys: String, CodingKey { case format, documents, origin, allowedIssuers, redirectUri, webhookURL }
 
     /// `allowedIssuers` may be absent but not null (400 `input.malformed`): a strict API takes one spelling of
     /// "any trusted issuer", the absent field or `[]`.
@@ -31,6 +33,7 @@ package struct CreateRequestBody: Decodable, Sendable {
         origin = try container.decodeIfPresent(String.self, forKey: .origin)
         allowedIssuers = container.contains(.allowedIssuers) ? try container.decode([String].self, forKey: .allowedIssuers) : nil
         redirectUri = try container.decodeIfPresent(String.self, forKey: .redirectUri)
+        webhookURL = try container.decodeIfPresent(String.self, forKey: .webhookURL)
     }
 
     /// The request policy: at least one document, each with a docType and at least one namespace with at least one

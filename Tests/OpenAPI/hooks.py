@@ -77,6 +77,15 @@ def _not_object_text(body):
     return False
 
 
+# Properties marked `x-configuration-dependent`: whether the server takes a value depends on its configuration (a
+# transaction's own `webhookURL` needs the server's webhook), so a generated value is not a valid request here.
+_CONFIGURATION_DEPENDENT = sorted({name for name, _ in _properties(_document, lambda schema: schema.get("x-configuration-dependent"))})
+
+
+def _names_configuration(body):
+    return isinstance(body, dict) and any(body.get(name) is not None for name in _CONFIGURATION_DEPENDENT)
+
+
 # Formats the server under test does not offer (SCHEMATHESIS_FORMATS_NOT_OFFERED, comma-separated): the production
 # example offers neither apple-app nor openid4vp-redirect, so a create for them is rightly 400 envelope.unsupported.
 _NOT_OFFERED = {name for name in os.environ.get("SCHEMATHESIS_FORMATS_NOT_OFFERED", "").split(",") if name}
@@ -90,4 +99,4 @@ def _not_offered(body):
 @schemathesis.hook
 def filter_case(context, case):
     return (not _repeats(case.body) and not _names_trust(case.body) and not _not_object_text(case.body)
-            and not _not_offered(case.body))
+            and not _not_offered(case.body) and not _names_configuration(case.body))

@@ -135,17 +135,7 @@ struct HungStoreTests {
             try await raw.prepare()
             // The server's schema step at start is bounded by the short storeTimeout too, and can outlast it while every
             // other suite uses the database on two cores: a server that did not start is started again.
-            for attempt in 1... {
-                let started = Mutex(false)
-                do {
-                    return try await ServerFixture.withServer(configuration, logger: logger) { server in
-                        started.withLock { $0 = true }
-                        try await body(server, raw)
-                    }
-                } catch where attempt < 3 && !started.withLock({ $0 }) {
-                    continue
-                }
-            }
+            try await ServerFixture.withServerStartedAgain(configuration, logger: logger) { server in try await body(server, raw) }
         }
     }
 
@@ -284,7 +274,8 @@ struct LockedSQLiteTests {
         var settings = AppleSample.configuration(store: .sqlite(path: path))
         settings.storeTimeout = Self.storeTimeout
         let configuration = settings
-        try await ServerFixture.withServer(configuration) { server in
+        // Its start is bounded by the short storeTimeout: under a full parallel run it may be started again.
+        try await ServerFixture.withServerStartedAgain(configuration) { server in
             let request = AppleSample.request()
             // On a loaded machine the insert can outlast storeTimeout and still land: look before trying again.
             try await Self.onceAnswered {

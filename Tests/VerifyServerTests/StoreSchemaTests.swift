@@ -44,13 +44,71 @@ struct StoreSchemaTests {
         let version = try await check.query("SELECT max(version) AS v FROM verify_schema_version").first?.column("v")?.integer
         #expect(version == StoreSchema.version)
         let columns = Set(try await check.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        #expect(StoreSchema.sqliteAddedColumns.allSatisfy { columns.contains($0.0) })
+        #expect(StoreSchema.sqliteAddedColumns.filter { $0.table == "verify_requests" }.allSatisfy { columns.contains($0.column) })
         _ = try await check.query("UPDATE verify_schema_version SET version = \(StoreSchema.version + 1)")
         try await check.close()
 
         let store = try await SQLiteRequestStore.open(path: path, logger: ServerFixture.quietLogger)
         await #expect { try await store.prepare() } throws: { "\($0)".contains("newer than this verify-server's") }
         try await store.close()
+    }
+
+    @Test("SQLite at version 1: the outbox gains url (its queued event kept, with no destination of its own); version 2")
+    func sqliteVersionOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("v1.sqlite").path
+        // Version 1 as it was: every table and the requests' columns, the outbox without url, an event queued.
+        let old = try await SQLiteConnection.open(storage: .file(path: path))
+        do {
+            for statement in StoreSchema.sqlite {
+                _ = try await old.query(statement)
+                for added in StoreSchema.sqliteAddedColumns where added.table == "verify_requests" && StoreSchema.createdTable(statement) == added.table {
+                    _ = try await old.query("ALTER TABLE verify_requests ADD COLUMN \(added.column) \(added.type)")
+                }
+            }
+            _ = try await old.query("UPDATE verify_schema_version SET version = 1")
+            _ = try await old.query("INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at) VALUES ('msg_a', 'a', '{}', 0, 1000, 1000)")
+        } catch {
+            try? await old.close()
+            throw error
+        }
+        try await old.close()
+
+        try await ServerFixture.withSQLite(path: path) { store in
+            try await store.prepare()
+            let events = try await store.claimWebhooks(now: Date(timeIntervalSince1970: 10), leaseUntil: Date(timeIntervalSince1970: 60), limit: 10)
+            #expect(events.map(\.id) == ["msg_a"] && events.first?.url == nil)
+        }
+        let check = try await SQLiteConnection.open(storage: .file(path: path))
+        #expect(try await check.query("SELECT max(version) AS v FROM verify_schema_version").first?.column("v")?.integer == 2)
+        #expect(try await check.query("PRAGMA table_info(verify_webhooks)").contains { $0.column("name")?.string == "url" })
+        try await check.close()
+    }
+
+    @Test("PostgreSQL at version 1: the outbox gains url (its queued event kept, with no destination of its own); version 2",
+          .enabled(if: TestPostgres.url != nil, TestPostgres.skipReason))
+    func postgresVersionOne() async throws {
+        try await TestPostgres.withStore { store in
+            try await store.prepare()
+            try await store.client.withConnection { connection in
+                for statement in ["ALTER TABLE verify_webhooks DROP COLUMN url", "UPDATE verify_schema_version SET version = 1",
+                                  "INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at) VALUES ('msg_a', 'a', '{}', 0, to_timestamp(1), to_timestamp(1))"] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: ServerFixture.quietLogger)
+                }
+            }
+            let before = try await store.client.withConnection { try await PostgresRequestStore.isCurrent($0, logger: ServerFixture.quietLogger) }
+            #expect(!before)
+            try await store.prepare()
+            let events = try await store.claimWebhooks(now: Date(timeIntervalSince1970: 10), leaseUntil: Date(timeIntervalSince1970: 60), limit: 10)
+            #expect(events.map(\.id) == ["msg_a"] && events.first?.url == nil)
+            let (version, current) = try await store.client.withConnection { connection in
+                (try await PostgresRequestStore.schemaVersion(connection, logger: ServerFixture.quietLogger),
+                 try await PostgresRequestStore.isCurrent(connection, logger: ServerFixture.quietLogger))
+            }
+            #expect(version == 2 && current)
+        }
     }
 
     @Test("verify-server --migrate brings the configured store to this version and says so; --print-schema prints it")

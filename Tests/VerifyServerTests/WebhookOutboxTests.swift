@@ -33,7 +33,9 @@ struct WebhookOutboxTests {
         try await store.prepare()
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         let stored = TransactionStoreTests.transaction(now: now)
-        let event = WebhookEvent(id: "msg_\(stored.id)", requestId: stored.id, body: #"{"type":"transaction.verified"}"#, createdAt: now)
+        var event = WebhookEvent(id: "msg_\(stored.id)", requestId: stored.id, body: #"{"type":"transaction.verified"}"#, createdAt: now)
+        // The transaction's own destination travels with the event (compared with every claim below).
+        event.url = "https://hooks.example/own"
         func mine(_ events: [WebhookEvent]) -> [WebhookEvent] { events.filter { $0.id == event.id } }
         func claim(at time: Date) async throws -> [WebhookEvent] {
             mine(try await store.claimWebhooks(now: time, leaseUntil: time.addingTimeInterval(45), limit: 1000))

@@ -46,7 +46,8 @@ extension ServerHandlers {
             let (_, policy) = try Self.validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
             let redirect = body.sameDevice == true ? try redirectURI(origin + "/demo", for: format, origins: [origin]) : nil
             return try await transaction(format: format, policy: policy, origin: format.descriptor?.bindsOrigin == true ? origin : nil,
-                                         owner: TransactionOwner.demo, counted: .address(client), redirectURI: redirect, retryAfter: &retryAfter)
+                                         owner: TransactionOwner.demo, counted: .address(client),
+                                         serverState: [ReferencedRequest.redirectKey: redirect].compactMapValues { $0 }, retryAfter: &retryAfter)
         } catch {
             var response = error.response
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }

@@ -48,10 +48,10 @@ extension ServerHandlers {
 
     /// Prepares and stores a request of `format` for `policy` and `origin`, counted against `counted`'s outstanding
     /// requests and this instance's total; `binding` makes it a transaction (the client secret's hash and the creating
-    /// key's ID); `redirectURI` is kept for a same-device by-reference answer. Over a cap, `retryAfter` is set and the
-    /// 429 thrown.
+    /// key's ID); `serverState` joins the format's state (a same-device redirect, a transaction's own webhook URL).
+    /// Over a cap, `retryAfter` is set and the 429 thrown.
     func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, counted: Counted,
-               binding: (secretHash: String, keyID: String)?, redirectURI: String? = nil,
+               binding: (secretHash: String, keyID: String)?, serverState: [String: String] = [:],
                retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
         guard let handler = runtimes.current.flows[format] else {
             throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
@@ -71,7 +71,7 @@ extension ServerHandlers {
         }
         let creation = RequestCreation(origin: origin, walletURLs: try walletURLs(id, format: format), expiresAt: expiresAt)
         var prepared = try prepare(handler, policy: policy, creation: creation, releasing: id)
-        if let redirectURI { prepared.state[ReferencedRequest.redirectKey] = redirectURI }
+        prepared.state.merge(serverState) { _, server in server }
         let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt,
                                    clientSecretHash: binding?.secretHash, apiKeyID: binding?.keyID)
         try await insert(stored)

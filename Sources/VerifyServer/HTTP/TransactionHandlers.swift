@@ -53,9 +53,10 @@ extension ServerHandlers {
                     + "\(key.formats.map(\.rawValue).joined(separator: ", "))); use a key configured for it")
             }
             let origin = try Self.origin(body.origin, for: format, key: key)
-            let redirect = try redirectURI(body.redirectUri, for: format, origins: key.origins)
+            let serverState = [ReferencedRequest.redirectKey: try redirectURI(body.redirectUri, for: format, origins: key.origins),
+                               WebhookSender.urlKey: try transactionWebhookURL(body.webhookURL)].compactMapValues { $0 }
             return try await transaction(format: format, policy: policy, origin: origin, owner: key.id,
-                                         counted: .apiKey(key.id), redirectURI: redirect, retryAfter: &retryAfter)
+                                         counted: .apiKey(key.id), serverState: serverState, retryAfter: &retryAfter)
         } catch {
             logger.info("transaction refused", metadata: [
                 "keyId": "\(key.id)", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
@@ -89,10 +90,10 @@ extension ServerHandlers {
     /// Stores a transaction for `owner` and answers 201: `requestId`, `clientSecret` (not for a format the wallet
     /// answers by reference: no page relays its answer), the origin, the format's public fields and `expiresAt`.
     func transaction(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, owner: String, counted: Counted,
-                     redirectURI: String? = nil, retryAfter: inout Int?) async throws(APIError) -> Response {
+                     serverState: [String: String] = [:], retryAfter: inout Int?) async throws(APIError) -> Response {
         let secret = ClientSecret.make()
         let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, counted: counted,
-                                                 binding: (secret.hash, owner), redirectURI: redirectURI, retryAfter: &retryAfter)
+                                                 binding: (secret.hash, owner), serverState: serverState, retryAfter: &retryAfter)
         var fields: [(String, JSONValue)] = [("requestId", .string(stored.id))]
         if format.descriptor?.wire.byReference != true { fields.append(("clientSecret", .string(secret.secret))) }
         fields.append(("format", .string(format.rawValue)))

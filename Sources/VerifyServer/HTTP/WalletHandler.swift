@@ -118,7 +118,8 @@ extension ServerHandlers {
                                   report: String(decoding: report.jsonBytes(leading: [("requestId", stored.id)]), as: UTF8.self),
                                   responseCodeHash: responseCodeHash)
         // The webhook event joins the store's outbox with the result, in one step: kept together or not at all.
-        let event = webhooks?.event(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
+        var event = webhooks?.event(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
+        event?.url = stored.state[WebhookSender.urlKey]
         do {
             try await store.recordResult(id: stored.id, result: result, webhook: event)
         } catch {

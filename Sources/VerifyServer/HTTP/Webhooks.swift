@@ -284,7 +284,7 @@ final class WebhookSender: Sendable {
             // One signature per secret, space-separated, as Standard Webhooks allows while a secret is rotated.
             "webhook-signature: \(secrets().map { $0.signature(id: event.id, timestamp: timestamp, body: body) }.joined(separator: " "))",
         ]
-        let (url, allow, timeout, caFile) = (self.url, self.allow, self.timeout, self.caFile)
+        let (url, allow, timeout, caFile) = (event.url ?? self.url, self.allow, self.timeout, self.caFile)
         let answer = OneAnswer<Attempt>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

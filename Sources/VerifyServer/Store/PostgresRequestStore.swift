@@ -124,6 +124,8 @@ public final class PostgresRequestStore: RequestStore {
            AND to_regclass('verify_requests_open_by_key') IS NOT NULL
            AND to_regclass('verify_vical_issues') IS NOT NULL
            AND to_regclass('verify_webhooks_due_at') IS NOT NULL
+           AND EXISTS (SELECT 1 FROM information_schema.columns
+                       WHERE table_schema = current_schema() AND table_name = 'verify_webhooks' AND column_name = 'url')
         """
 
     /// Inserts a new pending request if PostgreSQL gets to it in time for `deadline`; throws when the database refuses
@@ -238,8 +240,8 @@ public final class PostgresRequestStore: RequestStore {
             WITH kept AS (UPDATE verify_requests SET result_status = \(result.status), result_report = \(result.report),
                               response_code_hash = \(result.responseCodeHash)
                           WHERE id = \(id) AND attempts > 0 AND result_status IS NULL RETURNING id)
-            INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
-            SELECT \(webhook.id), \(webhook.requestId), \(webhook.body), 0, \(webhook.createdAt), \(webhook.createdAt) FROM kept
+            INSERT INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at, url)
+            SELECT \(webhook.id), \(webhook.requestId), \(webhook.body), 0, \(webhook.createdAt), \(webhook.createdAt), \(webhook.url) FROM kept
             ON CONFLICT (id) DO NOTHING RETURNING id
             """)
     }
@@ -251,11 +253,13 @@ public final class PostgresRequestStore: RequestStore {
                 UPDATE verify_webhooks SET lease_until = \(leaseUntil)
                 WHERE id IN (SELECT id FROM verify_webhooks WHERE due_at <= \(now) AND (lease_until IS NULL OR lease_until <= \(now))
                              ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
-                RETURNING id, request_id, body, attempts, created_at
+                RETURNING id, request_id, body, attempts, created_at, url
                 """, logger: logger)
             var events: [WebhookEvent] = []
-            for try await (id, requestId, body, attempts, created) in rows.decode((String, String, String, Int, Date).self) {
-                events.append(WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: created))
+            for try await (id, requestId, body, attempts, created, url) in rows.decode((String, String, String, Int, Date, String?).self) {
+                var event = WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: created)
+                event.url = url
+                events.append(event)
             }
             return events.sorted { $0.createdAt < $1.createdAt }
         }

@@ -106,8 +106,15 @@ public final class SQLiteRequestStore: RequestStore {
             guard version == StoreSchema.version else { return false }
         }
         guard Self.schemaObjects.isSubset(of: names) else { return false }
-        let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        return StoreSchema.sqliteAddedColumns.allSatisfy { columns.contains($0.0) }
+        for table in Set(StoreSchema.sqliteAddedColumns.map(\.table)) {
+            let columns = try await columns(of: table)
+            guard StoreSchema.sqliteAddedColumns.allSatisfy({ $0.table != table || columns.contains($0.column) }) else { return false }
+        }
+        return true
+    }
+
+    private func columns(of table: String) async throws -> Set<String> {
+        Set(try await connection.query("PRAGMA table_info(\(table))").compactMap { $0.column("name")?.string })
     }
 
     /// The tables and indexes of the schema.
@@ -116,16 +123,15 @@ public final class SQLiteRequestStore: RequestStore {
         "verify_webhooks_due_at", "verify_schema_version",
     ]
 
-    /// `StoreSchema.sqlite`, with the columns an earlier version's table lacks added after the table.
+    /// `StoreSchema.sqlite`, with the columns an earlier version's table lacks added right after the table.
     private func createSchema() async throws {
-        guard let table = StoreSchema.sqlite.first else { return }
-        _ = try await connection.query(table)
-        let columns = Set(try await connection.query("PRAGMA table_info(verify_requests)").compactMap { $0.column("name")?.string })
-        for (column, type) in StoreSchema.sqliteAddedColumns where !columns.contains(column) {
-            _ = try await connection.query("ALTER TABLE verify_requests ADD COLUMN \(column) \(type)")
-        }
-        for statement in StoreSchema.sqlite.dropFirst() {
+        for statement in StoreSchema.sqlite {
             _ = try await connection.query(statement)
+            guard let table = StoreSchema.createdTable(statement) else { continue }
+            let columns = try await columns(of: table)
+            for added in StoreSchema.sqliteAddedColumns where added.table == table && !columns.contains(added.column) {
+                _ = try await connection.query("ALTER TABLE \(table) ADD COLUMN \(added.column) \(added.type)")
+            }
         }
     }
 
@@ -218,10 +224,10 @@ public final class SQLiteRequestStore: RequestStore {
                     """, [.text(id), .text(result.status), .text(result.report), result.responseCodeHash.map { .text($0) } ?? .null])
                 if let webhook, !kept.isEmpty {
                     _ = try await self.connection.query("""
-                        INSERT OR IGNORE INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at)
-                        VALUES (?1, ?2, ?3, 0, ?4, ?4)
+                        INSERT OR IGNORE INTO verify_webhooks (id, request_id, body, attempts, created_at, due_at, url)
+                        VALUES (?1, ?2, ?3, 0, ?4, ?4, ?5)
                         """, [.text(webhook.id), .text(webhook.requestId), .text(webhook.body),
-                               .integer(Self.milliseconds(webhook.createdAt))])
+                               .integer(Self.milliseconds(webhook.createdAt)), webhook.url.map { .text($0) } ?? .null])
                 }
                 _ = try await self.connection.query("COMMIT")
             } catch {
@@ -237,13 +243,15 @@ public final class SQLiteRequestStore: RequestStore {
             UPDATE verify_webhooks SET lease_until = ?3
             WHERE id IN (SELECT id FROM verify_webhooks WHERE due_at <= ?1 AND (lease_until IS NULL OR lease_until <= ?1)
                          ORDER BY created_at LIMIT ?2)
-            RETURNING id, request_id, body, attempts, created_at
+            RETURNING id, request_id, body, attempts, created_at, url
             """, [.integer(Self.milliseconds(now)), .integer(limit), .integer(Self.milliseconds(leaseUntil))]) }
         return rows.compactMap { row -> WebhookEvent? in
             guard let id = row.column("id")?.string, let requestId = row.column("request_id")?.string,
                   let body = row.column("body")?.string, let attempts = row.column("attempts")?.integer,
                   let created = row.column("created_at")?.integer else { return nil }
-            return WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: Self.date(created))
+            var event = WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: Self.date(created))
+            event.url = row.column("url")?.string
+            return event
         }.sorted { $0.createdAt < $1.createdAt }
     }
 

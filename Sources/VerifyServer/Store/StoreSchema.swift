@@ -3,8 +3,9 @@
 /// version, and the privileges a least-privilege service role needs once the owner made it.
 public enum StoreSchema {
     /// The version `verify_schema_version` holds once the statements ran. 1: requests (with transactions, by-reference
-    /// fetches and response codes), the accepted VICAL and LoTE marks, the webhook outbox.
-    public static let version = 1
+    /// fetches and response codes), the accepted VICAL and LoTE marks, the webhook outbox. 2: an outbox event's own
+    /// destination (`url`, a transaction's `webhookURL`).
+    public static let version = 2
 
     /// The tables a service role reads and writes.
     public static let tables = ["verify_requests", "verify_vical_issues", "verify_webhooks"]
@@ -44,9 +45,12 @@ public enum StoreSchema {
             attempts integer NOT NULL DEFAULT 0,
             created_at timestamptz NOT NULL,
             due_at timestamptz NOT NULL,
-            lease_until timestamptz
+            lease_until timestamptz,
+            url text
         )
         """,
+        // Version 2: an outbox from version 1 gains the event's own destination.
+        "ALTER TABLE verify_webhooks ADD COLUMN IF NOT EXISTS url text",
         "CREATE INDEX IF NOT EXISTS verify_webhooks_due_at ON verify_webhooks (due_at)",
         "CREATE TABLE IF NOT EXISTS verify_schema_version (version integer NOT NULL)",
         "DELETE FROM verify_schema_version WHERE version < \(version)",
@@ -91,12 +95,22 @@ public enum StoreSchema {
         "INSERT INTO verify_schema_version (version) SELECT \(version) WHERE NOT EXISTS (SELECT 1 FROM verify_schema_version)",
     ]
 
-    /// The nullable columns of `verify_requests` added since version 0 (transactions, requests fetched by reference);
-    /// SQLite adds each where missing, before the indexes.
-    public static let sqliteAddedColumns = [
-        ("client_secret_hash", "TEXT"), ("api_key_id", "TEXT"), ("result_status", "TEXT"), ("result_report", "TEXT"),
-        ("fetched_at", "INTEGER"), ("response_code_hash", "TEXT"),
+    /// The nullable columns added to a table since it was first created: `verify_requests` since version 0
+    /// (transactions, requests fetched by reference), `verify_webhooks` in version 2. SQLite adds each where missing,
+    /// right after the table's CREATE statement (before the indexes).
+    public static let sqliteAddedColumns: [(table: String, column: String, type: String)] = [
+        ("verify_requests", "client_secret_hash", "TEXT"), ("verify_requests", "api_key_id", "TEXT"),
+        ("verify_requests", "result_status", "TEXT"), ("verify_requests", "result_report", "TEXT"),
+        ("verify_requests", "fetched_at", "INTEGER"), ("verify_requests", "response_code_hash", "TEXT"),
+        ("verify_webhooks", "url", "TEXT"),
     ]
+
+    /// The table a statement creates (`CREATE TABLE IF NOT EXISTS name (`), or nil.
+    static func createdTable(_ statement: String) -> String? {
+        let prefix = "CREATE TABLE IF NOT EXISTS "
+        guard statement.hasPrefix(prefix) else { return nil }
+        return String(statement.dropFirst(prefix.count).prefix { $0 != " " && $0 != "(" })
+    }
 
     /// PostgreSQL: what the owner grants a service role `role` that may not change the schema (it starts, serves and
     /// purges with these alone, once the schema is at `version`).
@@ -111,8 +125,11 @@ public enum StoreSchema {
         switch dialect {
         case "postgres", "postgresql": statements = postgres
         case "sqlite":
-            // A new file: the table, then each added column, as prepare() runs them.
-            statements = [sqlite[0]] + sqliteAddedColumns.map { "ALTER TABLE verify_requests ADD COLUMN \($0.0) \($0.1)" } + sqlite.dropFirst()
+            // A new file's: each table, then the columns added to it since, as prepare() runs them on an older file.
+            statements = sqlite.flatMap { statement in
+                [statement] + sqliteAddedColumns.filter { $0.table == createdTable(statement) }
+                    .map { "ALTER TABLE \($0.table) ADD COLUMN \($0.column) \($0.type)" }
+            }
         default: return nil
         }
         return statements.map { $0 + ";\n" }.joined(separator: "\n")

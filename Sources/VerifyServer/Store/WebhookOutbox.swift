@@ -13,6 +13,8 @@ public struct WebhookEvent: Sendable, Equatable {
     public var attempts: Int
     /// When the event was queued.
     public var createdAt: Date
+    /// Where it goes: the transaction's own `webhookURL`; nil for the configured `webhookURL`.
+    public var url: String?
     /// Why the stored body could not be read (it was sealed with another state key); the sender then counts a failed
     /// attempt without posting.
     var unreadable: String?

@@ -70,6 +70,23 @@ enum ServerFixture {
         }
     }
 
+    /// `withServer`, started again (at most three starts) when the start itself failed: a server whose store step at
+    /// start is bounded by a short `storeTimeout` can outlast it while every other suite loads the two cores.
+    static func withServerStartedAgain(_ configuration: ServerConfiguration, logger: Logger = quietLogger,
+                                       _ body: @Sendable (RunningServer) async throws -> Void) async throws {
+        for attempt in 1... {
+            let started = Mutex(false)
+            do {
+                return try await withServer(configuration, logger: logger) { server in
+                    started.withLock { $0 = true }
+                    try await body(server)
+                }
+            } catch where attempt < 3 && !started.withLock({ $0 }) {
+                continue
+            }
+        }
+    }
+
     /// Opens the SQLite store at `path` for `body` and closes it after, also when `body` throws (a connection that is
     /// not closed traps in its deinit, which would end the whole test run).
     static func withSQLite<T: Sendable>(path: String, _ body: (SQLiteRequestStore) async throws -> T) async throws -> T {

@@ -8,28 +8,13 @@ import Testing
 /// signed as the configured webhook's; every other transaction's to the configured URL.
 @Suite("verify-server: a transaction's own webhookURL", .serialized)
 struct TransactionWebhookURLTests {
-    /// Creates an annex-c transaction whose body adds `extra` (JSON members), answers it as the wallet; its ID.
-    static func answered(_ server: RunningServer, _ wallet: SimulatedWallet, _ key: TransactionAPITests.Key, extra: String) async throws -> String {
-        let body = #"{"format":"annex-c","documents":\#(TransactionAPITests.documents),\#(extra)}"#
-        let created = try await server.client.send(method: .POST, path: "/v1/transactions", body: Array(body.utf8), headers: key.bearer)
-        #expect(created.status == 201, "\(created.text)")
-        let fields = try jsonObject(created)
-        let id = try #require(fields["requestId"] as? String)
-        let data = try #require(fields["data"] as? [String: Any])
-        let response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String))
-        let accepted = try await TransactionAPITests.answer(server, id, secret: try #require(fields["clientSecret"] as? String),
-                                                            body: TransactionAPITests.credential(annexC: response))
-        #expect(try jsonObject(accepted)["status"] as? String == "accepted")
-        return id
-    }
-
     @Test("one transaction names its own receiver: its event goes there, signed; the next, without one, to the configured receiver")
     func ownDestination() async throws {
         let configured = WebhookReceiver(statuses: [204]), own = WebhookReceiver(statuses: [204])
         try await configured.run { configuredPort in
             try await own.run { ownPort in
                 try await WebhookTests.withServer(port: configuredPort) { server, wallet, key in
-                    let first = try await Self.answered(server, wallet, key, extra: #""webhookURL":"http://127.0.0.1:\#(ownPort)/hook""#)
+                    let first = try await WebhookTests.answered(server, wallet, key, extra: #""webhookURL":"http://127.0.0.1:\#(ownPort)/hook""#)
                     var ownDeliveries = own.received.makeAsyncIterator()
                     let delivered = try #require(await ownDeliveries.next())
                     #expect(delivered.headers["webhook-id"] == "msg_\(first)")

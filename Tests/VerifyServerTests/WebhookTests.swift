@@ -102,9 +102,19 @@ struct WebhookTests {
         }
     }
 
-    /// Creates an annex-c transaction with `key` and answers it as the wallet; returns its ID.
-    static func answered(_ server: RunningServer, _ wallet: SimulatedWallet, _ key: TransactionAPITests.Key) async throws -> String {
-        let body = try jsonObject(try await TransactionAPITests.create(server, key))
+    /// Creates an annex-c transaction with `key` (its body with the JSON members `extra` added) and answers it as the
+    /// wallet; returns its ID.
+    static func answered(_ server: RunningServer, _ wallet: SimulatedWallet, _ key: TransactionAPITests.Key,
+                         extra: String? = nil) async throws -> String {
+        let created = if let extra {
+            try await server.client.send(method: .POST, path: "/v1/transactions",
+                                         body: Array(#"{"format":"annex-c","documents":\#(TransactionAPITests.documents),\#(extra)}"#.utf8),
+                                         headers: key.bearer)
+        } else {
+            try await TransactionAPITests.create(server, key)
+        }
+        #expect(created.status == 201, "\(created.text)")
+        let body = try jsonObject(created)
         let id = try #require(body["requestId"] as? String)
         let data = try #require(body["data"] as? [String: Any])
         let response = try wallet.annexCResponse(encryptionInfo: try #require(data["encryptionInfo"] as? String))

@@ -30,22 +30,29 @@ struct TransactionWebhookURLTests {
         }
     }
 
-    @Test("refused at create, nothing stored: user information, a fragment, over 2,048 bytes, not an absolute URL, another scheme, a private, loopback or link-local address not in webhookAllow")
-    func refused() async throws {
-        try await WebhookTests.withServer(port: 9, allow: []) { server, _, key in
+    @Test("only a host webhookAllow names: a listed name (any case) or an address in a listed network is taken; an unlisted name, a look-alike suffix, loopback, private and link-local addresses, user information, a fragment, over 2,048 bytes, not an absolute URL or another scheme are 400, nothing stored")
+    func allowListed() async throws {
+        try await WebhookTests.withServer(port: 9, allow: ["hooks.example", "10.9.0.0/16"]) { server, _, key in
+            func create(_ url: JSONValue) async throws -> LoopbackHTTPClient.Response {
+                let body = #"{"format":"annex-c","documents":\#(TransactionAPITests.documents),"webhookURL":\#(url.serialized())}"#
+                return try await server.client.send(method: .POST, path: "/v1/transactions", body: Array(body.utf8), headers: key.bearer)
+            }
             let long = "https://hooks.example/" + String(repeating: "a", count: 2_048)
-            for url in ["https://user:pw@hooks.example/in", "https://hooks.example/in#x", long, "not a url", "/relative",
-                        "http://127.0.0.1:9/hook", "https://10.1.2.3/hook", "https://[::1]/hook", "https://169.254.169.254/latest", "ftp://hooks.example/"] {
-                let body = #"{"format":"annex-c","documents":\#(TransactionAPITests.documents),"webhookURL":\#(JSONValue.string(url).serialized())}"#
-                let answer = try await server.client.send(method: .POST, path: "/v1/transactions", body: Array(body.utf8), headers: key.bearer)
+            for url in ["https://elsewhere.example/in", "https://hooks.example.evil.test/in", "https://evilhooks.example/in",
+                        "http://127.0.0.1:9/hook", "https://10.1.2.3/hook", "https://[::1]/hook", "https://169.254.169.254/latest",
+                        "https://user:pw@hooks.example/in", "https://hooks.example/in#x", long, "not a url", "/relative",
+                        "ftp://hooks.example/"] {
+                let answer = try await create(.string(url))
                 #expect(answer.status == 400, "\(url): \(answer.text)")
                 #expect(try errorCode(answer) == "input.malformed", "\(url)")
                 #expect(!answer.text.contains("user:pw"), "the answer repeats the credentials")
             }
-            let wrongType = #"{"format":"annex-c","documents":\#(TransactionAPITests.documents),"webhookURL":42}"#
-            #expect(try await server.client.send(method: .POST, path: "/v1/transactions", body: Array(wrongType.utf8), headers: key.bearer).status == 400)
-            // Nothing was stored: the key has no open transaction.
-            #expect(try await server.store.outstanding(apiKeyID: key.entry.id, now: Date()).count == 0)
+            #expect(try await create(.int(42)).status == 400)
+            #expect(try await server.store.outstanding(apiKeyID: key.entry.id, now: Date()).count == 0, "a refused create stored nothing")
+            for url in ["https://hooks.example/in", "https://HOOKS.example/in?order=7", "https://10.9.1.1/hook"] {
+                let answer = try await create(.string(url))
+                #expect(answer.status == 201, "\(url): \(answer.text)")
+            }
         }
     }
 

@@ -20,8 +20,8 @@ public struct ListenFailure: Error, CustomStringConvertible {
     /// the settings that move it.
     static func from(_ error: any Error, host: String, port: Int, hostKey: String = "host", portKey: String = "port") -> ListenFailure? {
         guard let io = error as? IOError, io.description.contains("bind(") else { return nil }
-        let hostSetting = "\(hostKey) (\(ConfigurationKey(name: hostKey) { _, _ in }.environmentName))"
-        let portSetting = "\(portKey) (\(ConfigurationKey(name: portKey) { _, _ in }.environmentName))"
+        let hostSetting = "\(hostKey) (\(ConfigurationKey.environmentName(of: hostKey)))"
+        let portSetting = "\(portKey) (\(ConfigurationKey.environmentName(of: portKey)))"
         let reason = switch io.errnoCode {
         case EADDRINUSE: "is already in use; stop what listens there, or set \(portSetting) or \(hostSetting)"
         case EADDRNOTAVAIL: "cannot be bound: the host is not an address of this machine; set \(hostSetting)"

@@ -20,21 +20,15 @@ struct OperatorListenerService: Service {
         var handlers = handlers
         handlers.role = .operator
         let configuration = handlers.configuration
-        host = configuration.operatorHost
+        let host = configuration.operatorHost
+        self.host = host
         port = configuration.operatorPort
         self.listening = listening
-        application = Application(
-            router: makeRouter(handlers),
-            server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionLimiter(limit: configuration.maxConnectionsPerIP).handler()],
-                                                idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.operatorHost, port: configuration.operatorPort),
-                                                    serverName: nil),
-            onServerRunning: { [host = configuration.operatorHost] channel in
-                let port = channel.localAddress?.port ?? configuration.operatorPort
-                logger.info("verify-server operator endpoints (/metrics, /readyz, /v1/operator) on http://\(host):\(port)")
-                listening.set(port)
-            },
-            logger: logger)
+        application = VerifyServerApp.listenerApplication(makeRouter(handlers), host: host, port: port, configuration: configuration,
+                                                          logger: logger) { port in
+            logger.info("verify-server operator endpoints (/metrics, /readyz, /v1/operator) on http://\(host):\(port)")
+            listening.set(port)
+        }
     }
 
     func run() async throws {

@@ -117,19 +117,27 @@ public struct VerifyServerApp: Service {
     /// The application of the public listener, running `services` beside it.
     private static func publicApplication(_ router: Router<ServerRequestContext>, configuration: ServerConfiguration, services: [any Service],
                                           listening: ListeningPort, logger: Logger) -> Application<RouterResponder<ServerRequestContext>> {
+        listenerApplication(router, host: configuration.host, port: configuration.port, configuration: configuration, services: services,
+                            logger: logger) { port in
+            logger.info("verify-server listening on http://\(configuration.host):\(port)", metadata: [
+                "store": "\(configuration.store.redacted)", "testMode": "\(configuration.testMode)",
+            ])
+            listening.set(port)
+        }
+    }
+
+    /// A listener at `host:port` as every listener of the server is: HTTP/1 under the per-address connection cap and
+    /// the idle timeout; `running` gets the bound port.
+    static func listenerApplication(_ router: Router<ServerRequestContext>, host: String, port: Int, configuration: ServerConfiguration,
+                                    services: [any Service] = [], logger: Logger,
+                                    running: @escaping @Sendable (Int) -> Void) -> Application<RouterResponder<ServerRequestContext>> {
         Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionLimiter(limit: configuration.maxConnectionsPerIP).handler()],
                                                 idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))),
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             services: services,
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                logger.info("verify-server listening on http://\(configuration.host):\(port)", metadata: [
-                    "store": "\(configuration.store.redacted)", "testMode": "\(configuration.testMode)",
-                ])
-                listening.set(port)
-            },
+            onServerRunning: { channel in running(channel.localAddress?.port ?? port) },
             logger: logger)
     }
 
@@ -220,8 +228,8 @@ public struct VerifyServerApp: Service {
     }
 
     /// Before the server starts: the operator listener (when private) listening, the store's schema, the VICAL issue IDs
-    /// and LoTE sequence numbers it remembers, and the first download of each list with a url. On failure `opened` (a store this server opened) is closed, since its
-    /// services may never run.
+    /// and LoTE sequence numbers it remembers, and the first download of each list with a url. On failure `opened` (a
+    /// store this server opened) is closed, since its services may never run.
     private static func prepare(_ store: some RequestStore, runtimes: RuntimeBox, lists: TrustListRefresher, operatorListening: ListeningPort?,
                                 closingOnFailure opened: (any RequestStore)?) async throws {
         do {

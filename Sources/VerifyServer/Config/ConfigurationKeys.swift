@@ -24,7 +24,10 @@ struct ConfigurationKey: Sendable {
         self.apply = apply
     }
 
-    var environmentName: String {
+    var environmentName: String { Self.environmentName(of: name) }
+
+    /// The variable overriding the key `name`: `VERIFY_SERVER_` and the name in upper snake case.
+    static func environmentName(of name: String) -> String {
         var out = "VERIFY_SERVER_"
         var previous: Character?
         for character in name {
@@ -140,7 +143,7 @@ struct ConfigurationKey: Sendable {
             }
         },
         .init(name: "webhookIncludeReport", "Whether the webhook's body carries the report (the disclosed elements); otherwise the status only.", default: { $0.webhookIncludeReport }) { $0.webhookIncludeReport = try $1.bool() },
-        .init(name: "webhookAllow", "Non-public destinations the webhook may reach: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
+        .init(name: "webhookAllow", "Non-public destinations the webhook may reach, and the only hosts a transaction's own webhookURL may name: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
         .init(name: "outboundCAFile", "A PEM file of CA certificates https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may also chain to, besides the system's store (a private CA).", default: { $0.outboundCAFile }) { configuration, value in
             let path = try value.text()
             configuration.outboundCAFile = path.isEmpty ? nil : path

@@ -196,7 +196,8 @@ public struct ServerConfiguration: Sendable {
     }
     /// Whether the webhook's body carries the report (the disclosed elements); off by default: status only.
     public var webhookIncludeReport = false
-    /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks.
+    /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks. Also
+    /// the only hosts a transaction's own `webhookURL` may name.
     public var webhookAllow: [String] = []
     /// A PEM file of CA certificates that https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may
     /// also chain to, besides the system's store: a receiver or host on a private CA. Nil: the system's store only.

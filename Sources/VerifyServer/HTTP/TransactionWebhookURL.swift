@@ -10,9 +10,10 @@ extension WebhookSender {
 extension ServerHandlers {
     /// A transaction's own `webhookURL` (`POST /v1/transactions`): its event goes there instead of the configured
     /// `webhookURL`, signed with the same secrets. It needs the webhook configured; it is an absolute https URL (http
-    /// in test mode) without user information or fragment, of at most 2,048 bytes; an address written out must be a
-    /// public one or one `webhookAllow` names. A host name is resolved and checked, as the configured URL's, at every
-    /// delivery.
+    /// in test mode) without user information or fragment, of at most 2,048 bytes, whose host `webhookAllow` names (a
+    /// host name, or a network holding the address written out): a backend sends events only where the operator
+    /// listed, never to any host of its choosing. At each delivery the destination is checked again, as the
+    /// configured URL's is.
     func transactionWebhookURL(_ text: String?) throws(APIError) -> String? {
         guard let text else { return nil }
         guard webhooks != nil else {
@@ -25,11 +26,15 @@ extension ServerHandlers {
             throw APIError.malformed("webhookURL must be an absolute https URL (http only in test mode) without fragment or user "
                 + "information, of at most 2,048 bytes")
         }
-        let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if let address = IPAddress(literal), !FetchDestination.isPublic(address.bytes),
-           !configuration.webhookAllow.contains(where: { IPNetwork($0)?.contains(address) == true }) {
-            throw APIError.malformed("webhookURL names \(InputQuote.short(literal)), which is not a public address: webhooks reach "
-                + "only public addresses unless webhookAllow names it")
+        let literal = (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host).lowercased()
+        let address = IPAddress(literal)
+        let listed = configuration.webhookAllow.contains { entry in
+            if let address { return IPNetwork(entry)?.contains(address) == true }
+            return FetchDestination(entry)?.host == literal
+        }
+        guard listed else {
+            throw APIError.malformed("webhookURL's host \(InputQuote.short(literal)) is not in webhookAllow: a transaction's events go "
+                + "only to destinations the operator lists there")
         }
         return text
     }

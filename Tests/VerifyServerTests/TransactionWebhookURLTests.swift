@@ -1,7 +1,9 @@
 import Foundation
 import LoopbackClient
+import RevocationFetch
 import Verifier
 import Testing
+import TestSupport
 @testable import VerifyServer
 
 /// A transaction's own webhook destination (`webhookURL` in `POST /v1/transactions`, issue 47): its event goes there,
@@ -53,6 +55,29 @@ struct TransactionWebhookURLTests {
                 let answer = try await create(.string(url))
                 #expect(answer.status == 201, "\(url): \(answer.text)")
             }
+        }
+    }
+
+    @Test("an event queued for a host the operator has since taken out of webhookAllow is refused at delivery and removed; still listed, it is attempted")
+    func removedFromAllow() async throws {
+        // A closed port: an attempt that posts fails to connect and is rescheduled; a refused one is removed unposted.
+        let port = try #require(LoopbackPort.free())
+        for (allow, kept) in [("hooks.example", false), ("127.0.0.0/8", true)] {
+            let store = InMemoryRequestStore()
+            let now = Date()
+            let stored = TransactionStoreTests.transaction(now: now)
+            var event = WebhookEvent(id: "msg_\(stored.id)", requestId: stored.id, body: "{}", createdAt: now)
+            event.url = "http://127.0.0.1:\(port)/hook"
+            try await store.insert(stored)
+            _ = try await store.consume(id: stored.id, clientSecretHash: TransactionStoreTests.hash, now: now, deadline: .distantFuture)
+            try await store.recordResult(id: stored.id, result: StoredResult(verified: true, report: "{}"), webhook: event)
+            let sender = WebhookSender(url: "https://hooks.example/in", secrets: { [] }, includeReport: false,
+                                       allow: [try #require(FetchDestination(allow))], store: store,
+                                       clock: TestClock(now).serverClock, logger: ServerFixture.quietLogger)
+            let claimed = try await store.claimWebhooks(now: now, leaseUntil: now.addingTimeInterval(45), limit: 10)
+            #expect(claimed.map(\.url) == [event.url])
+            await sender.attempt(try #require(claimed.first))
+            #expect(try await store.webhookBacklog().count == (kept ? 1 : 0), "webhookAllow \(allow)")
         }
     }
 

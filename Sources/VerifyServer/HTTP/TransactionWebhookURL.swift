@@ -5,6 +5,18 @@ import RevocationFetch
 extension WebhookSender {
     /// The key of a transaction's own webhook destination in its kept state (read back when its event is queued).
     static let urlKey = "server.webhookURL"
+
+    /// Whether `url`'s host is one `allow` names: a host name (any case), or a network holding the address written
+    /// out. A transaction's own URL is checked at create and again at every delivery, so a host the operator removed
+    /// from `webhookAllow` gets no event queued before.
+    static func allowListed(_ url: String, allow: [FetchDestination]) -> Bool {
+        guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return false }
+        let literal = (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host).lowercased()
+        if let address = IPAddress(literal) {
+            return allow.contains { $0.host == nil && IPNetwork($0.description)?.contains(address) == true }
+        }
+        return allow.contains { $0.host == literal }
+    }
 }
 
 extension ServerHandlers {
@@ -26,14 +38,8 @@ extension ServerHandlers {
             throw APIError.malformed("webhookURL must be an absolute https URL (http only in test mode) without fragment or user "
                 + "information, of at most 2,048 bytes")
         }
-        let literal = (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host).lowercased()
-        let address = IPAddress(literal)
-        let listed = configuration.webhookAllow.contains { entry in
-            if let address { return IPNetwork(entry)?.contains(address) == true }
-            return FetchDestination(entry)?.host == literal
-        }
-        guard listed else {
-            throw APIError.malformed("webhookURL's host \(InputQuote.short(literal)) is not in webhookAllow: a transaction's events go "
+        guard WebhookSender.allowListed(text, allow: configuration.webhookAllow.compactMap(FetchDestination.init)) else {
+            throw APIError.malformed("webhookURL's host \(InputQuote.short(host)) is not in webhookAllow: a transaction's events go "
                 + "only to destinations the operator lists there")
         }
         return text

@@ -216,7 +216,14 @@ final class WebhookSender: Sendable {
     func attempt(_ event: WebhookEvent) async {
         // An event the store could not open (the state key changed) is a failed attempt: retried on the schedule, in
         // case the key comes back, then given up; never a stall of the outbox.
-        let outcome = if let why = event.unreadable { Attempt.failed(why, retryAfter: nil) } else { await post(event) }
+        let outcome = if let why = event.unreadable {
+            Attempt.failed(why, retryAfter: nil)
+        } else if let own = event.url, !Self.allowListed(own, allow: allow) {
+            // The operator took the transaction's host out of webhookAllow since the event was queued.
+            Attempt.refused("the transaction's webhookURL host is no longer in webhookAllow")
+        } else {
+            await post(event)
+        }
         let attempts = event.attempts + 1
         let metadata: Logger.Metadata = ["requestId": "\(event.requestId)", "attempt": "\(attempts)"]
         var retryAt: Date?

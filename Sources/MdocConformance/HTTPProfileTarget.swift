@@ -80,8 +80,8 @@ public struct HTTPProfileTarget: ConformanceTarget {
     /// The profile, as the report names it.
     public var name: String { "http profile \(profilePath)" }
 
-    /// Revocation material is the verifier's configuration, not each case's lists.
-    public var unsupported: Set<ConformanceCase.Requirement> { [.revocation] }
+    /// Revocation material and the certificate profile are the verifier's configuration, not each case's.
+    public var unsupported: Set<ConformanceCase.Requirement> { [.revocation, .certificateProfile] }
 
     /// Formats the profile does not list, and Apple without the merchant key, do not apply.
     public func notApplicable(_ testCase: ConformanceRunCase) -> String? {

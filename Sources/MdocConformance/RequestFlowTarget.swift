@@ -17,6 +17,7 @@ public struct RequestFlowTarget: ConformanceTarget {
     let corpus: ConformanceCorpus
     let material: ConformanceCorpus.Material
     let relyingParty: RelyingPartyValues
+    let strictProfile: Bool
 
     /// A target for the flows `environment` configures, answering with `corpus`'s cases. The Apple merchant key is
     /// the public half of the environment's first recipient key; its merchant and team IDs are the environment's.
@@ -33,6 +34,7 @@ public struct RequestFlowTarget: ConformanceTarget {
         } catch {
             throw ConformanceError("the environment's flows cannot be built: \(error.message)")
         }
+        strictProfile = environment.configuration.profile == .strict
         relyingParty = RelyingPartyValues(origin: origin, merchantKey: environment.recipientKeys.first?.publicKey,
                                           merchantID: environment.merchantID, teamID: environment.teamID)
     }
@@ -40,8 +42,11 @@ public struct RequestFlowTarget: ConformanceTarget {
     /// How the report names the target.
     public var name: String { "request flows in-process" }
 
-    /// A flow keeps no memory of consumed requests, and checks revocation against the environment's own source.
-    public var unsupported: Set<ConformanceCase.Requirement> { [.state, .revocation] }
+    /// A flow keeps no memory of consumed requests, and checks revocation against the environment's own source;
+    /// Annex B's certificate profile as written applies when the environment's profile is strict.
+    public var unsupported: Set<ConformanceCase.Requirement> {
+        strictProfile ? [.state, .revocation] : [.state, .revocation, .certificateProfile]
+    }
 
     /// Formats without a flow, and Apple without a recipient key, do not apply.
     public func notApplicable(_ testCase: ConformanceRunCase) -> String? {

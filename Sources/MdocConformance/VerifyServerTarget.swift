@@ -37,8 +37,9 @@ public struct VerifyServerTarget: ConformanceTarget {
     /// The server, as the report names it.
     public var name: String { "verify-server \(base.absoluteString)" }
 
-    /// The server's revocation material is its configuration, not each case's lists.
-    public var unsupported: Set<ConformanceCase.Requirement> { [.revocation] }
+    /// The server's revocation material is its configuration, not each case's lists; its certificate profile is
+    /// its own too (the default one only warns where Annex B's mandatory extensions are missing).
+    public var unsupported: Set<ConformanceCase.Requirement> { [.revocation, .certificateProfile] }
 
     /// Formats without a request flow, Apple without the merchant key, and a format answered by reference without an
     /// API key do not apply.

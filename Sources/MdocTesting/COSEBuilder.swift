@@ -24,16 +24,17 @@ public enum COSEBuilder {
     ///
     /// `payload` nil makes it detached; `signedPayload` is what the signature covers (the attached payload, or the
     /// detached bytes the verifier rebuilds). `algorithm` defaults to the one for the key's curve; another value signs
-    /// with the key's own hash. Throws `SimulationError.unsupported` when no algorithm is given and the key's curve
+    /// with the key's own hash, or with `digest` when given (an ECDSA key then makes a valid signature under a label its
+    /// curve is not paired with). Throws `SimulationError.unsupported` when no algorithm is given and the key's curve
     /// cannot sign, or the error from signing.
     public static func sign1(payload: [UInt8]?, signedPayload: [UInt8], key: PrivateKey, algorithm: Int64? = nil,
-                             protectedExtra: [(CBORValue, CBORValue)] = [],
+                             digest: DigestAlgorithm? = nil, protectedExtra: [(CBORValue, CBORValue)] = [],
                              unprotected: [(CBORValue, CBORValue)] = []) throws -> CBORValue {
         guard let alg = algorithm ?? COSEAlgorithm.signing(with: key.curve)?.rawValue else {
             throw SimulationError.unsupported("\(key.curve.rawValue) keys cannot sign")
         }
         let protected = CBOREncoder.encode(.map([(.int(1), .int(alg))] + protectedExtra))
-        let digest = COSEAlgorithm.signing(with: key.curve)?.signatureParameters?.digest ?? digest(for: alg)
+        let digest = digest ?? COSEAlgorithm.signing(with: key.curve)?.signatureParameters?.digest ?? Self.digest(for: alg)
         let signature = try key.signature(for: toBeAuthenticated(context: "Signature1", protected: protected, payload: signedPayload),
                                           digest: digest)
         return .array([.bytes(protected), .map(unprotected), payload.map { .bytes($0) } ?? .null, .bytes(signature)])

@@ -57,7 +57,8 @@ extension DocumentBuild {
         if faults.contains(.issuerCritUnprotected) { unprotected.append((.int(2), .array([.int(33)]))) }
         if faults.contains(.issuerAlgUnprotected) { unprotected.append((.int(1), .text("none"))) }
         let signed = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
-                                           algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : nil,
+                                           algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : options.issuerAlgorithm?.label,
+                                           digest: options.issuerAlgorithm?.digest,
                                            protectedExtra: faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : [],
                                            unprotected: unprotected)
         if faults.contains(.mockData) { return Self.zeroingSignature(signed) }

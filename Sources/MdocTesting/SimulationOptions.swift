@@ -36,6 +36,10 @@ public struct SimulationOptions: Sendable {
     public var digestAlgorithm: DigestAlgorithm = .sha256
     /// How x5chain carries the chain; the Document Signer alone by default.
     public var x5chain: X5ChainForm = .bstr
+    /// The `alg` issuerAuth's protected header names and the hash it is signed with, whatever the Document Signer's
+    /// curve; nil: the algorithm ISO/IEC 18013-5 pairs with that curve. ES384 with a P-256 key makes a valid
+    /// signature under an algorithm the curve is not paired with, which a verifier must refuse.
+    public var issuerAlgorithm: (label: Int64, digest: DigestAlgorithm)?
     /// The curve of the device key; P-256 by default.
     public var deviceCurve: Curve = .p256
     /// deviceSignature or deviceMac; deviceSignature by default.

@@ -42,9 +42,12 @@ public struct TestPKI: Sendable {
     ///   - jurisdiction: the subjects' ST attribute.
     ///   - iacaPathLength: the IACA's pathLenConstraint; Annex B asks for 0, and nil leaves it out (as some real
     ///     roots do, Apple's test root among them).
+    ///   - iacaValidity: the IACA's notBefore and notAfter; nil: valid around `time`. The Document Signer stays valid
+    ///     at `time` either way (an IACA that expired before its Document Signer is a case a verifier must refuse).
     /// - Throws: `SimulationError.unsupported` for X25519, or an error from key derivation or certificate signing.
     public init(seed: UInt64 = 1, curve: Curve = .p256, at time: Date = Date(),
-                country: String = "US", jurisdiction: String = "US-CA", iacaPathLength: Int? = 0) throws {
+                country: String = "US", jurisdiction: String = "US-CA", iacaPathLength: Int? = 0,
+                iacaValidity: DateInterval? = nil) throws {
         guard curve != .x25519 else { throw SimulationError.unsupported("X25519 keys cannot sign certificates") }
         let seed = SeedMaterial(seed)
         self.seed = seed
@@ -54,7 +57,7 @@ public struct TestPKI: Sendable {
         let iacaKey = try seed.key("iaca/\(curve.rawValue)", curve: curve)
         self.iacaKey = iacaKey
         self.iaca = try Self.makeIACA(key: iacaKey, seed: seed, time: time, country: country, jurisdiction: jurisdiction,
-                                      pathLength: iacaPathLength)
+                                      pathLength: iacaPathLength, validity: iacaValidity)
         let dsKey = try seed.key("document-signer/\(curve.rawValue)", curve: curve)
         self.documentSignerKey = dsKey
         self.documentSigner = try Self.makeDocumentSigner(
@@ -135,8 +138,8 @@ public struct TestPKI: Sendable {
     }
 
     static func makeIACA(key: PrivateKey, seed: SeedMaterial, time: Date, country: String, jurisdiction: String,
-                         label: String = "iaca", pathLength: Int? = 0) throws -> Certificate {
-        let validity = iacaValidity(at: time)
+                         label: String = "iaca", pathLength: Int? = 0, validity: DateInterval? = nil) throws -> Certificate {
+        let validity = validity ?? iacaValidity(at: time)
         var extensions = CertificateBuilder.iacaExtensions(issuerAlternativeNameURI: issuerAltNameURI, crlDistributionPointURI: crlURI)
         extensions = extensions.map { item in
             if case .basicConstraints = item { return .basicConstraints(isCA: true, pathLength: pathLength, critical: true) }

@@ -96,7 +96,7 @@ struct Conformance: ParsableCommand {
         @Option(name: .customLong("case"), help: "Only this case, or the cases whose id starts with this (repeatable), e.g. annex-c/fault/mso-expired or annex-c/fault/.")
         var cases: [String] = []
 
-        @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation, state.")
+        @Option(name: .customLong("without"), help: "What the target does not do, so its cases are not applicable (repeatable): request-policy, revocation, state, certificate-profile.")
         var without: [String] = []
 
         @Flag(name: .customLong("expect-codes"), help: "A rejection must name this implementation's code (for mdocverify and verify-server).")

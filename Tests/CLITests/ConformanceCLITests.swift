@@ -224,7 +224,7 @@ struct ConformanceCLITests {
         #expect(http.status == 2)
         let unknown = try MdocVerifyCLI.run(["conformance", "run", "--corpus", Self.corpus, "--without", "crl", "--target", "command", "--", "true"])
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("--without takes request-policy, revocation, state, not \"crl\""))
+        #expect(unknown.stderr.contains("--without takes request-policy, revocation, state, certificate-profile, not \"crl\""))
         let notACorpus = try MdocVerifyCLI.run(["conformance", "run", "--corpus", "TestVectors/apple", "--target", "command", "--", "true"])
         #expect(notACorpus.status == 2)
     }

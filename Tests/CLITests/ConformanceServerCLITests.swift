@@ -97,7 +97,7 @@ struct ConformanceServerCLITests {
         let corpus = ConformanceCorpus()
         // Without an API key a format fetched by reference does not apply: only the backend API reads its result.
         let applicable = corpus.cases.filter {
-            $0.format.hasRequestFlow && $0.format.descriptor?.wire.byReference != true && !$0.requires.contains(.revocation)
+            $0.format.hasRequestFlow && $0.format.descriptor?.wire.byReference != true && $0.requires.isDisjoint(with: [.revocation, .certificateProfile])
         }
         #expect(summary["passed"] == applicable.count, "\(summary)")
         #expect(summary["not applicable"] == corpus.cases.count - applicable.count)
@@ -157,7 +157,9 @@ struct ConformanceServerCLITests {
         // The redirect flow is driven as a wallet drives it: every one of its cases runs to its verdict (none skipped),
         // its replay refused at response_uri.
         let redirect = cases.filter { ($0["id"] as? String)?.hasPrefix("openid4vp-redirect/") == true }
-        let expected = ConformanceCorpus().cases.filter { $0.format == .openID4VPRedirect && !$0.requires.contains(.revocation) }
+        let expected = ConformanceCorpus().cases.filter {
+            $0.format == .openID4VPRedirect && $0.requires.isDisjoint(with: [.revocation, .certificateProfile])
+        }
         #expect(redirect.filter { $0["outcome"] as? String == "passed" }.count == expected.count, "\(redirect)")
         let redirectReplay = try #require(cases.first { $0["id"] as? String == "openid4vp-redirect/attack/replay" })
         #expect(redirectReplay["gotCodes"] as? [String] == ["nonce.replayed"])

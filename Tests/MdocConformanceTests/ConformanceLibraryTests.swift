@@ -31,12 +31,27 @@ struct ConformanceLibraryTests {
         #expect(skipped.contains { $0.testCase.format == "device-response" && $0.reason.contains("no request flow") })
         #expect(skipped.contains { $0.testCase.requires.contains("state") })
         #expect(skipped.contains { $0.testCase.requires.contains("revocation") })
+        // The default profile only warns where Annex B's mandatory key usage is missing: that case is not for it.
+        #expect(skipped.contains { $0.testCase.requires.contains("certificate-profile") })
         #expect(summary.text().contains("NOT APPLICABLE:"))
         // A format fetched by reference runs too: the wallet fetches the flow's signed request object and answers it.
         let redirect = summary.results.filter { $0.testCase.format == "openid4vp-redirect" }
-        let runnable = redirect.filter { !$0.testCase.requires.contains("state") && !$0.testCase.requires.contains("revocation") }
+        let runnable = redirect.filter { Set($0.testCase.requires).isDisjoint(with: ["state", "revocation", "certificate-profile"]) }
         #expect(redirect.filter { $0.outcome == .passed }.count == runnable.count)
         #expect(redirect.contains { $0.outcome == .passed && $0.testCase.id == "openid4vp-redirect/positive/mdl" })
+    }
+
+    @Test("under the strict profile the certificate-profile cases apply, and a missing key usage is refused")
+    func strictProfileRunsCertificateProfileCases() throws {
+        let corpus = ConformanceCorpus(time: ConformanceCorpus.defaultTime, seed: ConformanceCorpus.defaultSeed)
+        let cases = corpus.cases.filter { $0.requires.contains(.certificateProfile) }.map(ConformanceRunCase.init)
+        var environment = try Self.environment()
+        environment.configuration.profile = .strict
+        let summary = ConformanceRun(target: try RequestFlowTarget(environment: environment, corpus: corpus), cases: cases,
+                                     expectCodes: true).run()
+        let flows = summary.results.filter { $0.testCase.format != "device-response" }
+        #expect(flows.count == 4)
+        #expect(flows.allSatisfy { $0.outcome == .passed && $0.gotCodes == ["issuer.certificate_profile"] }, "\(summary.text())")
     }
 
     @Test("a verifier that accepts everything fails the run on its wrong acceptances, each named")

@@ -1,4 +1,5 @@
 import CBOR
+import CryptoCore
 import Foundation
 import Mdoc
 import MdocModel
@@ -37,6 +38,10 @@ public struct ConformanceCase: Sendable, Identifiable {
         case revocation
         /// The verifier remembers consumed requests (only a server can: the same answer is posted twice).
         case state
+        /// The verifier holds the Document Signer to ISO/IEC 18013-5 Annex B's profile as written: a mandatory
+        /// extension missing (key usage) rejects. This project's default profile only warns there; `--profile strict`
+        /// rejects.
+        case certificateProfile = "certificate-profile"
 
         /// Orders requirements by name.
         public static func < (lhs: Requirement, rhs: Requirement) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -100,6 +105,37 @@ struct Recipe: Sendable {
     /// A variant of the format's wallet by name (`WalletSide.variant(_:)`): a flow's own attack, such as an answer
     /// with another `state`.
     var walletVariant: String?
+    /// The IACA the Document chains to.
+    var issuer: Issuer = .corpus
+    /// The case's trust file lists other roots before the issuing one.
+    var severalRoots = false
+    /// How issuerAuth's x5chain carries the chain.
+    var x5chain: SimulationOptions.X5ChainForm = .bstr
+    /// issuerAuth's alg label and hash, when not those of the issuer's curve.
+    var issuerAlgorithm: (label: Int64, digest: DigestAlgorithm)?
+    /// deviceMac instead of deviceSignature, and which reader key the case gives the verifier.
+    var deviceMac: DeviceMac?
+
+    /// The IACA a case's Document chains to.
+    enum Issuer: Sendable, Hashable {
+        /// The corpus's P-256 IACA.
+        case corpus
+        /// An IACA and Document Signer on this curve, signing with the algorithm ISO/IEC 18013-5 pairs with it.
+        case curve(Curve)
+        /// A P-256 IACA that expired the day before the verification time; its Document Signer is still valid.
+        case expiredAnchor
+
+        /// The curves the corpus has issuers for, beside the corpus's P-256.
+        static let otherCurves: [Curve] = [.p384, .p521, .ed25519, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1]
+    }
+
+    /// The reader key a deviceMac case gives the verifier (`files.readerKey`).
+    enum DeviceMac: Sendable {
+        /// The key the MAC was made with.
+        case readerKey
+        /// Another reader's key: the MAC cannot verify with it.
+        case otherReaderKey
+    }
 
     /// What a positive case discloses: a handful of mDL elements (no portrait, to keep the corpus small).
     static let standardElements = ["family_name", "given_name", "birth_date", "issuing_country", "document_number", "age_over_21"]

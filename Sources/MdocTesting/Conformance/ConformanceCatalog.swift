@@ -13,6 +13,7 @@ enum ConformanceCatalog {
         addPositiveControls(to: &list)
         addFaults(to: &list)
         addAttacks(to: &list)
+        if kit.corpus.carriesEncodingCases { addEncodingCases(to: &list) }
         return list.cases
     }
 
@@ -60,9 +61,12 @@ enum ConformanceCatalog {
             }
             // The kit adds a request asking for one mDL (with the disclosed issuer-signed elements).
             if fault == .duplicateDocType || fault == .deviceSignedElementNotRequested { requires.insert(.requestPolicy) }
+            // Table B.3 makes key usage mandatory: the verdict is the standard's, for a verifier that enforces it.
+            let profile: CertificateProfile = fault == .documentSignerNoKeyUsage ? .strict : .default
+            if profile == .strict { requires.insert(.certificateProfile) }
             let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
             list.add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
-                     expected: ExpectedOutcome.forFaults([fault], format: format, deviceAuthentication: mode),
+                     expected: ExpectedOutcome.forFaults([fault], format: format, profile: profile, deviceAuthentication: mode),
                      requires: requires, fault: fault, recipe: recipe)
         }
     }

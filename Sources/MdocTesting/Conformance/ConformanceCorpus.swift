@@ -54,9 +54,18 @@ public struct ConformanceCorpus: Sendable {
     public struct Material: Sendable {
         package let pki: TestPKI
         let requests: [ResponseFormat: SimulatedRequest]
+        /// The IACAs of the cases that chain elsewhere (other curves, an expired IACA), by issuer.
+        let issuers: [Recipe.Issuer: TestPKI]
+        /// What a several-roots trust file lists before the issuing IACA: the P-384 IACA and another P-256 IACA with
+        /// the same subject as the corpus's.
+        let otherRoots: [Certificate]
+        /// The key a deviceMac case gives as another reader's.
+        let otherReaderKey: PrivateKey
 
         /// The IACA every case's Document Signer chains to, PEM.
         public var iacaPEM: String { pki.iacaPEM }
+
+        func pki(for issuer: Recipe.Issuer) -> TestPKI { issuers[issuer] ?? pki }
     }
 
     /// The PKI and seeded requests the cases are built from; build it once for many `build(_:material:)` calls.
@@ -67,7 +76,15 @@ public struct ConformanceCorpus: Sendable {
         for kit in KitFormat.all {
             requests[kit.format] = try SimulatedRequest(kit.format, seed: seed, pki: pki, configuration: configuration)
         }
-        return Material(pki: pki, requests: requests)
+        var issuers: [Recipe.Issuer: TestPKI] = [:]
+        for curve in Recipe.Issuer.otherCurves { issuers[.curve(curve)] = try TestPKI(seed: seed, curve: curve, at: time) }
+        let today = TestPKI.startOfDay(time)
+        issuers[.expiredAnchor] = try TestPKI(seed: seed &+ 1, curve: .p256, at: time,
+                                              iacaValidity: DateInterval(start: today - 1_095 * 86_400, end: today - 86_400))
+        let p384 = try TestPKI(seed: seed, curve: .p384, at: time).iaca
+        let sameSubject = try TestPKI(seed: seed &+ 2, curve: .p256, at: time).iaca
+        return Material(pki: pki, requests: requests, issuers: issuers, otherRoots: [p384, sameSubject],
+                        otherReaderKey: try pki.deviceKey(label: "other-reader"))
     }
 
     /// Builds `case`'s response and files from `material` (nil: a fresh one).
@@ -82,7 +99,12 @@ public struct ConformanceCorpus: Sendable {
         var files: [String: [UInt8]] = [:]
         let inputs = CorpusInputs(testCase, recipe: recipe)
         files[inputs.response] = response.bytes
-        files["iaca.pem"] = Array(material.pki.iacaPEM.utf8)
+        let issuing = material.pki(for: recipe.issuer).iaca
+        let roots = (recipe.severalRoots ? material.otherRoots : []) + [issuing]
+        files["iaca.pem"] = Array(roots.map(PEMText.certificate).joined().utf8)
+        if let file = inputs.readerKey, let key = recipe.deviceMac == .otherReaderKey ? material.otherReaderKey : response.readerKey {
+            files[file] = Array(key.pkcs8PEM().utf8)
+        }
         for anchor in response.revocation.otherIssuerAnchors {
             files["other-issuer-iaca.pem"] = Array(PEMText.certificate(anchor).utf8)
         }
@@ -114,6 +136,9 @@ public struct ConformanceCorpus: Sendable {
     public func answer(_ testCase: ConformanceCase, to target: ResponseTarget, material: Material) throws -> SimulatedResponse {
         let recipe = testCase.recipe
         var options = SimulationOptions(time: time, faults: recipe.faults)
+        options.x5chain = recipe.x5chain
+        options.issuerAlgorithm = recipe.issuerAlgorithm
+        if recipe.deviceMac != nil { options.deviceAuthentication = .mac }
         options.docType = recipe.docType
         options.elements = recipe.elements
         options.request = recipe.request
@@ -134,7 +159,7 @@ public struct ConformanceCorpus: Sendable {
             }
             target = ResponseTarget(varied)
         }
-        return try MdocSimulator(pki: material.pki).simulate(try Self.target(target, recipe.transcript, seed: seed), options: options)
+        return try MdocSimulator(pki: material.pki(for: recipe.issuer)).simulate(try Self.target(target, recipe.transcript, seed: seed), options: options)
     }
 
     /// What a relying party that makes its request first (a server) asks for in `testCase`: the case's own request, or
@@ -203,6 +228,7 @@ public struct ConformanceCorpus: Sendable {
         if let session = inputs.session { files.append(("session", .string(session))) }
         if let key = inputs.privateKey { files.append(("privateKey", .string(key))) }
         if let transcript = inputs.transcript { files.append(("sessionTranscript", .string(transcript))) }
+        if let key = inputs.readerKey { files.append(("readerKey", .string(key))) }
         let expected = testCase.expected
         var members: [(String, JSONValue)] = [
             ("id", .string(testCase.id)),
@@ -233,6 +259,7 @@ public struct ConformanceCorpus: Sendable {
         arguments += inputs.trust.flatMap { ["--trust", $0] } + ["--at", RFC3339.format(time)]
         arguments += inputs.crls.flatMap { ["--crl", $0] } + inputs.statusLists.flatMap { ["--status-list", $0] }
         if !inputs.statusLists.isEmpty { arguments += ["--revocation", "hard"] }
+        if testCase.requires.contains(.certificateProfile) { arguments += ["--profile", "strict"] }
         return arguments + ["--json"]
     }
 
@@ -336,6 +363,8 @@ package struct CorpusInputs {
     package let session: String?
     package let privateKey: String?
     package let transcript: String?
+    /// The reader's private key a deviceMac case gives the verifier (PKCS#8 PEM).
+    package let readerKey: String?
 
     init(_ testCase: ConformanceCase, recipe: Recipe) {
         let shape = KitFormat.of(testCase.format)?.corpus
@@ -352,9 +381,10 @@ package struct CorpusInputs {
         session = flow ? "session.json" : nil
         transcript = flow ? nil : "session-transcript.cbor"
         privateKey = shape?.privateKeyFile
+        readerKey = recipe.deviceMac == nil ? nil : "reader-key.pem"
     }
 
     var allFiles: [String] {
-        [response] + trust + crls + statusLists + [request, session, privateKey, transcript].compactMap { $0 }
+        [response] + trust + crls + statusLists + [request, session, privateKey, transcript, readerKey].compactMap { $0 }
     }
 }

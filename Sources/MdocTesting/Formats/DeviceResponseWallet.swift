@@ -32,7 +32,8 @@ extension KitFormat {
         format: .deviceResponse, transportFaults: [], transportCodes: [:], refusesDeviceMac: false,
         corpus: CorpusShape(responseFile: "device-response.cbor", verifyOptions: { inputs in
             ["--device-response", inputs.response, "--session-transcript", inputs.transcript ?? ""] + (inputs.request.map { ["--request", $0] } ?? [])
-        })
+                + (inputs.readerKey.map { ["--reader-private-key", $0] } ?? [])
+        }, carriesEncodingCases: true)
     ) { seed in
         SeededRequest(target: .deviceResponse(SessionTranscript(built: .array([
             .null, .null, .array([.text("MdocTesting"), .bytes(seed.pki.seed.bytes("nonce", count: 32))]),

@@ -90,11 +90,14 @@ package struct CorpusShape: Sendable {
     package let otherTranscriptName: String
     /// Attack cases only this format has.
     let extraAttacks: @Sendable (inout ConformanceCatalog.CaseList) -> Void
+    /// Whether the format carries the corpus's algorithm and encoding cases (issuer curves, x5chain as an array,
+    /// several roots, deviceMac with a reader key): they are about the mdoc, so one format without an envelope holds them.
+    let carriesEncodingCases: Bool
 
     init(responseFile: String, privateKeyFile: String? = nil, privateKey: @escaping @Sendable (SimulatedRequest) -> PrivateKey? = { _ in nil },
          verifyOptions: @escaping @Sendable (CorpusInputs) -> [String],
          sessionValues: @escaping @Sendable (FlowEnvironment) -> [(String, JSONValue)] = { _ in [] },
-         requestDocTypeCode: ErrorCode? = nil, otherTranscriptName: String = "Annex C's",
+         requestDocTypeCode: ErrorCode? = nil, otherTranscriptName: String = "Annex C's", carriesEncodingCases: Bool = false,
          extraAttacks: @escaping @Sendable (inout ConformanceCatalog.CaseList) -> Void = { _ in }) {
         self.responseFile = responseFile
         self.privateKeyFile = privateKeyFile
@@ -104,6 +107,7 @@ package struct CorpusShape: Sendable {
         self.requestDocTypeCode = requestDocTypeCode
         self.otherTranscriptName = otherTranscriptName
         self.extraAttacks = extraAttacks
+        self.carriesEncodingCases = carriesEncodingCases
     }
 
     /// The options of a format with a request flow: the answer and the kept session.

@@ -17,6 +17,9 @@ import mutants
 ES256, ES384, ES512, EDDSA = -7, -35, -36, -8
 HMAC_256_256 = 5
 SIGNATURE_ALGS = {ES256: hashes.SHA256, ES384: hashes.SHA384, ES512: hashes.SHA512, EDDSA: None}
+# The curves ISO/IEC 18013-5 pairs with each ECDSA algorithm.
+ALG_CURVES = {ES256: {"secp256r1", "brainpoolP256r1"}, ES384: {"secp384r1", "brainpoolP320r1", "brainpoolP384r1"},
+              ES512: {"secp521r1", "brainpoolP512r1"}}
 
 LABEL_ALG, LABEL_CRIT, LABEL_TYP, LABEL_X5CHAIN = 1, 2, 16, 33
 # The header labels this verifier processes: only these may be listed in crit.
@@ -83,6 +86,10 @@ def algorithm(msg, role):
         return None  # BUG: the header's alg is not looked at; the key decides how to verify.
     if alg not in SIGNATURE_ALGS:
         raise COSEError("%s alg %r is not ES256, ES384, ES512 or EdDSA" % (msg.name, alg))
+    if role == "issuer" and alg != ES256 and mutants.active("issuer-es256-only"):
+        raise COSEError("%s alg %r is not ES256" % (msg.name, alg))  # BUG: only the commonest algorithm.
+    if role == "issuer" and alg == EDDSA and mutants.active("issuer-eddsa-refused"):
+        raise COSEError("%s alg EdDSA is refused" % msg.name)  # BUG: EdDSA is one of the four.
     return alg
 
 
@@ -103,6 +110,11 @@ def verify_signature(msg, key, role, payload=None):
         if isinstance(key, ec.EllipticCurvePublicKey):
             if alg == EDDSA:
                 raise COSEError("%s alg EdDSA with an EC key" % msg.name)
+            unpaired_ok = role == "issuer" and mutants.active("issuer-alg-curve-unpaired")
+            if alg is not None and key.curve.name not in ALG_CURVES[alg] and not unpaired_ok:
+                raise COSEError("%s alg %r is not paired with the key's curve %s" % (msg.name, alg, key.curve.name))
+            if role == "issuer" and key.curve.name.startswith("brainpool") and mutants.active("brainpool-refused"):
+                raise COSEError("%s key is on a brainpool curve" % msg.name)  # BUG: ISO allows the brainpool curves.
             hash_class = SIGNATURE_ALGS[alg] if alg is not None else {256: hashes.SHA256, 384: hashes.SHA384}.get(
                 key.curve.key_size, hashes.SHA512)
             size = (key.curve.key_size + 7) // 8

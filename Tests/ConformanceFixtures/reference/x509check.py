@@ -84,7 +84,7 @@ def check_valid_at(cert, at, what, check_not_after=True):
 
 
 def check_document_signer_profile(cert):
-    """Annex B, Table B.3: not a CA, keyUsage (when present) has digitalSignature, EKU has id-mdl-kp-mdlDS."""
+    """Annex B, Table B.3: not a CA, keyUsage present with digitalSignature, EKU has id-mdl-kp-mdlDS."""
     try:
         constraints = cert.extensions.get_extension_for_class(x509.BasicConstraints).value
         if constraints.ca and not mutants.active("ds-basic-constraints-unchecked"):
@@ -96,9 +96,9 @@ def check_document_signer_profile(cert):
         if not usage.digital_signature and not mutants.active("ds-key-usage-unchecked"):
             raise TrustError("the Document Signer's keyUsage lacks digitalSignature")
     except x509.ExtensionNotFound:
-        # Table B.3 marks keyUsage mandatory, but the corpus's default profile only warns when it is absent.
-        if mutants.active("ds-key-usage-required"):
-            raise TrustError("the Document Signer has no keyUsage")  # BUG: the strict profile's rule as the default.
+        # Table B.3 marks keyUsage mandatory (the corpus's case for it requires `certificate-profile`).
+        if not mutants.active("ds-key-usage-optional"):
+            raise TrustError("the Document Signer has no keyUsage")
     if mutants.active("ds-eku-unchecked"):
         return
     try:
@@ -115,10 +115,14 @@ def document_signer_chain(x5chain, anchors, at, signed_at):
     `signed_at` is the MSO's signing time (only a variant uses it)."""
     if isinstance(x5chain, bytes):
         x5chain = [x5chain]
+    elif isinstance(x5chain, list) and mutants.active("x5chain-array-refused"):
+        raise TrustError("x5chain is an array")  # BUG: RFC 9360 sends several certificates as an array.
     if not isinstance(x5chain, list) or not x5chain:
         raise TrustError("issuerAuth has no x5chain")
     chain = [load_der(der) for der in x5chain]
     signer = chain[0]
+    if mutants.active("first-anchor-only"):
+        anchors = anchors[:1]  # BUG: only the first root of the trust file is tried.
     anchor = next((a for a in anchors if issued_by(signer, a)), None)
     if anchor is None and mutants.active("chain-unchecked"):
         anchor = anchors[0]  # BUG: a signer no anchor issued is believed (its validity and profile still count).

@@ -22,6 +22,9 @@ public struct CertificateBuilder: Sendable {
     public var notAfter: Date
     /// The subject public key.
     public var publicKey: PublicKey
+    /// When set, the certificate carries this RSA key instead of `publicKey` (a Document Signer ISO/IEC 18013-5 does
+    /// not allow, for a test case).
+    public var rsaSubjectKey: RSATestKey?
     /// The extensions to write, in order.
     public var extensions: [Extension]
 
@@ -131,7 +134,8 @@ public struct CertificateBuilder: Sendable {
             throw Self.failure("X509_set_issuer_name")
         }
         try setValidity(x509)
-        guard withExtendedLifetime(publicKey, { X509_set_pubkey(x509, publicKey.pkey) }) == 1 else {
+        let subjectKey = rsaSubjectKey?.pkey ?? publicKey.pkey
+        guard withExtendedLifetime((publicKey, rsaSubjectKey), { X509_set_pubkey(x509, subjectKey) }) == 1 else {
             throw Self.failure("X509_set_pubkey")
         }
         for (oid, critical, der) in try encodedExtensions(x509: x509, issuer: issuer) {

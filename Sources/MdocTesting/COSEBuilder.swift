@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import KitCertificates
 import Mdoc
 import MdocModel
 
@@ -38,6 +39,15 @@ public enum COSEBuilder {
         let signature = try key.signature(for: toBeAuthenticated(context: "Signature1", protected: protected, payload: signedPayload),
                                           digest: digest)
         return .array([.bytes(protected), .map(unprotected), payload.map { .bytes($0) } ?? .null, .bytes(signature)])
+    }
+
+    /// A COSE_Sign1 with `protected = {1: -37}` (PS256) plus `protectedExtra`, signed with RSASSA-PSS and SHA-256: a
+    /// valid signature under an algorithm ISO/IEC 18013-5 does not allow.
+    static func sign1PS256(payload: [UInt8], key: RSATestKey, protectedExtra: [(CBORValue, CBORValue)],
+                           unprotected: [(CBORValue, CBORValue)]) throws -> CBORValue {
+        let protected = CBOREncoder.encode(.map([(.int(1), .int(-37))] + protectedExtra))
+        let signature = try key.signPSS(toBeAuthenticated(context: "Signature1", protected: protected, payload: payload), digest: .sha256)
+        return .array([.bytes(protected), .map(unprotected), .bytes(payload), .bytes(signature)])
     }
 
     /// COSE_Mac0 with `protected = {1: 5}` (HMAC 256/256), detached payload.

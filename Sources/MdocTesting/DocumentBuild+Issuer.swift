@@ -1,6 +1,7 @@
 import CBOR
 import CryptoCore
 import Foundation
+import KitCertificates
 import Mdoc
 import MdocModel
 
@@ -10,7 +11,10 @@ extension DocumentBuild {
     /// issuerAuth: COSE_Sign1 by the Document Signer over the MSO, x5chain in the unprotected header.
     mutating func issuerAuth(nameSpaces: [NameSpaceItems], deviceKey: PublicKey) throws -> CBORValue {
         let dsValidity = documentSignerValidity()
-        let (signer, signerKey) = try documentSignerAndKey(validity: dsValidity)
+        var (signer, signerKey) = try documentSignerAndKey(validity: dsValidity)
+        // PS256: a valid RSA-PSS signature by an RSA Document Signer the same issuer signed.
+        let rsaKey = faults.contains(.unsupportedCOSEAlgorithm) ? try RSATestKey.shared() : nil
+        if let rsaKey { signer = try rsaDocumentSigner(like: signer, key: rsaKey, placeholder: signerKey) }
         documentSigner = signer
         var intermediates: [Certificate] = []
         if let intermediate = intermediateCA { intermediates.append(intermediate) }
@@ -56,11 +60,10 @@ extension DocumentBuild {
         var unprotected: [(CBORValue, CBORValue)] = [(.int(33), x5chain)]
         if faults.contains(.issuerCritUnprotected) { unprotected.append((.int(2), .array([.int(33)]))) }
         if faults.contains(.issuerAlgUnprotected) { unprotected.append((.int(1), .text("none"))) }
-        let signed = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey,
-                                           algorithm: faults.contains(.unsupportedCOSEAlgorithm) ? -37 : options.issuerAlgorithm?.label,
-                                           digest: options.issuerAlgorithm?.digest,
-                                           protectedExtra: faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : [],
-                                           unprotected: unprotected)
+        let protectedExtra = faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : []
+        let signed = try rsaKey.map { try COSEBuilder.sign1PS256(payload: payload, key: $0, protectedExtra: protectedExtra, unprotected: unprotected) }
+            ?? COSEBuilder.sign1(payload: payload, signedPayload: payload, key: signerKey, algorithm: options.issuerAlgorithm?.label,
+                                 digest: options.issuerAlgorithm?.digest, protectedExtra: protectedExtra, unprotected: unprotected)
         if faults.contains(.mockData) { return Self.zeroingSignature(signed) }
         return faults.contains(.issuerSignatureCorrupted) ? Self.flippingSignatureBit(signed) : signed
     }
@@ -82,6 +85,14 @@ extension DocumentBuild {
     }
 
     // MARK: Document Signer
+
+    /// A Document Signer with `signer`'s validity and an RSA key, issued by the IACA: what the PS256 fault signs with.
+    func rsaDocumentSigner(like signer: Certificate, key: RSATestKey, placeholder: PrivateKey) throws -> Certificate {
+        try TestPKI.makeDocumentSigner(
+            key: placeholder, profile: [], validity: DateInterval(start: signer.notBefore, end: signer.notAfter),
+            issuer: pki.iaca, issuerKey: pki.iacaKey,
+            serial: pki.seed.serialNumber("document-signer/rsa"), country: pki.country, jurisdiction: pki.jurisdiction, rsaKey: key)
+    }
 
     func documentSignerValidity() -> DateInterval {
         let today = TestPKI.startOfDay(time)

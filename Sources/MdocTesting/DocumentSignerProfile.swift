@@ -41,7 +41,8 @@ extension TestPKI {
 
     static func makeDocumentSigner(key: PrivateKey, profile: DocumentSignerDeviations, validity: DateInterval,
                                    issuer: Certificate, issuerKey: PrivateKey, serial: [UInt8],
-                                   country: String, jurisdiction: String, crlURI: String = TestPKI.crlURI) throws -> Certificate {
+                                   country: String, jurisdiction: String, crlURI: String = TestPKI.crlURI,
+                                   rsaKey: RSATestKey? = nil) throws -> Certificate {
         var extensions: [CertificateBuilder.Extension] = []
         if profile.contains(.certificateAuthority) {
             extensions.append(.basicConstraints(isCA: true, pathLength: nil, critical: true))
@@ -58,10 +59,11 @@ extension TestPKI {
                 extensions.append(item)
             }
         }
-        let builder = CertificateBuilder(
+        var builder = CertificateBuilder(
             subject: [("C", country), ("ST", jurisdiction), ("O", "MdocTesting"), ("CN", "MdocTesting Test Document Signer")],
             serialNumber: serial, notBefore: validity.start, notAfter: validity.end, publicKey: key.publicKey,
             extensions: extensions)
+        builder.rsaSubjectKey = rsaKey
         return try builder.sign(issuer: issuer, issuerKey: issuerKey)
     }
 }

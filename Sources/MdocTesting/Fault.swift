@@ -217,7 +217,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
         .duplicateDocument: "the same Document appears twice in `documents`",
         .duplicateDocType: "a second mDL (another device key) beside the first; the request (added if none is given) asks for one",
         .documentErrorsConflict: "documentErrors says the returned docType could not be returned",
-        .unsupportedCOSEAlgorithm: "issuerAuth's protected alg is -37 (PS256) over an ECDSA signature by the Document Signer's key: the label is refused, not verified past by the key's type",
+        .unsupportedCOSEAlgorithm: "issuerAuth is PS256 (-37), a valid RSASSA-PSS signature by an RSA-2048 Document Signer the IACA issued",
         .deviceSignatureOtherTranscript: "the device signs DeviceAuthentication over another session transcript",
         .deviceKeyMismatch: "the MSO binds another device key than the one that signs",
         .deviceSignedElementUnauthorized: "a device-signed element without keyAuthorizations for it in the MSO",

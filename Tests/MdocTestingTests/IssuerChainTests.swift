@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
@@ -73,5 +74,25 @@ struct IssuerChainTests {
         let report = DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore)).verify(
             deviceResponse: response.bytes, transcript: Self.transcript, at: Fixtures.time)
         #expect(report.errors.map(\.code) == (row.expected.map { [$0] } ?? []), "\(report.errors)")
+    }
+
+    @Test("unsupported-cose-algorithm is a valid PS256 signature by an RSA Document Signer the IACA issued, refused for its algorithm")
+    func validPS256IsRefused() throws {
+        let pki = try TestPKI(seed: 10, at: Fixtures.time)
+        let response = try MdocSimulator(pki: pki).simulate(
+            .deviceResponse(Self.transcript), options: SimulationOptions(time: Fixtures.time, faults: [.unsupportedCOSEAlgorithm]))
+        let issuerAuth = try #require(CBORDecoder.decode(response.bytes)["documents"]?.array?.first?["issuerSigned"]?["issuerAuth"]?.array)
+        let protected = Array(try #require(issuerAuth[0].bytes))
+        let signer = try Certificate(derEncoded: Array(try #require(issuerAuth[1][intKey: 33]?.bytes)))
+        let payload = Array(try #require(issuerAuth[2].bytes))
+        let signature = Array(try #require(issuerAuth[3].bytes))
+        #expect(try CBORDecoder.decode(protected)[intKey: 1]?.int == -37)
+        #expect(RSASignature.modulusBits(of: signer) == 2048)
+        #expect(signer.issuer == pki.iaca.subject)
+        let signed = CBOREncoder.encode(.array([.text("Signature1"), .bytes(protected), .bytes([]), .bytes(payload)]))
+        #expect(RSASignature.isValid(signature, for: signed, certificate: signer, digest: .sha256, padding: .pss))
+        let report = DeviceResponseVerifier(configuration: VerifierConfiguration(trustStore: pki.trustStore)).verify(
+            deviceResponse: response.bytes, transcript: Self.transcript, at: Fixtures.time)
+        #expect(report.errors.map(\.code) == [.issuerAlgorithmUnsupported], "\(report.errors)")
     }
 }

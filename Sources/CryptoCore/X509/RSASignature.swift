@@ -55,7 +55,7 @@ public enum RSASignature {
         }
     }
 
-    private static func digestName(_ digest: DigestAlgorithm) -> String {
+    package static func digestName(_ digest: DigestAlgorithm) -> String {
         switch digest {
         case .sha256: "SHA256"
         case .sha384: "SHA384"
@@ -65,7 +65,7 @@ public enum RSASignature {
 
     /// PSS padding, salt length = digest length, MGF1 with the message digest. The strings live for the process, so
     /// the parameters may point at them.
-    private static func pssParameters(_ digest: DigestAlgorithm) -> [OSSL_PARAM] {
+    package static func pssParameters(_ digest: DigestAlgorithm) -> [OSSL_PARAM] {
         let mgf1: UnsafeMutablePointer<CChar>
         switch digest {
         case .sha256: mgf1 = Names.sha256

@@ -49,5 +49,10 @@ extension ConformanceCatalog {
                     + "ES384 is not paired with P-256",
                  expected: .rejected(.issuerAlgorithmUnsupported),
                  recipe: Recipe(issuerAlgorithm: (label: COSEAlgorithm.es384.rawValue, digest: .sha384)))
+        list.add(.attack, "issuer-algorithm-label-other-hash", clause: algorithmClause + "; RFC 9052 §4.4 (the alg header decides)",
+                 summary: "issuerAuth says ES384 over a valid ES256 signature (SHA-256) by the P-256 Document Signer: "
+                    + "a verifier that takes the hash from the key's curve instead of the label accepts it",
+                 expected: .rejected(.issuerAlgorithmUnsupported),
+                 recipe: Recipe(issuerAlgorithm: (label: COSEAlgorithm.es384.rawValue, digest: .sha256)))
     }
 }

@@ -133,7 +133,7 @@ enum ConformanceCatalog {
         case .responseVersionUnsupported: return "ISO/IEC 18013-5 §8.3.2.1.2.2 (DeviceResponse version 1.0)"
         case .msoDocTypeMismatch: return "ISO/IEC 18013-5 §9.3.1 (MSO docType)"
         case .unsupportedDigestAlgorithm, .sha1Digests: return "ISO/IEC 18013-5 §9.1.2.4 (digestAlgorithm)"
-        case .unsupportedCOSEAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (issuerAuth algorithms)"
+        case .unsupportedCOSEAlgorithm: return "ISO/IEC 18013-5 §9.1.2.4 (issuerAuth algorithms: ES256, ES384, ES512, EdDSA; no RSA)"
         case .issuerCritUnknown, .issuerCritUnprotected, .issuerAlgUnprotected: return "RFC 9052 §3, §3.1 (crit, protected alg)"
         case .deviceSignatureOtherTranscript, .deviceKeyMismatch: return "ISO/IEC 18013-5 §9.1.3.4, §9.3.2 (device authentication)"
         case .deviceSignedElementUnauthorized: return "ISO/IEC 18013-5 §9.1.2.4 (keyAuthorizations)"

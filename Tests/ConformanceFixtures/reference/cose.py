@@ -9,12 +9,13 @@ import hmac
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, utils
+from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, padding, rsa, utils
 
 import cbor
 import mutants
 
 ES256, ES384, ES512, EDDSA = -7, -35, -36, -8
+PS256 = -37  # RSASSA-PSS: not an ISO/IEC 18013-5 algorithm; only a variant verifies it
 HMAC_256_256 = 5
 SIGNATURE_ALGS = {ES256: hashes.SHA256, ES384: hashes.SHA384, ES512: hashes.SHA512, EDDSA: None}
 # The curves ISO/IEC 18013-5 pairs with each ECDSA algorithm.
@@ -84,6 +85,8 @@ def algorithm(msg, role):
     alg = msg.protected.get(LABEL_ALG)
     if role == "issuer" and mutants.active("issuer-alg-unchecked"):
         return None  # BUG: the header's alg is not looked at; the key decides how to verify.
+    if alg == PS256 and role == "issuer" and mutants.active("issuer-ps256-accepted"):
+        return alg  # BUG: a general COSE library's algorithm table, RSA included.
     if alg not in SIGNATURE_ALGS:
         raise COSEError("%s alg %r is not ES256, ES384, ES512 or EdDSA" % (msg.name, alg))
     if role == "issuer" and alg != ES256 and mutants.active("issuer-es256-only"):
@@ -126,6 +129,8 @@ def verify_signature(msg, key, role, payload=None):
             if alg not in (EDDSA, None):
                 raise COSEError("%s alg %r with an EdDSA key" % (msg.name, alg))
             key.verify(msg.tag, data)
+        elif isinstance(key, rsa.RSAPublicKey) and alg == PS256:  # only the issuer-ps256-accepted variant gets here
+            key.verify(msg.tag, data, padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=32), hashes.SHA256())
         else:
             raise COSEError("%s: unsupported key type" % msg.name)
     except InvalidSignature:

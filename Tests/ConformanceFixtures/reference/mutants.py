@@ -18,6 +18,7 @@ MUTANTS = {
     "issuer-zero-signature-accepted": "an all-zero issuerAuth signature is taken as a development profile and accepted",
     "issuer-alg-unchecked": "issuerAuth's protected alg is not read; the key's curve picks the hash",
     "issuer-alg-curve-unpaired": "the alg's hash is used with any EC key (ES384 over a P-256 key is accepted)",
+    "issuer-ps256-accepted": "PS256 (RSASSA-PSS) is verified like any COSE algorithm, though ISO/IEC 18013-5 has no RSA",
     "issuer-es256-only": "issuerAuth must be ES256: ES384, ES512 and EdDSA are refused",
     "issuer-eddsa-refused": "an EdDSA issuerAuth is refused",
     "brainpool-refused": "a Document Signer on a brainpool curve is refused",

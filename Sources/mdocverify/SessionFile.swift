@@ -92,8 +92,9 @@ struct SessionFile: Equatable {
         }
     }
 
-    /// The file at `path` as `request <expected>` writes it (a folder: its session.json, or the former Annex C files).
-    /// Every problem is a `UsageFailure` naming the fix; no value from the file is quoted.
+    /// The file at `path` as `request <expected>` writes it (a folder: its session.json). Every problem is a
+    /// `UsageFailure` naming the fix; no value from the file is quoted. What an earlier mdocverify kept (Annex C's
+    /// separate files, an unversioned session.json) is refused with the same fix: create the request again.
     static func read(_ path: String, expected: VerificationReport.Format, inFolder: Bool = false) throws -> SessionFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -101,8 +102,8 @@ struct SessionFile: Equatable {
             guard !inFolder else { throw UsageFailure("\(path) is a folder, not a session.json: pass the file `mdocverify request \(expected.rawValue)` wrote") }
             let inside = URL(fileURLWithPath: path).appendingPathComponent(name).path
             if FileManager.default.fileExists(atPath: inside) { return try read(inside, expected: expected, inFolder: true) }
-            if expected == .annexC, let legacy = try legacyAnnexC(folder: path) { return legacy }
-            throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `mdocverify request \(expected.rawValue)` wrote")
+            throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `mdocverify request \(expected.rawValue)` wrote "
+                               + "(files an earlier mdocverify kept instead are no longer read: create the request again)")
         }
         let text = try InputFiles.readText(path, what: "session", maxBytes: maxBytes)
         let fix = "pass the \(name) that `mdocverify request \(expected.rawValue)` wrote, or create one with it"
@@ -110,12 +111,7 @@ struct SessionFile: Equatable {
             throw UsageFailure("session at \(path) is not a JSON object: \(fix)")
         }
         guard object["version"] != nil else {
-            if expected == .openID4VP, let legacy = object as? [String: String] {
-                note("\(path) is an unversioned session.json (an earlier mdocverify); read in this release only: "
-                     + "create a new one with `mdocverify request openid4vp`")
-                return SessionFile(format: .openID4VP, state: legacy, request: nil)
-            }
-            throw UsageFailure("session at \(path) has no \"version\": \(fix)")
+            throw UsageFailure("session at \(path) has no \"version\" (an earlier mdocverify wrote none): \(fix)")
         }
         // Decoded, not cast: Foundation on Linux casts a JSON `true` to 1.
         struct Header: Decodable { let version: Int }
@@ -153,29 +149,6 @@ struct SessionFile: Equatable {
         }
         return SessionFile(format: format, state: state, request: request, merchantID: try member("merchantID"),
                            teamID: try member("teamID"))
-    }
-
-    /// The folder an earlier `request annex-c` wrote (private-key.pem, encryption-info.txt, origin.txt, request.json);
-    /// nil when it is not one.
-    private static func legacyAnnexC(folder: String) throws -> SessionFile? {
-        let base = URL(fileURLWithPath: folder)
-        func file(_ name: String) -> String { base.appendingPathComponent(name).path }
-        let names = ["private-key.pem", "encryption-info.txt", "origin.txt"]
-        guard names.allSatisfy({ FileManager.default.fileExists(atPath: file($0)) }) else { return nil }
-        note("\(folder) holds the Annex C files of an earlier mdocverify; read in this release only: "
-             + "create a new request with `mdocverify request annex-c`, which keeps one session.json")
-        let key = try InputFiles.privateKey(file("private-key.pem"))
-        let info = try InputFiles.readText(file("encryption-info.txt"), what: "encryptionInfo", maxBytes: 64 * 1024)
-        let origin = try InputFiles.readText(file("origin.txt"), what: "origin", maxBytes: 64 * 1024)
-        let request = FileManager.default.fileExists(atPath: file("request.json")) ? try InputFiles.request(file("request.json")) : nil
-        return SessionFile(format: .annexC,
-                           state: AnnexCFlow.state(privateKey: key, encryptionInfo: info.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                   origin: origin.trimmingCharacters(in: .whitespacesAndNewlines)),
-                           request: request)
-    }
-
-    private static func note(_ text: String) {
-        FileHandle.standardError.write(Data(TerminalText.escaped("note: \(text)\n").utf8))
     }
 
     /// The request policy to check the answer against: the session's, or `--request`'s; both must then agree.

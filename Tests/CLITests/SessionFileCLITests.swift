@@ -213,8 +213,8 @@ struct SessionFileCLITests {
         #expect(refused.status == 2 && refused.stderr.contains("JSON without an \"encryptionInfo\" string"), "\(refused.stderr)")
     }
 
-    @Test("the Annex C files of an earlier mdocverify still verify through --session FOLDER, with a note to re-create them")
-    func legacyAnnexCFolder() throws {
+    @Test("what an earlier mdocverify kept (Annex C's separate files, an unversioned openid4vp session.json) is refused, naming the fix")
+    func earlierSessionsRefused() throws {
         let folder = Self.folder()
         let out = try Self.request("annex-c", in: folder)
         let wallet = try Self.annexCAnswer(out, in: folder)
@@ -224,27 +224,17 @@ struct SessionFileCLITests {
         _ = try Self.write(try #require(state["privateKey"]), legacy + "/private-key.pem")
         _ = try Self.write(try #require(state["encryptionInfo"]), legacy + "/encryption-info.txt")
         _ = try Self.write(try #require(state["origin"]), legacy + "/origin.txt")
-        _ = try Self.write(Self.requestJSON, legacy + "/request.json")
         let run = try Self.verifyCase(wallet) { arguments in arguments.map { $0 == out + "/session.json" ? legacy : $0 } }
-        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
-        #expect(run.stderr.contains("Annex C files of an earlier mdocverify; read in this release only"), "\(run.stderr)")
-        // A folder that holds neither: the fix is named.
-        let empty = try Self.verifyCase(wallet) { arguments in arguments.map { $0 == out + "/session.json" ? Self.folder() : $0 } }
-        #expect(empty.status == 2 && empty.stderr.contains("is a folder without a session.json"), "\(empty.stderr)")
-    }
+        #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("is a folder without a session.json") && run.stderr.contains("create the request again"), "\(run.stderr)")
+        #expect(!run.stderr.contains(try #require(state["encryptionInfo"])))
 
-    @Test("an unversioned openid4vp session.json still verifies, with a note to re-create it")
-    func legacyOpenID4VPSession() throws {
-        let folder = Self.folder()
-        let out = try Self.request("openid4vp", in: folder)
-        let wallet = folder + "/wallet"
-        let simulated = try MdocVerifyCLI.run(["simulate", "openid4vp", "--dc-request", out + "/dc-request.json", "--origin", Self.origin,
-                                               "--request", out + "/request.json", "--out", wallet])
-        #expect(simulated.status == 0, "\(simulated.stderr)")
-        let state = try #require(try Self.json(out + "/session.json")["state"])
-        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: out + "/session.json"))
-        let run = try Self.verifyCase(wallet) { $0 + ["--request", out + "/request.json"] }
-        #expect(run.status == 0, "\(run.stdout) \(run.stderr)")
-        #expect(run.stderr.contains("unversioned session.json"), "\(run.stderr)")
+        let openID4VP = try Self.request("openid4vp", in: Self.folder())
+        let kept = try #require(try Self.json(openID4VP + "/session.json")["state"])
+        try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: openID4VP + "/session.json"))
+        let unversioned = try MdocVerifyCLI.run(["verify", "openid4vp", "--response", wallet + "/response.txt",
+                                                 "--session", openID4VP + "/session.json"])
+        #expect(unversioned.status == 2)
+        #expect(unversioned.stderr.contains("has no \"version\" (an earlier mdocverify wrote none)"), "\(unversioned.stderr)")
     }
 }

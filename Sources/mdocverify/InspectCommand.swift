@@ -99,7 +99,7 @@ struct Inspect: ParsableCommand {
     /// Opens the envelope as `verify-server` would: through the session's format's flow over its kept state, with the
     /// merchant key and identifiers for a format that needs them (Apple in-app). The verifier trusts nothing.
     private func openKept(_ session: String, inspection: PipelineInspection) throws -> VerificationReport {
-        let kept = try SessionFile.read(session, expected: try SessionFormat.of(session))
+        let kept = try SessionFile.read(session, expected: nil)
         // What the session keeps is not given again (the relying party's private key is kept by the formats that make one).
         let keepsKey = kept.state[SessionFile.StateKey.privateKey] != nil
         for (flag, value) in [("--nonce", nonce), ("--encryption-info", encryptionInfo), ("--origin", origin),

@@ -12,8 +12,8 @@ import Verifier
 ///
 /// `state` is the format's kept state exactly as `verify-server` keeps it (`AnnexCFlow.state`, `AppleAppFlow.state`,
 /// `OpenID4VPFlow.state`); `request` is the request policy; `merchantID` and `teamID` only for `apple-app`. Secret:
-/// written with mode 0600. An unversioned `session.json` of `request openid4vp` and a folder of the former Annex C
-/// files (private-key.pem, encryption-info.txt, origin.txt, request.json) are still read, with a note.
+/// written with mode 0600. What an earlier mdocverify kept instead (an unversioned `session.json`, Annex C's separate
+/// files) is refused: the request is created again.
 struct SessionFile: Equatable {
     static let version = 1
     static let name = "session.json"
@@ -92,21 +92,23 @@ struct SessionFile: Equatable {
         }
     }
 
-    /// The file at `path` as `request <expected>` writes it (a folder: its session.json). Every problem is a
-    /// `UsageFailure` naming the fix; no value from the file is quoted. What an earlier mdocverify kept (Annex C's
-    /// separate files, an unversioned session.json) is refused with the same fix: create the request again.
-    static func read(_ path: String, expected: VerificationReport.Format, inFolder: Bool = false) throws -> SessionFile {
+    /// The file at `path` as `request <expected>` writes it (a folder: its session.json); with `expected` nil, a
+    /// session of whichever format it names (`inspect`). Every problem is a `UsageFailure` naming the fix; no value
+    /// from the file is quoted. What an earlier mdocverify kept (Annex C's separate files, an unversioned
+    /// session.json) is refused with the same fix: create the request again.
+    static func read(_ path: String, expected: VerificationReport.Format?, inFolder: Bool = false) throws -> SessionFile {
+        let command = "mdocverify request \(expected?.rawValue ?? "<format>")"
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             // One level only: a session.json that is itself a folder (or a link back to one) is not followed.
-            guard !inFolder else { throw UsageFailure("\(path) is a folder, not a session.json: pass the file `mdocverify request \(expected.rawValue)` wrote") }
+            guard !inFolder else { throw UsageFailure("\(path) is a folder, not a session.json: pass the file `\(command)` wrote") }
             let inside = URL(fileURLWithPath: path).appendingPathComponent(name).path
             if FileManager.default.fileExists(atPath: inside) { return try read(inside, expected: expected, inFolder: true) }
-            throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `mdocverify request \(expected.rawValue)` wrote "
+            throw UsageFailure("\(path) is a folder without a \(name): pass the \(name) that `\(command)` wrote "
                                + "(files an earlier mdocverify kept instead are no longer read: create the request again)")
         }
         let text = try InputFiles.readText(path, what: "session", maxBytes: maxBytes)
-        let fix = "pass the \(name) that `mdocverify request \(expected.rawValue)` wrote, or create one with it"
+        let fix = "pass the \(name) that `\(command)` wrote, or create one with it"
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             throw UsageFailure("session at \(path) is not a JSON object: \(fix)")
         }
@@ -128,7 +130,7 @@ struct SessionFile: Equatable {
             let kept = VerificationReport.Format.allCases.filter(\.hasRequestFlow).map(\.rawValue).sorted().joined(separator: ", ")
             throw UsageFailure("session at \(path) names no format this mdocverify keeps sessions for (\(kept)): \(fix)")
         }
-        guard format == expected else {
+        if let expected, format != expected {
             throw UsageFailure("session at \(path) is for \(format.rawValue): check it with `mdocverify verify \(format.rawValue)`, "
                                + "or pass the session of your \(expected.rawValue) request")
         }
@@ -214,24 +216,5 @@ enum SessionValues {
             throw UsageFailure(session == nil ? "pass \(flag), or --session with the session.json the request wrote"
                                               : "\(flag) is needed: the session does not keep it")
         }
-    }
-}
-
-/// Which format a session file is for, so a command that takes every format's session (inspect) reads it as that.
-enum SessionFormat {
-    /// The format `path` names; `openid4vp` for an unversioned file and `annex-c` for a folder of the former files.
-    /// A file that is no session at all is refused by `SessionFile.read` afterwards, with the fix.
-    static func of(_ path: String, inFolder: Bool = false) throws -> VerificationReport.Format {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            guard !inFolder else { return .annexC }  // refused by `SessionFile.read`
-            let inside = URL(fileURLWithPath: path).appendingPathComponent(SessionFile.name).path
-            return FileManager.default.fileExists(atPath: inside) ? try of(inside, inFolder: true) : .annexC
-        }
-        let text = try InputFiles.readText(path, what: "session", maxBytes: SessionFile.maxBytes)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let name = object["format"] as? String, let format = VerificationReport.Format(rawValue: name)
-        else { return .openID4VP }
-        return format
     }
 }

@@ -13,11 +13,8 @@ struct FormatSeamTests {
     static let formatFolders = try! NSRegularExpression(pattern: #"^Sources/Verifier/(Apple|AnnexC|OpenID4VP[A-Za-z]*|DeviceResponse)/|^Sources/MdocTesting/Formats/"#)
 
     /// The branches left, each with why it stays for now; the list only shrinks (a new branch fails, and so does one
-    /// listed here that is gone).
-    static let remaining: [String: String] = [
-        // Read in this release only (CHANGELOG): removed with the next one.
-        "Sources/mdocverify/SessionFile.swift": "reading the session files of 0.8.0 (Annex C's folder, OpenID4VP's unversioned file)",
-    ]
+    /// listed here that is gone). None is left.
+    static let remaining: [String: String] = [:]
 
     static func branches() throws -> [String] {
         let sources = repositoryRoot.appendingPathComponent("Sources")
@@ -48,6 +45,6 @@ struct FormatSeamTests {
             """)
         let gone = Self.remaining.keys.filter { file in !found.contains { $0.hasPrefix(file + ":") } }
         #expect(gone.isEmpty, "no branch is left in \(gone.sorted()): remove it from FormatSeamTests.remaining")
-        #expect(found.count <= 2, "\(found.count) branches: the count only goes down\n\(found.joined(separator: "\n"))")
+        #expect(found.isEmpty, "\(found.count) branches: the count stays at 0\n\(found.joined(separator: "\n"))")
     }
 }

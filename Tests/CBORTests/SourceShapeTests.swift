@@ -25,36 +25,6 @@ struct SourceShapeTests {
             """)
     }
 
-    /// A branch on one format by name: `switch …format`, `== .annexC`, `[.appleApp, …`, `case .openID4VP`.
-    static let formatBranch = try? NSRegularExpression(pattern:
-        #"switch [a-zA-Z.]*format\b|[!=]= \.(annexC|openID4VP|appleApp|deviceResponse)\b|\[\.(annexC|appleApp|openID4VP|deviceResponse),|case \.(annexC|openID4VP|appleApp|deviceResponse)\b"#)
-    /// Where a format's own code lives: its folder in `Verifier` and its wallet side in the kit.
-    static let formatFolders = ["Sources/Verifier/Apple/", "Sources/Verifier/AnnexC/", "Sources/Verifier/OpenID4VP/",
-                                "Sources/Verifier/OpenID4VPRedirect/", "Sources/Verifier/DeviceResponse/", "Sources/MdocTesting/Formats/"]
-
-    @Test("no code outside a format's own folders branches on a format by name (the descriptor answers instead)")
-    func noFormatBranchesOutsideFormatFolders() throws {
-        let pattern = try #require(Self.formatBranch)
-        func matches(_ line: String) -> Bool {
-            pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil
-        }
-        #expect(matches("        if expected == .annexC, let legacy = x { return legacy }") && matches("switch report.format {"))
-        let sources = repositoryRoot.appendingPathComponent("Sources")
-        var offenders: [String] = []
-        for file in try SourceShape.swiftFiles(under: sources) {
-            let relative = "Sources/" + file.path.dropFirst(sources.path.count + 1)
-            guard !Self.formatFolders.contains(where: relative.hasPrefix) else { continue }
-            for (number, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && matches(String(line)) {
-                offenders.append("\(relative):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
-        }
-        #expect(offenders.isEmpty, """
-            ask the format's descriptor (FormatDescriptor, KitFormat) instead of naming a format here:
-            \(offenders.joined(separator: "\n"))
-            """)
-    }
-
     @Test("the scanner measures func, init, subscript, computed and closure properties; not calls or stored values")
     func scannerFindsDeclarations() {
         let source = """

@@ -8,7 +8,8 @@ import Foundation
 public struct FetchDestination: Sendable, Equatable, CustomStringConvertible {
     /// The lower-cased host name, when this entry is a name.
     public let host: String?
-    package let network: list_fetch_network?
+    /// The network, when this entry is an address or a CIDR network.
+    public let network: IPNetwork?
 
     /// Parses `text`: `name.example`, `10.1.2.3`, `10.0.0.0/8`, `fd00::/8` or `::1`.
     ///
@@ -16,28 +17,13 @@ public struct FetchDestination: Sendable, Equatable, CustomStringConvertible {
     public init?(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 253 else { return nil }
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return nil }
-        let addressText = String(parts[0])
-        if let (family, bytes) = Self.address(addressText) {
-            let maximum = family == 4 ? 32 : 128
-            var prefix = maximum
-            if parts.count == 2 {
-                guard let parsed = Int(parts[1]), (0...maximum).contains(parsed) else { return nil }
-                prefix = parsed
-            }
-            var network = list_fetch_network()
-            network.family = family
-            network.prefix = Int32(prefix)
-            withUnsafeMutableBytes(of: &network.address) { raw in
-                for (index, byte) in bytes.enumerated() { raw[index] = byte }
-            }
+        if let network = IPNetwork(trimmed) {
             self.host = nil
             self.network = network
-            self.text = addressText + "/\(prefix)"
+            self.text = network.description
             return
         }
-        guard parts.count == 1, trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else {
+        guard trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else {
             return nil
         }
         self.host = trimmed.lowercased()
@@ -58,17 +44,15 @@ public struct FetchDestination: Sendable, Equatable, CustomStringConvertible {
         return address.withUnsafeBufferPointer { list_fetch_is_public(address.count == 4 ? 4 : 6, $0.baseAddress) } == 1
     }
 
-    /// The family (4 or 6) and bytes of a numeric address; nil for anything else.
-    static func address(_ text: String) -> (Int32, [UInt8])? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            return (4, withUnsafeBytes(of: &v4) { Array($0) })
+    /// The network as the C policy reads it.
+    var cNetwork: list_fetch_network? {
+        guard let network else { return nil }
+        var entry = list_fetch_network()
+        entry.family = network.address.isIPv4 ? 4 : 6
+        entry.prefix = Int32(network.prefix)
+        withUnsafeMutableBytes(of: &entry.address) { raw in
+            for (index, byte) in network.address.bytes.enumerated() { raw[index] = byte }
         }
-        let bare = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, bare, &v6) == 1 {
-            return (6, withUnsafeBytes(of: &v6) { Array($0) })
-        }
-        return nil
+        return entry
     }
 }

@@ -18,7 +18,7 @@ package struct OutboundPolicy: Sendable {
 
     /// `body` with the C policy for a request to `host`.
     func withPolicy<T>(host: String, _ body: (UnsafeMutablePointer<list_fetch_policy>) -> T) -> T {
-        let networks = allow.compactMap(\.network)
+        let networks = allow.compactMap(\.cNetwork)
         let hostAllowed = allow.contains { $0.host == host }
         return networks.withUnsafeBufferPointer { buffer in
             withOptionalCString(caFile) { caFile in

@@ -6,34 +6,9 @@ import Darwin
 import Foundation
 import Logging
 import NIOCore
+import RevocationFetch
 
-/// An IP address as 4 or 16 bytes; an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is kept as its IPv4 address.
-struct IPAddress: Hashable, Sendable, CustomStringConvertible {
-    let bytes: [UInt8]
-
-    init?(bytes: [UInt8]) {
-        guard bytes.count == 4 || bytes.count == 16 else { return nil }
-        if bytes.count == 16, bytes[0 ..< 10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-            self.bytes = Array(bytes[12...])
-        } else {
-            self.bytes = bytes
-        }
-    }
-
-    /// Parses a numeric address: `192.0.2.1` or `2001:db8::1` (no brackets, no port, no zone).
-    init?(_ text: some StringProtocol) {
-        guard !text.isEmpty, text.utf8.count <= 45 else { return nil }
-        let text = String(text)
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            self.init(bytes: withUnsafeBytes(of: &v4) { Array($0) })
-            return
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        self.init(bytes: withUnsafeBytes(of: &v6) { Array($0) })
-    }
-
+extension IPAddress {
     /// The address of a socket peer; nil for a Unix socket or none.
     init?(_ peer: SocketAddress?) {
         switch peer {
@@ -46,18 +21,6 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    var isIPv4: Bool { bytes.count == 4 }
-
-    /// The canonical text (`192.0.2.1`, `2001:db8::1`).
-    var description: String {
-        if isIPv4 { return bytes.map { String($0) }.joined(separator: ".") }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        var address = in6_addr()
-        withUnsafeMutableBytes(of: &address) { raw in for (index, byte) in bytes.enumerated() { raw[index] = byte } }
-        guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "unknown" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// What per-client limits count by: an IPv4 address itself; for IPv6 its /64 network, which one host usually
     /// holds whole.
     var limitKey: String {
@@ -65,45 +28,6 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
     }
-}
-
-/// An IPv4 or IPv6 network in CIDR notation; a bare address is one host.
-struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
-    let address: IPAddress
-    let prefix: Int
-
-    /// Parses `10.0.0.0/8`, `192.0.2.1`, `fd00::/8` or `::1`; nil for anything else (a host name, a bad prefix).
-    init?(_ text: String) {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let address = IPAddress(parts[0]) else { return nil }
-        // `::ffff:10.0.0.0/104` is kept as the IPv4 network 10.0.0.0/8.
-        let mappedShift = address.isIPv4 && parts[0].contains(":") ? 96 : 0
-        let maximum = address.isIPv4 ? 32 : 128
-        var prefix = maximum
-        if parts.count == 2 {
-            guard parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let parsed = Int(parts[1]), (mappedShift ... maximum + mappedShift).contains(parsed) else {
-                return nil
-            }
-            prefix = parsed - mappedShift
-        }
-        self.address = address
-        self.prefix = prefix
-    }
-
-    /// Whether `candidate` lies in this network (never across families).
-    func contains(_ candidate: IPAddress) -> Bool {
-        guard candidate.bytes.count == address.bytes.count else { return false }
-        var remaining = prefix
-        for index in address.bytes.indices where remaining > 0 {
-            let bits = min(8, remaining)
-            let mask = UInt8(truncatingIfNeeded: 0xFF << (8 - bits))
-            guard address.bytes[index] & mask == candidate.bytes[index] & mask else { return false }
-            remaining -= bits
-        }
-        return true
-    }
-
-    var description: String { "\(address)/\(prefix)" }
 }
 
 /// The request header a trusted proxy names the client in.

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
+import RevocationFetch
 
 /// The client address per-client limits count by, from a socket peer alone (see `IPAddress.limitKey`); "unknown" for
 /// none.

@@ -4,6 +4,7 @@ import Logging
 import Mdoc
 import MdocModel
 import NIOConcurrencyHelpers
+import RevocationFetch
 import Verifier
 
 /// A token bucket per client address: `rate` requests a second on average, up to `burst` at once.

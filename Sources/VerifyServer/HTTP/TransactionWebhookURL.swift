@@ -13,7 +13,7 @@ extension WebhookSender {
         guard let host = URLComponents(string: url)?.host, !host.isEmpty else { return false }
         let literal = (host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host).lowercased()
         if let address = IPAddress(literal) {
-            return allow.contains { $0.host == nil && IPNetwork($0.description)?.contains(address) == true }
+            return allow.contains { $0.network?.contains(address) == true }
         }
         return allow.contains { $0.host == literal }
     }

@@ -92,6 +92,31 @@ struct WebhookRetentionTests {
         #expect(retried.first { $0.id == stale.id }?.attempts == 1)
     }
 
+    @Test("a transaction's own webhook URL is sealed in the outbox like the body, and opens only with the key")
+    func sealedOwnURL() async throws {
+        let base = InMemoryRequestStore()
+        let key = try StoredSecretTests.key()
+        let sealed = SealedStateStore(base: base, key: key)
+        let stored = TransactionStoreTests.transaction(now: Self.now)
+        var event = WebhookEvent(id: "msg_\(stored.id)", requestId: stored.id, body: "{}", createdAt: Self.now)
+        event.url = "https://hooks.example/in?token=kept-secret"
+        try await sealed.insert(stored)
+        _ = try await sealed.consume(id: stored.id, clientSecretHash: TransactionStoreTests.hash, now: Self.now, deadline: .distantFuture)
+        try await sealed.recordResult(id: stored.id, result: StoredResult(verified: true, report: "{}"), webhook: event)
+
+        let raw = try #require(try await base.claimWebhooks(now: Self.now.addingTimeInterval(10), leaseUntil: Self.now.addingTimeInterval(11),
+                                                            limit: 16).first)
+        let rawURL = try #require(raw.url)
+        #expect(!rawURL.contains("kept-secret") && rawURL.hasPrefix(SealedStateStore.resultPrefix))
+        let opened = try #require(try await sealed.claimWebhooks(now: Self.now.addingTimeInterval(20), leaseUntil: Self.now.addingTimeInterval(21),
+                                                                 limit: 16).first)
+        #expect(opened.url == event.url && opened.unreadable == nil)
+        let otherKey = SealedStateStore(base: base, key: try StoredSecretTests.key())
+        let unopened = try #require(try await otherKey.claimWebhooks(now: Self.now.addingTimeInterval(30), leaseUntil: Self.now.addingTimeInterval(31),
+                                                                     limit: 16).first)
+        #expect(unopened.url == nil && unopened.unreadable != nil)
+    }
+
     @Test("a /metrics scrape never queries the store: the backlog gauges come from the sender, refreshed when the outbox changes")
     func metricsDoNotQueryTheStore() async throws {
         let store = BacklogCountingStore(base: InMemoryRequestStore())

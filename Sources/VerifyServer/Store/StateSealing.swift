@@ -102,12 +102,16 @@ struct SealedStateStore: RequestStoreLayer {
     /// sealed state and a sealed report cannot stand in for each other: `aes-256-gcm:` + base64url(nonce ‖ ciphertext
     /// ‖ tag). Unsealed, a report is JSON text (it starts with `{`).
     /// A queued webhook's body (it may carry the report) is sealed the same way, with `webhook:` and the event's ID as
-    /// associated data.
+    /// associated data; so is a transaction's own destination (a URL may carry a token), with `webhook-url:`, which
+    /// also keeps a row from being pointed elsewhere in the database.
     func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         var sealed = result
         sealed.report = try sealText(result.report, aad: Self.resultAAD(id))
         var sealedEvent = webhook
-        if let webhook { sealedEvent?.body = try sealText(webhook.body, aad: Self.webhookAAD(webhook.id)) }
+        if let webhook {
+            sealedEvent?.body = try sealText(webhook.body, aad: Self.webhookAAD(webhook.id))
+            sealedEvent?.url = try webhook.url.map { try sealText($0, aad: Self.webhookURLAAD(webhook.id)) }
+        }
         try await base.recordResult(id: id, result: sealed, webhook: sealedEvent)
     }
 
@@ -116,9 +120,11 @@ struct SealedStateStore: RequestStoreLayer {
             var opened = event
             do {
                 opened.body = try openText(event.body, aad: Self.webhookAAD(event.id), what: "the webhook event")
+                opened.url = try event.url.map { try openText($0, aad: Self.webhookURLAAD(event.id), what: "the webhook event's URL") }
             } catch {
                 // One event that does not open must not hold up the others: it goes back as unreadable, bodiless.
                 opened.body = ""
+                opened.url = nil
                 opened.unreadable = "\(error)"
             }
             return opened
@@ -128,6 +134,7 @@ struct SealedStateStore: RequestStoreLayer {
     static let resultPrefix = field + ":"
     private static func resultAAD(_ id: String) -> [UInt8] { Array("result:\(id)".utf8) }
     private static func webhookAAD(_ id: String) -> [UInt8] { Array("webhook:\(id)".utf8) }
+    private static func webhookURLAAD(_ id: String) -> [UInt8] { Array("webhook-url:\(id)".utf8) }
 
     /// `aes-256-gcm:` + base64url(nonce ‖ ciphertext ‖ tag) with a key; the text as it is without one.
     private func sealText(_ text: String, aad: [UInt8]) throws -> String {

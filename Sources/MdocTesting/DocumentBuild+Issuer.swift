@@ -11,10 +11,10 @@ extension DocumentBuild {
     /// issuerAuth: COSE_Sign1 by the Document Signer over the MSO, x5chain in the unprotected header.
     mutating func issuerAuth(nameSpaces: [NameSpaceItems], deviceKey: PublicKey) throws -> CBORValue {
         let dsValidity = documentSignerValidity()
-        var (signer, signerKey) = try documentSignerAndKey(validity: dsValidity)
-        // PS256: a valid RSA-PSS signature by an RSA Document Signer the same issuer signed.
+        let (standardSigner, signerKey) = try documentSignerAndKey(validity: dsValidity)
+        // PS256: a valid RSA-PSS signature by an RSA Document Signer the IACA issued.
         let rsaKey = faults.contains(.unsupportedCOSEAlgorithm) ? try RSATestKey.shared() : nil
-        if let rsaKey { signer = try rsaDocumentSigner(like: signer, key: rsaKey, placeholder: signerKey) }
+        let signer = try rsaKey.map { try rsaDocumentSigner(like: standardSigner, key: $0, placeholder: signerKey) } ?? standardSigner
         documentSigner = signer
         var intermediates: [Certificate] = []
         if let intermediate = intermediateCA { intermediates.append(intermediate) }

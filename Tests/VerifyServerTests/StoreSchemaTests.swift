@@ -26,10 +26,16 @@ struct StoreSchemaTests {
         #expect(StoreSchema.script("mysql") == nil)
     }
 
+    /// A new folder under the temporary directory; the caller removes it.
+    static func scratchFolder(_ label: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     @Test("SQLite: a file from before versions is brought to this one (columns, indexes, version); a newer version is refused")
     func sqliteVersions() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder("schema")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("old.sqlite").path
         // The first table as the first versions made it: no added columns, no other table.
@@ -55,8 +61,7 @@ struct StoreSchemaTests {
 
     @Test("SQLite at version 1: the outbox gains url (its queued event kept, with no destination of its own); version 2")
     func sqliteVersionOne() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder("schema")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("v1.sqlite").path
         // Version 1 as it was: every table and the requests' columns, the outbox without url, an event queued.
@@ -113,8 +118,7 @@ struct StoreSchemaTests {
 
     @Test("verify-server --migrate brings the configured store to this version and says so; --print-schema prints it")
     func migrateCommand() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder("migrate")
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = ServerProcess.binary

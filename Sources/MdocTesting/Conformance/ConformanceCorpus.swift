@@ -81,9 +81,8 @@ public struct ConformanceCorpus: Sendable {
         let today = TestPKI.startOfDay(time)
         issuers[.expiredAnchor] = try TestPKI(seed: seed &+ 1, curve: .p256, at: time,
                                               iacaValidity: DateInterval(start: today - 1_095 * 86_400, end: today - 86_400))
-        let p384 = try TestPKI(seed: seed, curve: .p384, at: time).iaca
         let sameSubject = try TestPKI(seed: seed &+ 2, curve: .p256, at: time).iaca
-        return Material(pki: pki, requests: requests, issuers: issuers, otherRoots: [p384, sameSubject],
+        return Material(pki: pki, requests: requests, issuers: issuers, otherRoots: [issuers[.curve(.p384)]?.iaca, sameSubject].compactMap { $0 },
                         otherReaderKey: try pki.deviceKey(label: "other-reader"))
     }
 

@@ -32,7 +32,7 @@ struct TransactionWebhookURLTests {
         }
     }
 
-    @Test("only a host webhookAllow names: a listed name (any case) or an address in a listed network is taken; an unlisted name, a look-alike suffix, loopback, private and link-local addresses, user information, a fragment, over 2,048 bytes, not an absolute URL or another scheme are 400, nothing stored")
+    @Test("only a host webhookAllow names: a listed name (any case) or an address in a listed network is taken; an unlisted name, a look-alike suffix, loopback, private and link-local addresses, user information, a fragment, a host two URL parsers could read apart (`%`, `\\`, a space), over 2,048 bytes, not an absolute URL or another scheme are 400, nothing stored")
     func allowListed() async throws {
         try await WebhookTests.withServer(port: 9, allow: ["hooks.example", "10.9.0.0/16"]) { server, _, key in
             func create(_ url: JSONValue) async throws -> LoopbackHTTPClient.Response {
@@ -43,7 +43,9 @@ struct TransactionWebhookURLTests {
             for url in ["https://elsewhere.example/in", "https://hooks.example.evil.test/in", "https://evilhooks.example/in",
                         "http://127.0.0.1:9/hook", "https://10.1.2.3/hook", "https://[::1]/hook", "https://169.254.169.254/latest",
                         "https://user:pw@hooks.example/in", "https://hooks.example/in#x", long, "not a url", "/relative",
-                        "ftp://hooks.example/"] {
+                        "ftp://hooks.example/", "https://hooks%2Eexample/in", #"https://evil.test\@hooks.example/in"#,
+                        #"https://hooks.example\.evil.test/in"#, "https://hooks.example /in", "https://hooks.example:/in",
+                        "https://hooks.example:123456/in", "https://hooks.example/in\u{1B}[31m"] {
                 let answer = try await create(.string(url))
                 #expect(answer.status == 400, "\(url): \(answer.text)")
                 #expect(try errorCode(answer) == "input.malformed", "\(url)")
@@ -51,7 +53,7 @@ struct TransactionWebhookURLTests {
             }
             #expect(try await create(.int(42)).status == 400)
             #expect(try await server.store.outstanding(apiKeyID: key.entry.id, now: Date()).count == 0, "a refused create stored nothing")
-            for url in ["https://hooks.example/in", "https://HOOKS.example/in?order=7", "https://10.9.1.1/hook"] {
+            for url in ["https://hooks.example/in", "https://HOOKS.example/in?order=7", "https://10.9.1.1/hook", "https://hooks.example:8443/in"] {
                 let answer = try await create(.string(url))
                 #expect(answer.status == 201, "\(url): \(answer.text)")
             }

@@ -203,6 +203,32 @@ struct OpenID4VPRedirectTests {
         #expect(Self.codes(plain.verify(body)) == [.deviceSignatureInvalid], "a thumbprint where direct_post binds null")
     }
 
+    @Test("the flow's precheck decrypts the JWE once: verify reads that plaintext, with the same checks as verifying the text alone")
+    func precheckOpensOnce() throws {
+        let setup = try Self.setup()
+        let environment = FlowEnvironment(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [setup.holder.iaca]), revocation: .off),
+                                          readerIdentity: try TestReaderPKI.shared().identity)
+        let flow = OpenID4VPRedirectFlow(environment)
+        let state = try OpenID4VPRedirectFlow.state(setup.session)
+        let body = try setup.answer()
+        let answer = try flow.precheck(response: body, state: state)
+        #expect(answer.opened != nil)
+        let reused = flow.verify(answer, state: state, policy: Self.policy, at: Self.time, noting: nil)
+        let alone = flow.verify(response: body, state: state, policy: Self.policy, at: Self.time)
+        #expect(reused.verified, "\(reused.errors)")
+        #expect(reused.checks.map(\.id) == alone.checks.map(\.id))
+        #expect(reused.checks.map(\.status) == alone.checks.map(\.status))
+        // What verify reads is the precheck's plaintext, not the body again: another answer's plaintext under this body
+        // is judged as that answer (signed over another nonce).
+        let other = try flow.precheck(response: try setup.answer(editing: { $0.nonce = "another-nonce" }), state: state)
+        let swapped = flow.verify(PrecheckedAnswer(body, opened: try #require(other.opened)), state: state, policy: Self.policy, at: Self.time,
+                                  noting: nil)
+        #expect(Self.codes(swapped) == [.deviceSignatureInvalid])
+        // A plain answer opens nothing.
+        let plain = try Self.setup(mode: .directPost)
+        #expect(try flow.precheck(response: try plain.answer(), state: try OpenID4VPRedirectFlow.state(plain.session)).opened == nil)
+    }
+
     @Test("state: missing, another request's, or a form state beside the JWE's that differs")
     func state() throws {
         let setup = try Self.setup()

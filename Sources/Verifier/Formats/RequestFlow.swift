@@ -36,8 +36,14 @@ public protocol RequestFlow: Sendable {
 
     /// Checks an answer against the kept `state` before the request is consumed, so that input that can never verify
     /// (a body that is not the format's at all, or not made for this request) uses nothing up; the full checks run in
-    /// `verify`. Every format accepts anything here unless it says otherwise.
-    func precheck(response: String, state: [String: String]) throws(VerificationError)
+    /// `verify(_:state:policy:at:noting:)` with what this returns, so work done here (a decryption) is not done twice.
+    /// Every format accepts anything here unless it says otherwise.
+    func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer
+
+    /// Verifies an answer `precheck` let through, against the same kept `state`: `verify(response:…)` reusing what
+    /// the precheck already opened.
+    func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+                noting lookups: RevocationLookups?) -> VerificationReport
 }
 
 extension RequestFlow {
@@ -47,7 +53,15 @@ extension RequestFlow {
     }
 
     /// Accepts any answer: the format's checks all run in `verify`.
-    public func precheck(response: String, state: [String: String]) throws(VerificationError) {}
+    public func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer {
+        PrecheckedAnswer(response)
+    }
+
+    /// Verifies the answer's text: the precheck opened nothing.
+    public func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
+        verify(response: answer.response, state: state, policy: policy, at: time, noting: lookups)
+    }
 
     /// Throws `envelope.unsupported`: the format's request is not fetched by reference.
     public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
@@ -58,6 +72,26 @@ extension RequestFlow {
     /// Verifies the wallet's answer against the kept state, as of `time`, noting no revocation lookups.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
         verify(response: response, state: state, policy: policy, at: time, noting: nil)
+    }
+}
+
+/// A wallet's answer as posted, with what `RequestFlow.precheck` already opened of it (the plaintext of a JWE it
+/// decrypted with the request's key), so that verifying it does not decrypt it again. Secret while it lives: it is
+/// never stored or logged.
+public struct PrecheckedAnswer: Sendable {
+    /// The answer's text as the client posted it.
+    public let response: String
+    /// The plaintext `precheck` decrypted from `response` with the kept state's key; nil when it opened nothing.
+    package let opened: [UInt8]?
+
+    /// An answer nothing was opened of.
+    public init(_ response: String) {
+        self.init(response, opened: nil)
+    }
+
+    package init(_ response: String, opened: [UInt8]?) {
+        self.response = response
+        self.opened = opened
     }
 }
 

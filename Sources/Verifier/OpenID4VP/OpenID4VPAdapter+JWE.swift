@@ -7,8 +7,9 @@ import MdocTrust
 /// The `dc_api.jwt` half of `OpenID4VPAdapter`: the compact JWE's checks, each a report line, in the order a wallet's
 /// mistakes are best explained.
 extension OpenID4VPAdapter {
-    /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object.
-    func decrypt(_ text: String, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
+    /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object. `opened` is
+    /// the plaintext when this very text was already decrypted with the session's key; the other checks still run.
+    func decrypt(_ text: String, session: OpenID4VPSession, opened: [UInt8]? = nil, in run: inout PipelineRun) -> [String: Any]? {
         guard let jwe = parseJWE(text, in: &run),
               session.profile != .haip || checkHAIPEncryption(jwe, in: &run),
               checkAlgorithms(jwe, session: session, in: &run)
@@ -17,7 +18,7 @@ extension OpenID4VPAdapter {
             run.log.fail(.jweRecipient, .jweKeyIDMismatch, "the stored request has no encryption key")
             return nil
         }
-        guard let plaintext = plaintext(of: jwe, key: key, in: &run),
+        guard let plaintext = plaintext(of: jwe, key: key, opened: opened, in: &run),
               // After decryption, so a header changed in transit is reported as what it is (the AAD no longer matches).
               checkKeyID(jwe, requested: jwk.kid, in: &run)
         else { return nil }
@@ -59,10 +60,14 @@ extension OpenID4VPAdapter {
     }
 
     /// The decrypted plaintext, inflated (under the text ceiling) when `zip` is DEF.
-    private func plaintext(of jwe: CompactJWE, key: PrivateKey, in run: inout PipelineRun) -> [UInt8]? {
+    private func plaintext(of jwe: CompactJWE, key: PrivateKey, opened: [UInt8]?, in run: inout PipelineRun) -> [UInt8]? {
         var plaintext: [UInt8]
         do throws(VerificationError) {
-            plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in try jwe.decrypt(with: key) }
+            if let opened {
+                plaintext = opened
+            } else {
+                plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in try jwe.decrypt(with: key) }
+            }
             if jwe.compression != nil {
                 let limit = VerificationPipeline.inputLimit(run.limits, isText: true)
                 do {

@@ -11,6 +11,8 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
     struct Input {
         /// The form body as posted (`application/x-www-form-urlencoded`).
         let body: String
+        /// The plaintext of the body's JWE, when the precheck already decrypted it with the session's key.
+        let opened: [UInt8]?
         let session: OpenID4VPRedirectSession
         let request: RequestPolicy?
     }
@@ -27,7 +29,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
         let answer = input.session.answerSession(request: input.request)
         let shared = OpenID4VPAdapter()
         guard let form = form(input.body, session: input.session, in: &run),
-              let payload = payload(form, session: input.session, answer: answer, in: &run),
+              let payload = payload(form, opened: input.opened, session: input.session, answer: answer, in: &run),
               checkState(payload: payload, form: form, session: input.session, in: &run),
               let presentations = shared.presentations(in: payload, session: answer, in: &run),
               let items = shared.deviceResponses(presentations, in: &run),
@@ -58,7 +60,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
 
     /// The JSON object holding `vp_token` and `state`: the decrypted JWE's, or the plain form's, in the response mode
     /// asked for.
-    private func payload(_ form: [String: String], session: OpenID4VPRedirectSession, answer: OpenID4VPSession,
+    private func payload(_ form: [String: String], opened: [UInt8]?, session: OpenID4VPRedirectSession, answer: OpenID4VPSession,
                          in run: inout PipelineRun) -> [String: Any]? {
         switch (form["response"], form["vp_token"], session.responseMode) {
         case (nil, nil, _):
@@ -83,7 +85,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
             return plainPayload(token, form: form, in: &run)
         case (let jwe?, nil, .directPostJWT):
             run.log.pass(.redirectResponse, "compact JWE (direct_post.jwt)")
-            return OpenID4VPAdapter().decrypt(jwe, session: answer, in: &run)
+            return OpenID4VPAdapter().decrypt(jwe, session: answer, opened: opened, in: &run)
         }
     }
 

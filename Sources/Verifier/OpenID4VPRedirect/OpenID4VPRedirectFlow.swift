@@ -106,22 +106,25 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
     /// `vp_token` or `error` (`input.malformed`); a `response` that is not a compact JWE (`jwe.malformed`) or does not
     /// open with the request's key (`jwe.decryption_failed`); a `state` (in the JWE, or the form of a plain answer or
     /// an error) that is missing or not the request's (`redirect.state_mismatch`). A kept state that does not decode is
-    /// left to `verify`, which reports it.
-    public func precheck(response: String, state: [String: String]) throws(VerificationError) {
+    /// left to `verify`, which reports it. The decrypted plaintext travels in the result to `verify`, which does not
+    /// decrypt again.
+    public func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer {
         let form = try FormEncoding.parse(response, significant: OpenID4VPRedirectAdapter.parameters)
         let session = Self.session(state)
         if let text = form["response"] {
             let jwe = try CompactJWE(text)
             // A compressed payload, or a session without a key (another response mode), is left to `verify`.
-            guard let session, let key = session.encryptionKey, jwe.compression == nil else { return }
+            guard let session, let key = session.encryptionKey, jwe.compression == nil else { return PrecheckedAnswer(response) }
             let plaintext = try jwe.decrypt(with: key)
             let payload = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any]
             // As `verify` judges it: a payload state that is not text is a wrong one, not an absent one.
             let payloadState = payload?["state"].map { $0 as? String ?? "" }
             try Self.checkStates([payloadState, form["state"]].compactMap { $0 }, session: session)
+            return PrecheckedAnswer(response, opened: plaintext)
         } else if form["vp_token"] != nil || form["error"] != nil {
-            guard let session else { return }
+            guard let session else { return PrecheckedAnswer(response) }
             try Self.checkStates([form["state"]].compactMap { $0 }, session: session)
+            return PrecheckedAnswer(response)
         } else {
             throw VerificationError(.inputMalformed, "the form has none of `response`, `vp_token` or `error`")
         }
@@ -141,5 +144,14 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
             return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp-redirect request is incomplete"))
         }
         return verifier.verify(directPost: response, session: session, request: policy, at: time, noting: lookups)
+    }
+
+    /// Verifies an answer `precheck` let through, reusing the plaintext it decrypted.
+    public func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+                       noting lookups: RevocationLookups?) -> VerificationReport {
+        guard let session = Self.session(state) else {
+            return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp-redirect request is incomplete"))
+        }
+        return verifier.verify(directPost: answer.response, opened: answer.opened, session: session, request: policy, at: time, noting: lookups)
     }
 }

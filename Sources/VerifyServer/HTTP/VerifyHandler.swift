@@ -27,7 +27,7 @@ extension ServerHandlers {
         }
 
         if let hook = hooks.beforeVerification { await hook() }
-        let report = await verificationReport(body.response, of: stored)
+        let report = await verificationReport(PrecheckedAnswer(body.response), of: stored)
         if !report.checks.isEmpty { metrics.stages(report.timings) }
         let verified = report.verified
         let code = report.primaryError?.code
@@ -82,14 +82,14 @@ extension ServerHandlers {
         return request.format.rawValue
     }
 
-    /// The report of `response` under the stored request's format, state and policy, in a span when tracing is on.
-    func verificationReport(_ response: String, of stored: StoredRequest) async -> VerificationReport {
+    /// The report of `answer` under the stored request's format, state and policy, in a span when tracing is on.
+    func verificationReport(_ answer: PrecheckedAnswer, of stored: StoredRequest) async -> VerificationReport {
         let time = configuration.verificationTime ?? clock.now()
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         let runtime = runtimes.current
         @Sendable func verifyResponse() async -> VerificationReport {
             await runtime.verifying { lookups in
-                runtime.flows[stored.format]?.verify(response: response, state: stored.state, policy: stored.policy, at: time, noting: lookups)
+                runtime.flows[stored.format]?.verify(answer, state: stored.state, policy: stored.policy, at: time, noting: lookups)
                     ?? .rejected(format: stored.format, assurance: assurance,
                                  error: VerificationError(.envelopeUnsupported, "format \(stored.format.rawValue) is not supported by this server"))
             }

@@ -85,7 +85,7 @@ extension ServerHandlers {
         case .consumed(let request): stored = request
         }
 
-        switch await verifyAndKeep(answer.response(for: stored.format), of: stored, responseCodeHash: nil, logID: logID, start: start) {
+        switch await verifyAndKeep(answer.response(for: stored.format).map(PrecheckedAnswer.init), of: stored, responseCodeHash: nil, logID: logID, start: start) {
         case .success(let report):
             // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
             return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
@@ -97,7 +97,7 @@ extension ServerHandlers {
     /// Verifies `answer` for the consumed `stored` and keeps the result, with its webhook event, for the backend (the
     /// result readable only with the `response_code` whose hash is `responseCodeHash`, when given); the report, or 503
     /// when the store cannot keep it.
-    func verifyAndKeep(_ answer: Result<String, VerificationError>, of stored: StoredRequest, responseCodeHash: String?, logID: String,
+    func verifyAndKeep(_ answer: Result<PrecheckedAnswer, VerificationError>, of stored: StoredRequest, responseCodeHash: String?, logID: String,
                        start: ContinuousClock.Instant) async -> Result<VerificationReport, APIError> {
         if let hook = hooks.beforeVerification { await hook() }
         let report: VerificationReport

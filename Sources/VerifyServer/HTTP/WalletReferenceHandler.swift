@@ -60,15 +60,16 @@ extension ServerHandlers {
             let body = try await walletFormText(request)
             let stored = try await referencedRequest(id)
             guard let flow = runtimes.current.flows[stored.format] else { throw APIError.unknownRequest }
+            let answer: PrecheckedAnswer
             do {
-                try flow.precheck(response: body, state: stored.state)
+                answer = try flow.precheck(response: body, state: stored.state)
             } catch {
                 throw APIError.malformed(error.message, code: error.code)
             }
             let consumed = try await consumeReferenced(stored)
             let redirect = consumed.state[ReferencedRequest.redirectKey]
             let code = redirect.map { _ in Base64URL.encode(SecureRandom.bytes(32)) }
-            switch await verifyAndKeep(.success(body), of: consumed, responseCodeHash: code.map(ClientSecret.hash), logID: Self.loggable(id), start: start) {
+            switch await verifyAndKeep(.success(answer), of: consumed, responseCodeHash: code.map(ClientSecret.hash), logID: Self.loggable(id), start: start) {
             case .success:
                 var fields: [(String, JSONValue)] = []
                 if let redirect, let code { fields.append(("redirect_uri", .string(redirect + "#response_code=" + code))) }

@@ -1,5 +1,6 @@
 import CBOR
 import Foundation
+import MdocModel
 import Verifier
 
 /// Every case's result, and the report in text, JSON and JUnit XML.

@@ -1,6 +1,7 @@
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTesting
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import MdocModel
 import Testing
 import Verifier
 

@@ -92,7 +92,7 @@ struct JWEHeaderTests {
         #expect(report.documents.isEmpty)
     }
 
-    @Test("a member named twice (top level or in epk) is jwe.malformed; JSONSerialization alone would read the last one")
+    @Test("a member named twice (top level or in epk) is jwe.malformed, named: parsers disagree on which one counts")
     func repeatedMember() throws {
         let item = try OpenID4VPRejectionTests.answer()
         let repeats: [(String, (String) -> String)] = [

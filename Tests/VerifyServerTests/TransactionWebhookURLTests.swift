@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackClient
+import MdocModel
 import RevocationFetch
 import Verifier
 import Testing

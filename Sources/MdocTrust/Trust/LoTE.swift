@@ -84,9 +84,9 @@ public struct LoTE: Sendable {
     /// Parses the payload (the JSON inside the JWS). Throws `lote.malformed` naming the problem, `lote.too_large` past
     /// the entry ceilings.
     package init(payload: [UInt8]) throws(VerificationError) {
-        let root: LoTEJSON
+        let root: JSONValue
         do {
-            root = try LoTEJSON.parse(payload, maxNodes: 2_000_000)
+            root = try JSONValue.parse(payload, maxNodes: 2_000_000)
         } catch {
             throw VerificationError(.loteMalformed, "the payload is not JSON a LoTE can be read from: \(error.message)")
         }
@@ -123,10 +123,10 @@ public struct LoTE: Sendable {
     }
 
     /// The entity count and every service of `TrustedEntitiesList`, within the entry ceilings.
-    private static func entitiesAndServices(_ lote: LoTEJSON) throws(VerificationError) -> (Int, [Service]) {
+    private static func entitiesAndServices(_ lote: JSONValue) throws(VerificationError) -> (Int, [Service]) {
         var services: [Service] = []
         var certificateCount = 0
-        let entities: [LoTEJSON]
+        let entities: [JSONValue]
         switch lote["TrustedEntitiesList"] {
         case nil, .null?: entities = []
         case .array(let items)?: entities = items
@@ -159,7 +159,7 @@ public struct LoTE: Sendable {
         return (entities.count, services)
     }
 
-    private static func service(_ item: LoTEJSON, entityName: String, position: String) throws(VerificationError) -> Service {
+    private static func service(_ item: JSONValue, entityName: String, position: String) throws(VerificationError) -> Service {
         guard let information = item["ServiceInformation"], information.isObject else {
             throw malformed("\(position).ServiceInformation is not an object")
         }
@@ -192,7 +192,7 @@ public struct LoTE: Sendable {
         var start: RFC3339.Timestamp?
         if let node = information["StatusStartingTime"], node != .null { start = try time(node, "\(at).StatusStartingTime") }
         var history: [StatusChange] = []
-        let instances: [LoTEJSON]
+        let instances: [JSONValue]
         switch item["ServiceHistory"] {
         case nil, .null?: instances = []
         case .array(let list)?: instances = list
@@ -216,7 +216,7 @@ public struct LoTE: Sendable {
     static func malformed(_ what: String) -> VerificationError { VerificationError(.loteMalformed, what) }
 
     /// A multilingual `[{lang, value}]` list's English text, else its first; nil when it is not such a list.
-    static func text(_ node: LoTEJSON?) -> String? {
+    static func text(_ node: JSONValue?) -> String? {
         guard let list = node?.array, !list.isEmpty else { return nil }
         var first: String?
         for item in list {
@@ -227,7 +227,7 @@ public struct LoTE: Sendable {
         return first
     }
 
-    static func optionalString(_ node: LoTEJSON?, _ field: String) throws(VerificationError) -> String? {
+    static func optionalString(_ node: JSONValue?, _ field: String) throws(VerificationError) -> String? {
         switch node {
         case nil, .null?: return nil
         case .string(let text)?: return text
@@ -236,7 +236,7 @@ public struct LoTE: Sendable {
     }
 
     /// A UTC date-time (`Z`; a fraction is accepted, as publishers emit one).
-    static func time(_ node: LoTEJSON?, _ field: String) throws(VerificationError) -> RFC3339.Timestamp {
+    static func time(_ node: JSONValue?, _ field: String) throws(VerificationError) -> RFC3339.Timestamp {
         guard let text = node?.string else { throw malformed("\(field) is missing or not a string") }
         guard let time = RFC3339.Timestamp(parsing: text) else {
             throw malformed("\(field) \(InputQuote.short(text)) is not an RFC 3339 date-time")

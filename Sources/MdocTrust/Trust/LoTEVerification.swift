@@ -161,9 +161,9 @@ public struct LoTEVerification: Sendable {
             guard let headerBytes = Base64URL.decodeStrict(protected) else {
                 throw VerificationError(.loteMalformed, "the JWS protected header is not base64url")
             }
-            let header: LoTEJSON
+            let header: JSONValue
             do {
-                header = try LoTEJSON.parse(headerBytes, maxNodes: 10_000)
+                header = try JSONValue.parse(headerBytes, maxNodes: 10_000)
             } catch {
                 throw VerificationError(.loteMalformed, "the JWS protected header is not JSON: \(error.message)")
             }
@@ -193,9 +193,9 @@ public struct LoTEVerification: Sendable {
         /// The three base64url parts: of a compact JWS, or of a flattened or one-signature general JSON serialization.
         static func segments(_ bytes: [UInt8]) throws(VerificationError) -> (String, String, String) {
             if bytes.first == UInt8(ascii: "{") {
-                let object: LoTEJSON
+                let object: JSONValue
                 do {
-                    object = try LoTEJSON.parse(bytes, maxNodes: 10_000)
+                    object = try JSONValue.parse(bytes, maxNodes: 10_000)
                 } catch {
                     throw VerificationError(.loteMalformed, "the JWS JSON serialization is not JSON: \(error.message)")
                 }
@@ -222,7 +222,7 @@ public struct LoTEVerification: Sendable {
 
         /// `crit` names only parameters this verifier processes; `b64` false (an unencoded payload) and `sigD` (a
         /// detached one) are refused.
-        static func checkCritical(_ header: LoTEJSON) throws(VerificationError) {
+        static func checkCritical(_ header: JSONValue) throws(VerificationError) {
             if let b64 = header["b64"] {
                 guard b64 == .bool(true) else {
                     throw VerificationError(.loteMalformed, "the JWS header sets `b64` to other than true (RFC 7797 unencoded payload); a LoTE's payload is base64url")
@@ -245,7 +245,7 @@ public struct LoTEVerification: Sendable {
             }
         }
 
-        static func x5c(_ header: LoTEJSON) throws(VerificationError) -> [Certificate] {
+        static func x5c(_ header: JSONValue) throws(VerificationError) -> [Certificate] {
             guard let list = header["x5c"]?.array, !list.isEmpty else {
                 throw VerificationError(.loteMalformed, "the JWS protected header has no `x5c`; a LoTE names its signer certificate there")
             }
@@ -265,7 +265,7 @@ public struct LoTEVerification: Sendable {
         }
 
         /// `x5t#o` (JAdES: `{digAlg, digVal}`) and `x5t#S256`, when present, must be digests of `x5c[0]`.
-        static func checkCertificateDigests(_ header: LoTEJSON, signer: Certificate) throws(VerificationError) {
+        static func checkCertificateDigests(_ header: JSONValue, signer: Certificate) throws(VerificationError) {
             if let node = header["x5t#o"] {
                 let algorithms: [String: DigestAlgorithm] = ["S256": .sha256, "S384": .sha384, "S512": .sha512]
                 guard let name = node["digAlg"]?.string, let value = node["digVal"]?.string else {
@@ -287,7 +287,7 @@ public struct LoTEVerification: Sendable {
         }
 
         /// `iat` (NumericDate) or JAdES `sigT` (a date-time); nil when neither is given.
-        static func signingTime(_ header: LoTEJSON) throws(VerificationError) -> Date? {
+        static func signingTime(_ header: JSONValue) throws(VerificationError) -> Date? {
             if let node = header["iat"] {
                 guard let seconds = node.unsignedInteger, seconds < 1 << 40 else {
                     throw VerificationError(.loteMalformed, "the JWS `iat` is not a NumericDate")

@@ -16,10 +16,10 @@ struct AnnexCEncryptedResponse {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let response: String
         if trimmed.hasPrefix("{") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+            guard let object = JSONValue.object(trimmed, maxNodes: 10_000) else {
                 throw VerificationError(.inputMalformed, "response JSON is not an object")
             }
-            guard let value = object["response"] as? String else {
+            guard let value = object["response"]?.string else {
                 throw VerificationError(.inputMalformed, "response JSON has no string `response`")
             }
             response = value

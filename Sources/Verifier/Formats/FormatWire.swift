@@ -41,7 +41,7 @@ public struct FormatWire: Sendable, Equatable {
     /// The text `verify` takes from a DC API result `{protocol, data}` whose JSON text is `credential`, or why it
     /// cannot be one of this format's: another protocol (`envelope.unsupported`) or no string `data.response`
     /// (`input.malformed`). `formatName` names the format in the messages.
-    package func response(protocol identifier: String, data: Any?, credential: String, formatName: String) -> Result<String, VerificationError> {
+    package func response(protocol identifier: String, data: JSONValue?, credential: String, formatName: String) -> Result<String, VerificationError> {
         guard isDigitalCredential else {
             return .failure(VerificationError(.envelopeUnsupported,
                 "a \(formatName) request is not answered through the Digital Credentials API; post {\"response\": …}"))
@@ -51,7 +51,7 @@ public struct FormatWire: Sendable, Equatable {
             return .failure(VerificationError(.envelopeUnsupported,
                 "a \(formatName) request was answered with protocol \(InputQuote.short(identifier)), not \(dcAPIProtocols.joined(separator: " or "))"))
         }
-        guard let inner = (data as? [String: Any])?["response"] as? String else {
+        guard let inner = data?["response"]?.string else {
             return .failure(VerificationError(.inputMalformed, "the \(dcAPIProtocols[0]) answer's `data` has no string `response`"))
         }
         return .success(inner)

@@ -42,31 +42,34 @@ struct CompactJWE {
             return bytes
         }
         let headerBytes = try decode(0, "protected header")
-        guard let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any] else {
-            throw VerificationError(.jweMalformed, "the JWE protected header is not a JSON object")
+        let header: JSONValue
+        do {
+            // A repeated member name is refused: parsers disagree on which value counts (RFC 7515 §4).
+            header = try JSONValue.parse(headerBytes, maxNodes: 1_000)
+        } catch {
+            if let repeated = error.repeated {
+                throw VerificationError(.jweMalformed, "the JWE protected header names the member \(InputQuote.short(repeated.name)) twice in "
+                                        + "one object; parsers disagree on which one counts")
+            }
+            throw VerificationError(.jweMalformed, "the JWE protected header cannot be read as JSON: \(error.message)")
         }
-        // JSONSerialization would keep the last of a repeated name, other parsers the first: refused (RFC 7515 §4).
-        if let repeated = JSONMemberNames.firstRepeat(headerBytes) {
-            throw VerificationError(.jweMalformed, "the JWE protected header names the member \(InputQuote.short(repeated.name)) twice in "
-                                    + "one object; parsers disagree on which one counts")
-        }
+        guard header.isObject else { throw VerificationError(.jweMalformed, "the JWE protected header is not a JSON object") }
         // Every member read here must have its JSON type: a `kid` that is a number is not "no kid".
-        guard let algorithm: String = try Self.member(header, "alg", "a string"),
-              let encryption: String = try Self.member(header, "enc", "a string")
-        else {
+        guard let algorithm = try Self.string(header, "alg"), let encryption = try Self.string(header, "enc") else {
             throw VerificationError(.jweMalformed, "the JWE protected header lacks `alg` or `enc`")
         }
-        guard let epk: [String: Any] = try Self.member(header, "epk", "a JSON object") else {
-            throw VerificationError(.jweMalformed, "the JWE protected header has no `epk` object")
+        guard let epk = header["epk"] else { throw VerificationError(.jweMalformed, "the JWE protected header has no `epk` object") }
+        guard epk.isObject else {
+            throw VerificationError(.jweMalformed, "the JWE protected header member `epk` must be a JSON object; the wallet sent another JSON type")
         }
         protectedSegment = segments[0]
         self.algorithm = algorithm
         self.encryption = encryption
-        keyID = try Self.member(header, "kid", "a string")
+        keyID = try Self.string(header, "kid")
         ephemeralKey = try Self.ephemeralKey(epk)
         partyUInfo = try Self.party(header["apu"], "apu")
         partyVInfo = try Self.party(header["apv"], "apv")
-        compression = try Self.member(header, "zip", "a string")
+        compression = try Self.string(header, "zip")
         critical = try Self.critical(header["crit"])
         iv = try decode(2, "initialization vector")
         var sealed = try decode(3, "ciphertext")
@@ -78,48 +81,41 @@ struct CompactJWE {
         }
     }
 
-    /// The member `name` of `object`: nil when absent; present, it must be a `T` (`expected` names that JSON type for
-    /// the message), null included, or the JWE is `jwe.malformed`.
-    private static func member<T>(_ object: [String: Any], _ name: String, _ expected: String,
-                                  in owner: String = "protected header") throws(VerificationError) -> T? {
+    /// The member `name` of `object`: nil when absent; present, it must be a string (null included), or the JWE is
+    /// `jwe.malformed`.
+    private static func string(_ object: JSONValue, _ name: String, in owner: String = "protected header") throws(VerificationError) -> String? {
         guard let value = object[name] else { return nil }
-        guard let typed = value as? T else {
-            throw VerificationError(.jweMalformed, "the JWE \(owner) member `\(name)` must be \(expected); the wallet sent another JSON type")
+        guard let text = value.string else {
+            throw VerificationError(.jweMalformed, "the JWE \(owner) member `\(name)` must be a string; the wallet sent another JSON type")
         }
-        return typed
+        return text
     }
 
-    private static func party(_ value: Any?, _ name: String) throws(VerificationError) -> [UInt8] {
+    private static func party(_ value: JSONValue?, _ name: String) throws(VerificationError) -> [UInt8] {
         guard let value else { return [] }
-        guard let text = value as? String, let bytes = Base64URL.decodeStrict(text) else {
+        guard let text = value.string, let bytes = Base64URL.decodeStrict(text) else {
             throw VerificationError(.jweMalformed, "the JWE `\(name)` is not a base64url string")
         }
         return bytes
     }
 
     /// `crit`, when present, is a non-empty array of strings (RFC 7515 §4.1.11).
-    private static func critical(_ value: Any?) throws(VerificationError) -> [String] {
+    private static func critical(_ value: JSONValue?) throws(VerificationError) -> [String] {
         guard let value else { return [] }
-        guard let items = value as? [Any], !items.isEmpty else {
+        let names = value.array?.compactMap(\.string)
+        guard let names, !names.isEmpty, names.count == value.array?.count else {
             throw VerificationError(.jweMalformed, "the JWE protected header member `crit` must be a non-empty array of strings")
-        }
-        var names: [String] = []
-        for item in items {
-            guard let name = item as? String else {
-                throw VerificationError(.jweMalformed, "the JWE protected header member `crit` must be a non-empty array of strings")
-            }
-            names.append(name)
         }
         return names
     }
 
     /// `epk` must be an EC P-256 public JWK whose point is on the curve (RFC 7518 §4.6.1.1); its members, when
     /// present, must be strings (`jwe.malformed`).
-    private static func ephemeralKey(_ jwk: [String: Any]) throws(VerificationError) -> PublicKey {
-        let kty: String? = try member(jwk, "kty", "a string", in: "`epk`")
-        let crv: String? = try member(jwk, "crv", "a string", in: "`epk`")
-        let xText: String? = try member(jwk, "x", "a string", in: "`epk`")
-        let yText: String? = try member(jwk, "y", "a string", in: "`epk`")
+    private static func ephemeralKey(_ jwk: JSONValue) throws(VerificationError) -> PublicKey {
+        let kty = try string(jwk, "kty", in: "`epk`")
+        let crv = try string(jwk, "crv", in: "`epk`")
+        let xText = try string(jwk, "x", in: "`epk`")
+        let yText = try string(jwk, "y", in: "`epk`")
         guard kty == "EC", crv == "P-256" else {
             throw VerificationError(.jweEphemeralKeyInvalid, "the JWE `epk` is not an EC P-256 key")
         }

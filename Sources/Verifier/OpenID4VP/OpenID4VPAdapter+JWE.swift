@@ -9,7 +9,7 @@ import MdocTrust
 extension OpenID4VPAdapter {
     /// JWE structure, algorithms, recipient and decryption, each a report line; the decrypted JSON object. `opened` is
     /// the plaintext when this very text was already decrypted with the session's key; the other checks still run.
-    func decrypt(_ text: String, session: OpenID4VPSession, opened: [UInt8]? = nil, in run: inout PipelineRun) -> [String: Any]? {
+    func decrypt(_ text: String, session: OpenID4VPSession, opened: [UInt8]? = nil, in run: inout PipelineRun) -> JSONValue? {
         guard let jwe = parseJWE(text, in: &run),
               session.profile != .haip || checkHAIPEncryption(jwe, in: &run),
               checkAlgorithms(jwe, session: session, in: &run)
@@ -102,16 +102,14 @@ extension OpenID4VPAdapter {
     }
 
     /// The plaintext as a JSON object whose member names are distinct within each object.
-    private func jsonObject(_ plaintext: [UInt8], in run: inout PipelineRun) -> [String: Any]? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any] else {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the decrypted payload is not a JSON object")
-            return nil
-        }
-        if let repeated = JSONMemberNames.firstRepeat(plaintext) {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, repeated.parent == "vp_token"
-                         ? OpenID4VPResponse.repeatedQueryMessage(repeated.name)
-                         : "the decrypted payload names the JSON member \(InputQuote.short(repeated.name)) twice in one object; "
-                           + "parsers disagree on which one counts, so the answer is refused")
+    private func jsonObject(_ plaintext: [UInt8], in run: inout PipelineRun) -> JSONValue? {
+        let object: JSONValue
+        do throws(VerificationError) {
+            let repeatedQueryID: String?
+            (object, repeatedQueryID) = try OpenID4VPResponse.object(plaintext, what: "the decrypted payload")
+            if let repeatedQueryID { throw VerificationError(.vpTokenMalformed, OpenID4VPResponse.repeatedQueryMessage(repeatedQueryID)) }
+        } catch {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, error.message)
             return nil
         }
         return object

@@ -46,7 +46,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     }
 
     /// The JSON object holding `vp_token`: the plain one, or the decrypted JWE's, in the response mode asked for.
-    private func payload(of parsed: OpenID4VPResponse, session: OpenID4VPSession, in run: inout PipelineRun) -> [String: Any]? {
+    private func payload(of parsed: OpenID4VPResponse, session: OpenID4VPSession, in run: inout PipelineRun) -> JSONValue? {
         switch (parsed, session.responseMode) {
         case (.plain, _) where session.profile == .haip:
             refuseHAIPPlainAnswer(in: &run)
@@ -76,7 +76,7 @@ struct OpenID4VPAdapter: FormatAdapter {
     }
 
     /// The `vp_token`'s presentations, one per credential query of the request.
-    func presentations(in payload: [String: Any], session: OpenID4VPSession,
+    func presentations(in payload: JSONValue, session: OpenID4VPSession,
                                in run: inout PipelineRun) -> [OpenID4VPResponse.Presentation]? {
         if session.profile == .haip, !checkHAIPPresentations(payload, in: &run) { return nil }
         do {

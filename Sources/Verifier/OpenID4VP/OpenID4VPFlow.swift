@@ -103,7 +103,12 @@ public struct OpenID4VPFlow: RequestFlow {
         let ids = (state[StateKey.queryIDs] ?? "").split(separator: ",").map(String.init)
         var docTypes: [String: String]?
         if let text = state[StateKey.queryDocTypes] {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String] else { return nil }
+            guard let members = JSONValue.object(text, maxNodes: 10_000)?.members else { return nil }
+            var object: [String: String] = [:]
+            for (id, value) in members {
+                guard let docType = value.string else { return nil }
+                object[id] = docType
+            }
             docTypes = object
         }
         return OpenID4VPSession(origin: origin, nonce: nonce, responseMode: mode, encryptionKey: key, jwk: jwk, queryIDs: ids,

@@ -82,16 +82,16 @@ extension OpenID4VPAdapter {
 
     /// The `vp_token`'s shape against HAIP 1.0 §5.3.1 and §5: each member an array (the DCQL response) holding one
     /// DeviceResponse. A `vp_token` that is not an object is left to `vp_token.structure`.
-    func checkHAIPPresentations(_ payload: [String: Any], in run: inout PipelineRun) -> Bool {
-        guard let token = payload["vp_token"] as? [String: Any] else { return true }
-        for (id, value) in token.sorted(by: { $0.key < $1.key }) {
-            if value is String {
+    func checkHAIPPresentations(_ payload: JSONValue, in run: inout PipelineRun) -> Bool {
+        guard let token = payload["vp_token"]?.members else { return true }
+        for (id, value) in token.sorted(by: { $0.0 < $1.0 }) {
+            if value.string != nil {
                 run.log.fail(.haipPresentation, .haipPresentationNotArray,
                              "`vp_token.\(InputQuote.short(id))` is a bare string (the pre-1.0 shape); HAIP 1.0 §5 requires the DCQL "
                              + "response of OpenID4VP 1.0 §8.1, an array of presentations")
                 return false
             }
-            if let array = value as? [Any], array.count > 1 {
+            if let array = value.array, array.count > 1 {
                 run.log.fail(.haipPresentation, .haipDeviceResponsesPerQuery,
                              "`vp_token.\(InputQuote.short(id))` holds \(array.count) DeviceResponses; HAIP 1.0 §5.3.1 returns each mdoc "
                              + "in its own DeviceResponse, matching its own credential query")

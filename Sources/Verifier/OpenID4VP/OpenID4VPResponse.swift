@@ -7,7 +7,7 @@ import MdocModel
 enum OpenID4VPResponse {
     case encrypted(String)
     /// `repeatedQueryID`: a credential query id the `vp_token` names twice (refused on `vp_token.structure`).
-    case plain([String: Any], repeatedQueryID: String?)
+    case plain(JSONValue, repeatedQueryID: String?)
     case walletError(String, description: String?)
 
     /// `protocol`, when the page posted the whole DC API result.
@@ -17,34 +17,27 @@ enum OpenID4VPResponse {
             guard !trimmed.isEmpty else { throw VerificationError(.inputMalformed, "the response is empty") }
             return (.encrypted(trimmed), nil)
         }
-        guard var object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
-            throw VerificationError(.inputMalformed, "the response is not a JSON object")
-        }
-        var repeatedQueryID = try Self.repeatedQueryID(in: trimmed.utf8, what: "the response")
+        var (object, repeatedQueryID) = try Self.object(trimmed.utf8, what: "the response")
         var protocolIdentifier: String?
         if object["data"] != nil || object["protocol"] != nil {
-            guard let identifier = object["protocol"] as? String else {
+            guard let identifier = object["protocol"]?.string else {
                 throw VerificationError(.inputMalformed, "the DC API result has no string `protocol`")
             }
             protocolIdentifier = identifier
-            if let text = object["data"] as? String {
-                guard let inner = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                    throw VerificationError(.inputMalformed, "`data` is a string but not a JSON object")
-                }
-                object = inner
-                repeatedQueryID = try Self.repeatedQueryID(in: text.utf8, what: "`data`")
-            } else if let inner = object["data"] as? [String: Any] {
+            if let text = object["data"]?.string {
+                (object, repeatedQueryID) = try Self.object(text.utf8, what: "`data`")
+            } else if let inner = object["data"], inner.isObject {
                 object = inner
             } else {
                 throw VerificationError(.inputMalformed, "the DC API result has no `data` object")
             }
         }
         if let error = object["error"] {
-            guard let code = error as? String else { throw VerificationError(.inputMalformed, "`error` is not a string") }
-            return (.walletError(code, description: object["error_description"] as? String), protocolIdentifier)
+            guard let code = error.string else { throw VerificationError(.inputMalformed, "`error` is not a string") }
+            return (.walletError(code, description: object["error_description"]?.string), protocolIdentifier)
         }
         if let response = object["response"] {
-            guard let jwe = response as? String else { throw VerificationError(.inputMalformed, "`response` is not a string") }
+            guard let jwe = response.string else { throw VerificationError(.inputMalformed, "`response` is not a string") }
             return (.encrypted(jwe), protocolIdentifier)
         }
         guard object["vp_token"] != nil else {
@@ -53,11 +46,22 @@ enum OpenID4VPResponse {
         return (.plain(object, repeatedQueryID: repeatedQueryID), protocolIdentifier)
     }
 
-    /// A query id `vp_token` names twice; throws `input.malformed` for any other member name repeated within one
-    /// object, which parsers read differently.
-    static func repeatedQueryID<Bytes: Sequence<UInt8>>(in json: Bytes, what: String) throws(VerificationError) -> String? {
-        guard let repeated = JSONMemberNames.firstRepeat(json) else { return nil }
-        if repeated.parent == "vp_token" { return repeated.name }
+    /// The most JSON values an answer may hold (far more than any real one: a presentation is one string).
+    static let maxNodes = 100_000
+
+    /// `json` as a JSON object, and a query id its `vp_token` names twice; throws `input.malformed` for text that is
+    /// not a JSON object or repeats any other member name within one object, which parsers read differently.
+    static func object(_ json: some Collection<UInt8>, what: String) throws(VerificationError) -> (JSONValue, repeatedQueryID: String?) {
+        let object: JSONValue
+        let repeated: JSONRepeat?
+        do {
+            (object, repeated) = try JSONValue.parseNotingRepeat(json, maxNodes: maxNodes)
+        } catch {
+            throw VerificationError(.inputMalformed, "\(what) is not a JSON object: \(error.message)")
+        }
+        guard object.isObject else { throw VerificationError(.inputMalformed, "\(what) is not a JSON object") }
+        guard let repeated else { return (object, nil) }
+        if repeated.parent == "vp_token" { return (object, repeated.name) }
         throw VerificationError(.inputMalformed, "\(what) names the JSON member \(InputQuote.short(repeated.name)) twice in one object; "
                                 + "parsers disagree on which one counts, so the answer is refused")
     }
@@ -75,23 +79,23 @@ enum OpenID4VPResponse {
         let deviceResponse: [UInt8]
     }
 
-    static func presentations(_ payload: [String: Any], queryIDs: [String]) throws(VerificationError)
+    static func presentations(_ payload: JSONValue, queryIDs: [String]) throws(VerificationError)
         -> (presentations: [Presentation], legacy: [String]) {
-        guard let token = payload["vp_token"] as? [String: Any] else {
+        guard let token = payload["vp_token"]?.members else {
             throw VerificationError(.vpTokenMalformed, "`vp_token` is not a JSON object of credential query ids")
         }
         guard !token.isEmpty else { throw VerificationError(.vpTokenMalformed, "`vp_token` holds no presentation") }
         var presentations: [Presentation] = []
         var legacy: [String] = []
-        for (id, value) in token.sorted(by: { $0.key < $1.key }) {
+        for (id, value) in token.sorted(by: { $0.0 < $1.0 }) {
             guard queryIDs.isEmpty || queryIDs.contains(id) else {
                 throw VerificationError(.vpTokenMalformed, "`vp_token` answers \(InputQuote.short(id)), which the request did not ask for")
             }
-            let items: [Any]
-            if let text = value as? String {
-                items = [text]
+            let items: [JSONValue]
+            if value.string != nil {
+                items = [value]
                 legacy.append(id)
-            } else if let array = value as? [Any] {
+            } else if let array = value.array {
                 items = array
             } else {
                 throw VerificationError(.vpTokenMalformed, "`vp_token.\(InputQuote.short(id))` is neither an array nor a string")
@@ -100,12 +104,12 @@ enum OpenID4VPResponse {
                 throw VerificationError(.vpTokenMalformed,
                                         "`vp_token.\(InputQuote.short(id))` holds \(items.count) presentations; the request asked for one (multiple: false)")
             }
-            guard let text = items[0] as? String, let bytes = Base64URL.decodeStrict(text), !bytes.isEmpty, !text.hasSuffix("=") else {
+            guard let text = items[0].string, let bytes = Base64URL.decodeStrict(text), !bytes.isEmpty, !text.hasSuffix("=") else {
                 throw VerificationError(.vpTokenMalformed, "`vp_token.\(InputQuote.short(id))` is not an unpadded base64url DeviceResponse")
             }
             presentations.append(Presentation(queryID: id, deviceResponse: bytes))
         }
-        let unanswered = queryIDs.filter { token[$0] == nil }
+        let unanswered = queryIDs.filter { id in !token.contains { $0.0 == id } }
         if !unanswered.isEmpty {
             throw VerificationError(.vpTokenQueryUnanswered, "`vp_token` does not answer credential "
                                     + (unanswered.count == 1 ? "query " : "queries ") + unanswered.map { InputQuote.short($0) }.joined(separator: ", ")

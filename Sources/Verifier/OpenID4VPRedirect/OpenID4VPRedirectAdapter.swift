@@ -50,7 +50,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
         }
         if let code = form["error"] {
             // An error answer carries the request's state like any other (RFC 6749 §4.1.2.1).
-            guard checkState(payload: [:], form: form, session: session, in: &run) else { return nil }
+            guard checkState(payload: .object([]), form: form, session: session, in: &run) else { return nil }
             run.log.fail(.redirectResponse, .openID4VPWalletError, "the wallet answered with error \(InputQuote.short(code))"
                          + (form["error_description"].map { ": \(InputQuote.short($0))" } ?? ""))
             return nil
@@ -61,7 +61,7 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
     /// The JSON object holding `vp_token` and `state`: the decrypted JWE's, or the plain form's, in the response mode
     /// asked for.
     private func payload(_ form: [String: String], opened: [UInt8]?, session: OpenID4VPRedirectSession, answer: OpenID4VPSession,
-                         in run: inout PipelineRun) -> [String: Any]? {
+                         in run: inout PipelineRun) -> JSONValue? {
         switch (form["response"], form["vp_token"], session.responseMode) {
         case (nil, nil, _):
             run.log.fail(.redirectResponse, .inputMalformed, "the form has none of `response`, `vp_token` or `error`")
@@ -90,27 +90,26 @@ struct OpenID4VPRedirectAdapter: FormatAdapter {
     }
 
     /// `direct_post`: `vp_token` is JSON text, `state` a form parameter.
-    private func plainPayload(_ token: String, form: [String: String], in run: inout PipelineRun) -> [String: Any]? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(token.utf8)) as? [String: Any] else {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, "the form's vp_token is not a JSON object")
+    private func plainPayload(_ token: String, form: [String: String], in run: inout PipelineRun) -> JSONValue? {
+        let object: JSONValue
+        do throws(VerificationError) {
+            let repeatedQueryID: String?
+            (object, repeatedQueryID) = try OpenID4VPResponse.object(token.utf8, what: "the form's vp_token")
+            if let repeatedQueryID { throw VerificationError(.vpTokenMalformed, OpenID4VPResponse.repeatedQueryMessage(repeatedQueryID)) }
+        } catch {
+            run.log.fail(.vpTokenStructure, .vpTokenMalformed, error.message)
             return nil
         }
-        if let repeated = JSONMemberNames.firstRepeat(token.utf8) {
-            run.log.fail(.vpTokenStructure, .vpTokenMalformed, repeated.parent == nil
-                         ? OpenID4VPResponse.repeatedQueryMessage(repeated.name)
-                         : "the vp_token names the JSON member \(InputQuote.short(repeated.name)) twice in one object")
-            return nil
-        }
-        var payload: [String: Any] = ["vp_token": object]
-        payload["state"] = form["state"]
-        return payload
+        var members: [(String, JSONValue)] = [("vp_token", object)]
+        if let state = form["state"] { members.append(("state", .string(state))) }
+        return .object(members)
     }
 
     /// The answer's `state` is the request's: in the payload (the JWE's, or the plain form's) and, when the form
     /// carries one beside a JWE, there too. Compared in constant time.
-    private func checkState(payload: [String: Any], form: [String: String], session: OpenID4VPRedirectSession,
+    private func checkState(payload: JSONValue, form: [String: String], session: OpenID4VPRedirectSession,
                             in run: inout PipelineRun) -> Bool {
-        let given = [payload["state"].map { $0 as? String ?? "" }, form["state"]].compactMap { $0 }
+        let given = [payload["state"].map { $0.string ?? "" }, form["state"]].compactMap { $0 }
         guard !given.isEmpty else {
             run.log.fail(.redirectState, .redirectStateMismatch, "the answer carries no state; it must echo the request's")
             return false

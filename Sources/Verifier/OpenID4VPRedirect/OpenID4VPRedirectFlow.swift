@@ -116,9 +116,9 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
             // A compressed payload, or a session without a key (another response mode), is left to `verify`.
             guard let session, let key = session.encryptionKey, jwe.compression == nil else { return PrecheckedAnswer(response) }
             let plaintext = try jwe.decrypt(with: key)
-            let payload = try? JSONSerialization.jsonObject(with: Data(plaintext)) as? [String: Any]
+            let payload = try? JSONValue.parseNotingRepeat(plaintext, maxNodes: OpenID4VPResponse.maxNodes).0
             // As `verify` judges it: a payload state that is not text is a wrong one, not an absent one.
-            let payloadState = payload?["state"].map { $0 as? String ?? "" }
+            let payloadState = payload?["state"].map { $0.string ?? "" }
             try Self.checkStates([payloadState, form["state"]].compactMap { $0 }, session: session)
             return PrecheckedAnswer(response, opened: plaintext)
         } else if form["vp_token"] != nil || form["error"] != nil {

@@ -59,11 +59,11 @@ extension OpenID4VPRedirectSession {
 /// What a wallet says it supports, posted to `request_uri` as `wallet_metadata` (OpenID4VP 1.0 §5.10.1, §10): only
 /// the members that can rule this request out are read; unknown members are ignored.
 struct WalletMetadata {
-    let object: [String: Any]
+    let object: JSONValue
 
     init(_ text: String) throws(VerificationError) {
         guard text.utf8.count <= OpenID4VPRedirectSession.maxWalletMetadataBytes,
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+              let object = JSONValue.object(text, maxNodes: OpenID4VPRedirectSession.maxWalletMetadataBytes)
         else {
             throw VerificationError(.redirectRequestInvalid, "wallet_metadata is not a JSON object of at most "
                                     + "\(OpenID4VPRedirectSession.maxWalletMetadataBytes) bytes")
@@ -73,7 +73,7 @@ struct WalletMetadata {
 
     /// Throws `redirect.wallet_unsupported` naming each thing the wallet cannot do that this request needs.
     func check(_ session: OpenID4VPRedirectSession, signingAlgorithm: String, prefix: OpenID4VPWebRequest.ClientIDPrefix) throws(VerificationError) {
-        for name in Self.arrayMembers where object[name] != nil && !(object[name] is [String]) {
+        for name in Self.arrayMembers where object[name] != nil && strings(name) == nil {
             throw VerificationError(.redirectRequestInvalid, "wallet_metadata's \(name) is not an array of strings")
         }
         var missing: [String] = []
@@ -92,7 +92,7 @@ struct WalletMetadata {
                                + "authorization_encryption_enc_values_supported")
             }
         }
-        if let formats = object["vp_formats_supported"] as? [String: Any], formats["mso_mdoc"] == nil {
+        if let formats = object["vp_formats_supported"], formats.isObject, formats["mso_mdoc"] == nil {
             missing.append("the request asks for mso_mdoc, not in vp_formats_supported")
         }
         guard missing.isEmpty else {
@@ -105,5 +105,9 @@ struct WalletMetadata {
         "authorization_encryption_enc_values_supported",
     ]
 
-    private func strings(_ name: String) -> [String]? { object[name] as? [String] }
+    private func strings(_ name: String) -> [String]? {
+        guard let items = object[name]?.array else { return nil }
+        let strings = items.compactMap(\.string)
+        return strings.count == items.count ? strings : nil
+    }
 }

@@ -23,11 +23,9 @@ public enum ProductionTrustBundle {
     /// The trust lists the bundle took entries from, as its manifest's `lists` records them: each list's name (as
     /// the entries' sources give it) and its nextUpdate. Display only: the anchors' provenance carries no staleness.
     public static func sourceLists() -> [(source: String, nextUpdate: Date)] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(embeddedManifest.utf8)) as? [String: Any],
-              let lists = object["lists"] as? [[String: Any]]
-        else { return [] }
+        guard let lists = JSONValue.object(embeddedManifest, maxNodes: 1_000_000)?["lists"]?.array else { return [] }
         return lists.compactMap { list in
-            guard let source = list["source"] as? String, let text = list["nextUpdate"] as? String,
+            guard let source = list["source"]?.string, let text = list["nextUpdate"]?.string,
                   let date = RFC3339.parseDateTime(text)
             else { return nil }
             return (source, date)

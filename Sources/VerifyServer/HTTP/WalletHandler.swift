@@ -159,19 +159,20 @@ struct WalletAnswer {
     let protocolIdentifier: String?
     /// The body as received, for a format whose verifier reads the whole DC API result (OpenID4VP).
     let text: String
-    let data: Any?
+    let data: JSONValue?
     let response: String?
 
     /// 400 `input.malformed` unless the body is a JSON object with a string `protocol` and a `data`, or a string
     /// `response`.
     init(_ bytes: some Collection<UInt8>) throws(APIError) {
         text = String(decoding: bytes, as: UTF8.self)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        // A repeated member is left to the format's verifier, which reports it on its own check.
+        guard let object = try? JSONValue.parseNotingRepeat(bytes, maxNodes: 100_000).0, object.isObject else {
             throw APIError.malformed("body must be a JSON object: JSON.stringify(credential), or {\"response\": …}")
         }
-        protocolIdentifier = object["protocol"] as? String
+        protocolIdentifier = object["protocol"]?.string
         data = object["data"]
-        response = object["response"] as? String
+        response = object["response"]?.string
         guard (protocolIdentifier != nil && data != nil) || (object["protocol"] == nil && response != nil) else {
             throw APIError.malformed("body must be the DigitalCredential as JSON ({\"protocol\": string, \"data\": …}) "
                 + "or {\"response\": string}")

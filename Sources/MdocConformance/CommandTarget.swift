@@ -50,19 +50,18 @@ public struct CommandTarget: ConformanceTarget {
     static func verdict(stdout: String, stderr: String, status: Int32) -> ConformanceObservation {
         for line in stdout.split(whereSeparator: \.isNewline).reversed() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard trimmed.hasPrefix("{"), let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any],
-                  let verdictText = object["verdict"] as? String
+            guard trimmed.hasPrefix("{"), let object = JSONValue.read(trimmed.utf8), let verdictText = object["verdict"]?.string
             else { continue }
             if verdictText == "not-applicable" {
-                let reason = (object["reason"] as? String).map { InputQuote.short($0, limit: 200) } ?? "no reason given"
+                let reason = object["reason"]?.string.map { InputQuote.short($0, limit: 200) } ?? "no reason given"
                 return .notApplicable("the verifier says: \(reason)")
             }
             guard let verdict = ConformanceCase.Verdict(rawValue: verdictText) else {
                 return .error("the JSON line's verdict is \(InputQuote.short(verdictText)), not accept, reject or not-applicable")
             }
             var codes: [String] = []
-            if let code = object["code"] as? String { codes.append(code) }
-            if let list = object["codes"] as? [String] { codes += list.filter { !codes.contains($0) } }
+            if let code = object["code"]?.string { codes.append(code) }
+            if let list = object["codes"]?.array?.compactMap(\.string) { codes += list.filter { !codes.contains($0) } }
             return .verdict(verdict, codes: codes, detail: "")
         }
         switch status {

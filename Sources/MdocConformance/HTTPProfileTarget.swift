@@ -107,12 +107,12 @@ public struct HTTPProfileTarget: ConformanceTarget {
             var values = ["format": format.rawValue, "origin": profile.origin]
             let documents = VerifyServerTarget.documents(corpus.requestPolicy(for: libraryCase))
             let (createStatus, created) = try send(profile.create, values: values, json: ["documents": documents])
-            guard (200..<300).contains(createStatus), let object = created as? [String: Any] else {
+            guard (200..<300).contains(createStatus), let object = created, object.isObject else {
                 return .error("the create call answered \(createStatus)")
             }
             let target = try walletTarget(format, object)
             if let idPointer = profile.pointers["id"] {
-                guard let id = Self.pointer(idPointer, in: object) as? String else {
+                guard let id = Self.pointer(idPointer, in: object)?.string else {
                     return .error("the create answer has no string at \(idPointer) (request.id)")
                 }
                 values["id"] = id
@@ -144,14 +144,14 @@ public struct HTTPProfileTarget: ConformanceTarget {
         } else {
             return .error("the answer call returned \(status), in neither verdict.accept nor verdict.reject")
         }
-        if let pointer = profile.verifiedPointer, let verified = Self.pointer(pointer, in: answer) as? Bool {
+        if let pointer = profile.verifiedPointer, let verified = Self.pointer(pointer, in: answer)?.bool {
             verdict = verified ? .accept : .reject
         }
         var codes: [String] = []
         for pointer in profile.codesPointers where codes.isEmpty {
             switch Self.pointer(pointer, in: answer) {
-            case let code as String: codes = [code]
-            case let list as [Any]: codes = list.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["code"] as? String) }
+            case .string(let code)?: codes = [code]
+            case .array(let list)?: codes = list.compactMap { $0.string ?? $0["code"]?.string }
             default: break
             }
         }
@@ -162,7 +162,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
     static let pointerNames = ["nonce": "nonce", "encryptionInfo": "encryptionInfo", "protocol": "openid4vpProtocol", "data": "openid4vpData"]
 
     /// The kit's wallet for the verifier's request, from the values the profile's pointers find in the create answer.
-    func walletTarget(_ format: ResponseFormat, _ object: [String: Any]) throws -> ResponseTarget {
+    func walletTarget(_ format: ResponseFormat, _ object: JSONValue) throws -> ResponseTarget {
         try relyingParty.walletTarget(format, origin: profile.origin) { name in
             let key = Self.pointerNames[name] ?? name
             guard let pointer = profile.pointers[key], let found = Self.pointer(pointer, in: object) else {
@@ -173,7 +173,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
     }
 
     /// One call of the profile, templates filled; the status and the parsed JSON answer (nil when it is not JSON).
-    func send(_ call: Call, values: [String: String], json: [String: JSONValue]) throws -> (Int, Any?) {
+    func send(_ call: Call, values: [String: String], json: [String: JSONValue]) throws -> (Int, JSONValue?) {
         guard let url = URL(string: Self.fill(call.url, values)), let scheme = url.scheme, ["http", "https"].contains(scheme) else {
             throw TargetFailure(description: "the profile's url \(InputQuote.short(call.url)) is not an http(s) URL once filled")
         }
@@ -182,7 +182,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
         // Messages name the profile's URL as written: the filled one may carry an ${env:…} secret.
         let (status, data) = try HTTPExchange.send(call.method, url, headers: headers, body: body, timeout: timeout,
                                                    displayURL: call.url)
-        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) })
+        return (status, data.flatMap { JSONValue.read($0) })
     }
 
     /// `${name}` and `${env:NAME}` replaced in `text`, in one pass from left to right: what a value inserts (such as
@@ -218,14 +218,14 @@ public struct HTTPProfileTarget: ConformanceTarget {
     }
 
     /// RFC 6901: the value at `pointer` in `root`, or nil.
-    static func pointer(_ pointer: String, in root: Any?) -> Any? {
+    static func pointer(_ pointer: String, in root: JSONValue?) -> JSONValue? {
         guard pointer.hasPrefix("/") || pointer.isEmpty else { return nil }
         var current = root
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            if let object = current as? [String: Any] {
+            if let object = current, object.isObject {
                 current = object[key]
-            } else if let array = current as? [Any], let index = Int(key), array.indices.contains(index) {
+            } else if let array = current?.array, let index = Int(key), array.indices.contains(index) {
                 current = array[index]
             } else {
                 return nil

@@ -42,7 +42,7 @@ public struct RelyingPartyValues: Sendable {
     /// The kit's wallet for a request the relying party published, reading its values through `value` (by the kit's
     /// names: `nonce`, `encryptionInfo`, `protocol`, `data`, `authorizationRequest`) and fetching a request object by
     /// reference through `fetch`.
-    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> Any,
+    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> JSONValue,
                       fetch: PublishedRequest.Fetch? = nil) throws -> ResponseTarget {
         guard let answering = KitFormat.of(format)?.answering else {
             throw TargetFailure(description: "no request flow for \(format.rawValue)")
@@ -68,10 +68,10 @@ extension RelyingPartyValues {
 
     /// The kit's wallet for a request published as `fields` (verify-server's create answer, or a flow's public
     /// fields), fetching a request object by reference through `fetch`.
-    func walletTarget(_ format: ResponseFormat, fields: [String: Any], fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
+    func walletTarget(_ format: ResponseFormat, fields: JSONValue, fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
         try walletTarget(format, value: { name in
-            var found: Any? = fields
-            for key in Self.publishedPaths[name] ?? [name] { found = (found as? [String: Any])?[key] }
+            var found: JSONValue? = fields
+            for key in Self.publishedPaths[name] ?? [name] { found = found?[key] }
             guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }
             return found
         }, fetch: fetch)

@@ -101,7 +101,6 @@ public struct RequestFlowTarget: ConformanceTarget {
         if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !fields.contains(where: { $0.0 == "protocol" }) {
             fields.append(("protocol", .string(wireProtocol)))
         }
-        let published = (try? JSONSerialization.jsonObject(with: Data(JSONValue.object(fields).serializedBytes()))) as? [String: Any] ?? [:]
-        return try relyingParty.walletTarget(format, fields: published, fetch: fetch)
+        return try relyingParty.walletTarget(format, fields: .object(fields), fetch: fetch)
     }
 }

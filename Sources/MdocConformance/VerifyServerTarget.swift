@@ -61,7 +61,7 @@ public struct VerifyServerTarget: ConformanceTarget {
         do {
             let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
             let target = try relyingParty.walletTarget(format, fields: fields, fetch: fetchRequestObject)
-            let secret = fields["clientSecret"] as? String
+            let secret = fields["clientSecret"]?.string
             let answer: SimulatedResponse
             do {
                 answer = try corpus.answer(libraryCase, to: target, material: material)
@@ -91,12 +91,12 @@ public struct VerifyServerTarget: ConformanceTarget {
 
     /// `POST /v1/requests`, or with an API key `POST /v1/transactions`: the request ID and the public fields (with the
     /// transaction's `clientSecret`).
-    func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, [String: Any]) {
+    func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, JSONValue) {
         let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(relyingParty.origin)),
                                      ("documents", Self.documents(policy))])
         let path = apiKey == nil ? "v1/requests" : "v1/transactions"
         let (status, object) = try call("POST", path, body)
-        guard status == 201, let requestID = object["requestId"] as? String else {
+        guard status == 201, let requestID = object["requestId"]?.string else {
             throw TargetFailure(description: "POST /\(path) answered \(status)\(Self.errorText(object)): check the server's configuration")
         }
         return (requestID, object)
@@ -112,9 +112,8 @@ public struct VerifyServerTarget: ConformanceTarget {
             return .object([("protocol", .string(defaultProtocol)), ("data", .object([("response", .string(posted))]))])
         }
         // The kit's answer is the whole DC API result already.
-        if let object = try? JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any],
-           let protocolIdentifier = object["protocol"] as? String, let data = object["data"] as? [String: Any],
-           let response = data["response"] as? String {
+        if let object = JSONValue.read(posted.utf8), let protocolIdentifier = object["protocol"]?.string,
+           let response = object["data"]?["response"]?.string {
             return .object([("protocol", .string(protocolIdentifier)), ("data", .object([("response", .string(response))]))])
         }
         return .object([("response", .string(posted))])
@@ -154,10 +153,10 @@ public struct VerifyServerTarget: ConformanceTarget {
         case 200:
             return .verdict(.accept, codes: [], detail: "")
         case 422:
-            let codes = ((object["errors"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+            let codes = (object["errors"]?.array ?? []).compactMap { $0["code"]?.string }
             return .verdict(.reject, codes: Array(Set(codes)).sorted(), detail: "")
         case 400..<500:
-            let code = (object["error"] as? [String: Any])?["code"] as? String
+            let code = object["error"]?["code"]?.string
             return .verdict(.reject, codes: code.map { [$0] } ?? [], detail: " (HTTP \(status))")
         default:
             return .error("POST /v1/verify answered \(status)\(Self.errorText(object))")
@@ -170,7 +169,7 @@ public struct VerifyServerTarget: ConformanceTarget {
     func answerTransaction(_ requestID: String, _ post: WalletPost) throws -> ConformanceObservation {
         let path: String
         let status: Int
-        let object: [String: Any]
+        let object: JSONValue
         switch post {
         case .page(let credential, let secret):
             path = "/v1/wallet/{requestId}/response"
@@ -186,18 +185,17 @@ public struct VerifyServerTarget: ConformanceTarget {
         switch status {
         case 200:
             let (statusCode, transaction) = try call("GET", "v1/transactions/\(requestID)", nil)
-            guard statusCode == 200, let state = transaction["status"] as? String else {
+            guard statusCode == 200, let state = transaction["status"]?.string else {
                 return .error("GET /v1/transactions/{requestId} answered \(statusCode)\(Self.errorText(transaction))")
             }
-            let report = transaction["report"] as? [String: Any]
-            let codes = ((report?["errors"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+            let codes = (transaction["report"]?["errors"]?.array ?? []).compactMap { $0["code"]?.string }
             switch state {
             case "verified": return .verdict(.accept, codes: [], detail: "")
             case "rejected": return .verdict(.reject, codes: Array(Set(codes)).sorted(), detail: "")
             default: return .error("the transaction is \(state) after the wallet's answer")
             }
         case 400..<500:
-            let code = (object["error"] as? [String: Any])?["code"] as? String
+            let code = object["error"]?["code"]?.string
             return .verdict(.reject, codes: code.map { [$0] } ?? [], detail: " (HTTP \(status))")
         default:
             return .error("POST \(path) answered \(status)\(Self.errorText(object))")
@@ -207,17 +205,17 @@ public struct VerifyServerTarget: ConformanceTarget {
     /// One JSON call through `HTTPExchange` (429 waited out); the status and the JSON object answered (empty when the
     /// body is not one).
     func call(_ method: String, _ path: String, _ body: JSONValue?, headers: [String: String] = [:], withKey: Bool = true) throws
-        -> (Int, [String: Any]) {
+        -> (Int, JSONValue) {
         var headers = headers
         if withKey, let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
         let url = base.appendingPathComponent(path)
         let (status, data) = try HTTPExchange.send(method, url, headers: headers, body: body, timeout: timeout, displayURL: InputQuote.redactedURL(url.absoluteString))
-        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
+        return (status, data.flatMap { JSONValue.read($0) } ?? .object([]))
     }
 
-    static func errorText(_ object: [String: Any]) -> String {
-        guard let error = object["error"] as? [String: Any], let code = error["code"] as? String else { return "" }
-        return " (\(code): \((error["message"] as? String) ?? ""))"
+    static func errorText(_ object: JSONValue) -> String {
+        guard let code = object["error"]?["code"]?.string else { return "" }
+        return " (\(code): \(object["error"]?["message"]?.string ?? ""))"
     }
 
     /// The request's documents as `POST /v1/requests` takes them.

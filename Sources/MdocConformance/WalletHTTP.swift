@@ -20,16 +20,15 @@ package enum WalletHTTP {
 
     /// `POST response_uri` with the wallet's form: the status and the JSON object answered (empty when the body is
     /// not one).
-    package static func postAnswer(_ form: String, to responseURI: String, timeout: Double) throws(WalletHTTPFailure) -> (Int, [String: Any]) {
+    package static func postAnswer(_ form: String, to responseURI: String, timeout: Double) throws(WalletHTTPFailure) -> (Int, JSONValue) {
         let (status, data) = try exchange(responseURI, "response_uri", form: form, timeout: timeout)
-        return (status, data.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:])
+        return (status, data.flatMap { JSONValue.read($0) } ?? .object([]))
     }
 
     /// " (code: message)" of an error body, or "".
     static func errorText(_ data: Data?) -> String {
-        guard let object = data.flatMap({ try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }),
-              let error = object["error"] as? [String: Any], let code = error["code"] as? String else { return "" }
-        return " (\(InputQuote.short(code)): \(InputQuote.short((error["message"] as? String) ?? "")))"
+        guard let error = data.flatMap({ JSONValue.read($0) })?["error"], let code = error["code"]?.string else { return "" }
+        return " (\(InputQuote.short(code)): \(InputQuote.short(error["message"]?.string ?? "")))"
     }
 
     private static func exchange(_ text: String, _ name: String, form: String, timeout: Double) throws(WalletHTTPFailure) -> (Int, Data?) {

@@ -102,18 +102,16 @@ public struct OpenID4VPRequest: Sendable {
     /// request object's payload (the kit does not check the signature: the verifier under test made it).
     public init(protocolIdentifier: String, data: String, origin: String) throws {
         func invalid(_ why: String) -> SimulationError { .invalidOption("openid4vp request: \(why)") }
-        guard var parameters = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
-            throw invalid("data is not a JSON object")
-        }
-        if let jws = parameters["request"] as? String {
+        guard var parameters = JSONValue.object(data, maxNodes: 100_000) else { throw invalid("data is not a JSON object") }
+        if let jws = parameters["request"]?.string {
             let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
             guard segments.count == 3, let payload = Base64URL.decodeStrict(String(segments[1])),
-                  let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any]
+                  let object = JSONValue.read(payload), object.isObject
             else { throw invalid("request is not a compact JWS with a JSON payload") }
             parameters = object
         }
-        guard let nonce = parameters["nonce"] as? String,
-              let mode = (parameters["response_mode"] as? String).flatMap(OpenID4VPSession.ResponseMode.init(rawValue:)),
+        guard let nonce = parameters["nonce"]?.string,
+              let mode = parameters["response_mode"]?.string.flatMap(OpenID4VPSession.ResponseMode.init(rawValue:)),
               let queries = try Self.queries(parameters, invalid: invalid)
         else { throw invalid("nonce, response_mode or dcql_query missing") }
         guard let first = queries.first else { throw invalid("dcql_query has no credential query") }
@@ -130,20 +128,19 @@ public struct OpenID4VPRequest: Sendable {
 
     /// The `dcql_query`'s credential queries of request parameters as a wallet reads them; nil without a
     /// `dcql_query.credentials` array; throws `invalid(why)` for a query without id or `meta.doctype_value`.
-    static func queries(_ parameters: [String: Any], invalid: (String) -> SimulationError) throws -> [CredentialQuery]? {
-        guard let dcql = parameters["dcql_query"] as? [String: Any], let credentials = dcql["credentials"] as? [[String: Any]] else { return nil }
+    static func queries(_ parameters: JSONValue, invalid: (String) -> SimulationError) throws -> [CredentialQuery]? {
+        guard let credentials = parameters["dcql_query"]?["credentials"]?.array else { return nil }
         return try credentials.map { credential in
-            guard let id = credential["id"] as? String, let docType = (credential["meta"] as? [String: Any])?["doctype_value"] as? String
+            guard let id = credential["id"]?.string, let docType = credential["meta"]?["doctype_value"]?.string
             else { throw invalid("a credential query has no id or meta.doctype_value") }
             return CredentialQuery(id: id, docType: docType)
         }
     }
 
     /// The first key of `client_metadata.jwks` of request parameters, the one a wallet encrypts to.
-    static func encryptionJWK(_ parameters: [String: Any], invalid: (String) -> SimulationError) throws -> EncryptionJWK {
-        guard let metadata = parameters["client_metadata"] as? [String: Any], let jwks = metadata["jwks"] as? [String: Any],
-              let key = (jwks["keys"] as? [[String: Any]])?.first, let x = key["x"] as? String, let y = key["y"] as? String,
-              let kid = key["kid"] as? String
+    static func encryptionJWK(_ parameters: JSONValue, invalid: (String) -> SimulationError) throws -> EncryptionJWK {
+        guard let key = parameters["client_metadata"]?["jwks"]?["keys"]?.array?.first, let x = key["x"]?.string, let y = key["y"]?.string,
+              let kid = key["kid"]?.string
         else { throw invalid("client_metadata.jwks has no P-256 key with kid") }
         return EncryptionJWK(kid: kid, x: x, y: y)
     }

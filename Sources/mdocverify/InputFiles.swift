@@ -129,8 +129,7 @@ enum InputFiles {
     static func encryptionInfo(fromFile path: String) throws -> String {
         let text = try readText(path, what: "encryptionInfo", maxBytes: 1 << 20)
         if text.first(where: { !$0.isWhitespace }) == "{" {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let info = object["encryptionInfo"] as? String
+            guard let info = JSONValue.object(text, maxNodes: 10_000)?["encryptionInfo"]?.string
             else { throw UsageFailure("\(path) is JSON without an \"encryptionInfo\" string: pass the data.json `request annex-c` wrote") }
             return info
         }

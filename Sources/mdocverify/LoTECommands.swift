@@ -284,10 +284,10 @@ enum LoTEImport {
     ///   manifest of a VICAL import.
     static func previous(in directory: String) throws -> Previous? {
         guard let manifest = try TrustListImport.previousManifest(in: directory) else { return nil }
-        guard manifest["list"] as? String == listKind else {
-            throw UsageFailure("\(directory) holds another import (\(manifest["provider"] as? String ?? "not a LoTE")); import each list into its own folder")
+        guard manifest["list"]?.string == listKind else {
+            throw UsageFailure("\(directory) holds another import (\(manifest["provider"]?.string ?? "not a LoTE")); import each list into its own folder")
         }
-        return Previous(rollbackKey: manifest["rollbackKey"] as? String,
+        return Previous(rollbackKey: manifest["rollbackKey"]?.string,
                         highestSequenceNumber: TrustListImport.highest(manifest, "highestSequenceNumber", "sequenceNumber"))
     }
 }

@@ -161,10 +161,10 @@ extension Simulate {
         func postAnswer(_ form: String, to responseURI: String) throws {
             let (status, object) = try WalletHTTP.postAnswer(form, to: responseURI, timeout: timeout)
             guard status == 200 else {
-                let code = ((object["error"] as? [String: Any])?["code"] as? String).map { " \(InputQuote.short($0))" } ?? ""
+                let code = object["error"]?["code"]?.string.map { " \(InputQuote.short($0))" } ?? ""
                 throw UsageFailure("response_uri answered \(status)\(code): the verifier refused the answer")
             }
-            let redirect = (object["redirect_uri"] as? String).map { "; redirect_uri \(InputQuote.short($0, limit: 2_048))" } ?? ""
+            let redirect = object["redirect_uri"]?.string.map { "; redirect_uri \(InputQuote.short($0, limit: 2_048))" } ?? ""
             print("posted:   response_uri answered 200\(redirect)")
         }
     }

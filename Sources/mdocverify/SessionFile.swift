@@ -109,22 +109,20 @@ struct SessionFile: Equatable {
         }
         let text = try InputFiles.readText(path, what: "session", maxBytes: maxBytes)
         let fix = "pass the \(name) that `\(command)` wrote, or create one with it"
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard let object = JSONValue.object(text, maxNodes: 1_000_000) else {
             throw UsageFailure("session at \(path) is not a JSON object: \(fix)")
         }
-        guard object["version"] != nil else {
+        guard let version = object["version"] else {
             throw UsageFailure("session at \(path) has no \"version\" (an earlier mdocverify wrote none): \(fix)")
         }
-        // Decoded, not cast: Foundation on Linux casts a JSON `true` to 1.
-        struct Header: Decodable { let version: Int }
-        guard let number = try? JSONDecoder().decode(Header.self, from: Data(text.utf8)).version else {
+        guard let number = version.unsignedInteger else {
             throw UsageFailure("session at \(path): \"version\" is not a number: \(fix)")
         }
         guard number == Self.version else {
             throw UsageFailure("session at \(path) is version \(number); this mdocverify reads version \(Self.version): "
                                + "use the mdocverify that wrote it, or create the request again with this one")
         }
-        guard let formatName = object["format"] as? String, let format = VerificationReport.Format(rawValue: formatName),
+        guard let formatName = object["format"]?.string, let format = VerificationReport.Format(rawValue: formatName),
               format.hasRequestFlow
         else {
             let kept = VerificationReport.Format.allCases.filter(\.hasRequestFlow).map(\.rawValue).sorted().joined(separator: ", ")
@@ -134,19 +132,19 @@ struct SessionFile: Equatable {
             throw UsageFailure("session at \(path) is for \(format.rawValue): check it with `mdocverify verify \(format.rawValue)`, "
                                + "or pass the session of your \(expected.rawValue) request")
         }
-        guard let state = object["state"] as? [String: String] else {
+        guard let members = object["state"]?.members, members.allSatisfy({ $0.1.string != nil }) else {
             throw UsageFailure("session at \(path): \"state\" is not an object of strings: \(fix)")
         }
+        let state = Dictionary(members.map { ($0.0, $0.1.string ?? "") }, uniquingKeysWith: { first, _ in first })
         var request: RequestPolicy?
         if let policy = object["request"] {
-            guard let data = try? JSONSerialization.data(withJSONObject: policy),
-                  let decoded = try? JSONDecoder().decode(RequestPolicy.self, from: data)
+            guard let decoded = try? JSONDecoder().decode(RequestPolicy.self, from: Data(policy.serializedBytes()))
             else { throw UsageFailure("session at \(path): \"request\" is not a request policy: \(fix)") }
             request = decoded
         }
         func member(_ key: String) throws -> String? {
             guard let value = object[key] else { return nil }
-            guard let string = value as? String else { throw UsageFailure("session at \(path): \"\(key)\" is not a string: \(fix)") }
+            guard let string = value.string else { throw UsageFailure("session at \(path): \"\(key)\" is not a string: \(fix)") }
             return string
         }
         return SessionFile(format: format, state: state, request: request, merchantID: try member("merchantID"),

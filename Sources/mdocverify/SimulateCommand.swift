@@ -53,13 +53,13 @@ struct Simulate: ParsableCommand {
     }
 
     static func faultsJSON() -> String {
-        let entries: [[String: Any]] = Fault.allCases.map { fault in
-            var expected: [String: Any] = [:]
-            for (format, code) in codes(fault) { expected[format.rawValue] = code == "verifies" ? NSNull() : code }
-            return ["name": fault.name, "description": fault.summary, "expectedCode": expected]
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        let entries = JSONValue.array(Fault.allCases.map { fault in
+            let expected = codes(fault).sorted { $0.0.rawValue < $1.0.rawValue }.map { format, code in
+                (format.rawValue, code == "verifies" ? JSONValue.null : .string(code))
+            }
+            return .object([("description", .string(fault.summary)), ("expectedCode", .object(expected)), ("name", .string(fault.name))])
+        })
+        return entries.serialized(pretty: true)
     }
 
     struct AppleApp: ParsableCommand {
@@ -118,13 +118,12 @@ struct Simulate: ParsableCommand {
                 return (nonce, merchantID, teamID)
             }
             let text = try InputFiles.readText(appRequest, what: "app request", maxBytes: SessionFile.maxBytes)
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  let keptNonce = object["nonce"] as? String
+            guard let object = JSONValue.object(text, maxNodes: 10_000), let keptNonce = object["nonce"]?.string
             else { throw UsageFailure("\(appRequest) is not the app-request.json `request apple-app` writes ({\"nonce\", \"merchantID\", \"teamID\"})") }
             if self.nonce != nil { throw UsageFailure("--nonce is in \(appRequest); leave out --nonce") }
             return (keptNonce,
-                    try SessionValues.one(merchantID, flag: "--merchant-id", kept: object["merchantID"] as? String, session: appRequest),
-                    try SessionValues.one(teamID, flag: "--team-id", kept: object["teamID"] as? String, session: appRequest))
+                    try SessionValues.one(merchantID, flag: "--merchant-id", kept: object["merchantID"]?.string, session: appRequest),
+                    try SessionValues.one(teamID, flag: "--team-id", kept: object["teamID"]?.string, session: appRequest))
         }
 
         /// The merchant public key, and whether the file held the private key.
@@ -200,10 +199,10 @@ extension Simulate {
         func run() throws {
             try runReportingExit {
                 let text = try InputFiles.readText(dcRequest, what: "dc-request", maxBytes: 1 << 20)
-                guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                      let protocolIdentifier = object["protocol"] as? String, let data = object["data"]
+                guard let object = JSONValue.object(text, maxNodes: 100_000), let protocolIdentifier = object["protocol"]?.string,
+                      let data = object["data"], data.isObject
                 else { throw UsageFailure("\(dcRequest) is not {\"protocol\", \"data\"} as `request openid4vp` writes it") }
-                let dataText = String(decoding: (try? JSONSerialization.data(withJSONObject: data)) ?? Data(), as: UTF8.self)
+                let dataText = data.serialized()
                 let request: OpenID4VPRequest
                 do {
                     request = try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: dataText, origin: origin)
@@ -391,30 +390,32 @@ struct SimulationArguments: ParsableArguments {
     /// case.json: the inputs and the verdict the verifier must reach; prints a summary.
     /// Writes case.json and prints what was written, what the verifier must answer and the `mdocverify verify` command
     /// (nil: only the verifier that published the request can verify the answer).
-    func writeCase(_ built: Built, files: Files, verify: [String]?, extra: [String: Any]) throws {
+    func writeCase(_ built: Built, files: Files, verify: [String]?, extra: [String: String]) throws {
         let response = built.response
         let expected = response.expected
         let command = verify?.map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
-        var object: [String: Any] = [
-            "format": response.format.rawValue,
-            "docType": response.docType,
-            "elements": response.disclosed.map(\.description),
-            "faults": response.faults.map(\.name),
-            "seed": seed,
-            "issuerCurve": built.curve.rawValue,
-            "at": RFC3339.format(response.time),
-            "files": ["response": files.response, "trust": files.trust, "revocation": [files.crl] + files.statusLists],
-            "expected": [
-                "verified": expected.isVerified,
-                "code": expected.code.map { $0.rawValue as Any } ?? NSNull(),
-                "codes": expected.codes.map(\.rawValue).sorted(),
-                "description": expected.description,
-            ] as [String: Any],
-            "verify": command.map { $0 as Any } ?? NSNull(),
+        func strings(_ list: [String]) -> JSONValue { .array(list.map(JSONValue.string)) }
+        var members: [(String, JSONValue)] = [
+            ("format", .string(response.format.rawValue)),
+            ("docType", .string(response.docType)),
+            ("elements", strings(response.disclosed.map(\.description))),
+            ("faults", strings(response.faults.map(\.name))),
+            ("seed", .int(seed)),
+            ("issuerCurve", .string(built.curve.rawValue)),
+            ("at", .string(RFC3339.format(response.time))),
+            ("files", .object([("response", .string(files.response)), ("trust", .string(files.trust)),
+                               ("revocation", strings([files.crl] + files.statusLists))])),
+            ("expected", .object([
+                ("verified", .bool(expected.isVerified)),
+                ("code", expected.code.map { .string($0.rawValue) } ?? .null),
+                ("codes", strings(expected.codes.map(\.rawValue).sorted())),
+                ("description", .string(expected.description)),
+            ])),
+            ("verify", command.map(JSONValue.string) ?? .null),
         ]
-        object.merge(extra) { current, _ in current }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        try OutputFiles.write(Array(data) + Array("\n".utf8), to: out, name: "case.json")
+        members += extra.filter { key, _ in !members.contains { $0.0 == key } }.map { ($0.key, .string($0.value)) }
+        let sorted = JSONValue.object(members.sorted { $0.0 < $1.0 })
+        try OutputFiles.write(sorted.serializedBytes(pretty: true) + Array("\n".utf8), to: out, name: "case.json")
         print("wrote \(files.response) (\(response.bytes.count) bytes), \(files.trust), case.json")
         print("expected: \(expected)")
         print("verify:   \(command ?? "by the verifier that published the request (its session is there)")")

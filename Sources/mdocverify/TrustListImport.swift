@@ -116,16 +116,17 @@ enum TrustListImport {
         return slug.isEmpty ? fallback : slug
     }
 
-    static func manifest(in directory: String) -> [String: Any]? {
-        guard let data = FileManager.default.contents(atPath: directory + "/" + manifestName) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    static func manifest(in directory: String) -> JSONValue? {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + manifestName), let object = JSONValue.read(data),
+              object.isObject else { return nil }
+        return object
     }
 
     /// The manifest of earlier imports into `directory`; nil for a new or empty folder.
     ///
     /// - Throws: `UsageFailure` when the folder holds files but no import manifest (it is not an import folder) or a
     ///   manifest that cannot be read.
-    static func previousManifest(in directory: String) throws -> [String: Any]? {
+    static func previousManifest(in directory: String) throws -> JSONValue? {
         let manager = FileManager.default
         guard manager.fileExists(atPath: directory) else { return nil }
         let names = ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }
@@ -140,7 +141,7 @@ enum TrustListImport {
     }
 
     /// The largest of the manifest's numbers under `keys`.
-    static func highest(_ manifest: [String: Any]?, _ keys: String...) -> UInt64? {
-        keys.compactMap { (manifest?[$0] as? NSNumber)?.uint64Value }.max()
+    static func highest(_ manifest: JSONValue?, _ keys: String...) -> UInt64? {
+        keys.compactMap { manifest?[$0]?.unsignedInteger }.max()
     }
 }

@@ -125,10 +125,10 @@ enum VICALImport {
     /// What earlier imports into `directory` recorded; nil for a new or empty folder.
     static func previous(in directory: String) throws -> Previous? {
         guard let manifest = try TrustListImport.previousManifest(in: directory) else { return nil }
-        if let list = manifest["list"] as? String {
+        if let list = manifest["list"]?.string {
             throw UsageFailure("\(directory) holds another import (\(list)); import each list into its own folder")
         }
-        return Previous(provider: manifest["provider"] as? String,
+        return Previous(provider: manifest["provider"]?.string,
                         highestIssueID: TrustListImport.highest(manifest, "highestIssueID", "vicalIssueID"))
     }
 }

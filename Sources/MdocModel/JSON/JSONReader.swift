@@ -22,6 +22,11 @@ extension JSONValue {
         return (value, reader.firstRepeat)
     }
 
+    /// `bytes` read as JSON with a generous node cap (a million values); nil for anything `parse` refuses.
+    public static func read(_ bytes: some Collection<UInt8>) -> JSONValue? {
+        try? parse(bytes, maxNodes: 1_000_000)
+    }
+
     /// Parses `text` as a JSON object; nil when it is not one (any reading error included).
     public static func object(_ text: some StringProtocol, maxNodes: Int) -> JSONValue? {
         guard let value = try? parse(Array(text.utf8), maxNodes: maxNodes), value.isObject else { return nil }

@@ -125,7 +125,7 @@ package struct PublishedRequest {
     package typealias Fetch = (_ requestURI: String, _ walletNonce: String) throws -> String
 
     /// The value named `name`, or a thrown description of what is missing.
-    package let value: (String) throws -> Any
+    package let value: (String) throws -> JSONValue
     /// The wallet's fetch of a request object; nil where the target cannot fetch one.
     package let fetch: Fetch?
     /// The origin of the page that made the request.
@@ -136,7 +136,7 @@ package struct PublishedRequest {
     package let teamID: String
 
     /// Creates the view of a published request.
-    package init(value: @escaping (String) throws -> Any, fetch: Fetch? = nil, origin: String, merchantKey: PublicKey?, merchantID: String,
+    package init(value: @escaping (String) throws -> JSONValue, fetch: Fetch? = nil, origin: String, merchantKey: PublicKey?, merchantID: String,
                  teamID: String) {
         self.value = value
         self.fetch = fetch
@@ -148,7 +148,7 @@ package struct PublishedRequest {
 
     /// The value named `name` as text, or a `SimulationError` naming it.
     func text(_ name: String) throws -> String {
-        guard let text = try value(name) as? String else { throw SimulationError.invalidOption("the request's \(name) is not text") }
+        guard let text = try value(name).string else { throw SimulationError.invalidOption("the request's \(name) is not text") }
         return text
     }
 }

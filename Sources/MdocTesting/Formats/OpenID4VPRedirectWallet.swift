@@ -32,12 +32,12 @@ public struct OpenID4VPRedirectWalletRequest: Sendable {
     /// `clientID` or than the leaf certificate gives under its prefix, a `wallet_nonce` not echoed.
     public init(requestObject jws: String, clientID expected: String, walletNonce: String?) throws {
         let payload = try RequestObjectCheck.verifiedPayload(jws, clientID: expected)
-        if let walletNonce, payload["wallet_nonce"] as? String != walletNonce {
+        if let walletNonce, payload["wallet_nonce"]?.string != walletNonce {
             throw RequestObjectCheck.invalid("the request object does not echo the wallet_nonce the wallet sent")
         }
-        guard let nonce = payload["nonce"] as? String, let state = payload["state"] as? String,
-              let responseURI = payload["response_uri"] as? String,
-              let mode = (payload["response_mode"] as? String).flatMap(OpenID4VPRedirectSession.ResponseMode.init(rawValue:)),
+        guard let nonce = payload["nonce"]?.string, let state = payload["state"]?.string,
+              let responseURI = payload["response_uri"]?.string,
+              let mode = payload["response_mode"]?.string.flatMap(OpenID4VPRedirectSession.ResponseMode.init(rawValue:)),
               let queries = try OpenID4VPRequest.queries(payload, invalid: RequestObjectCheck.invalid)
         else { throw RequestObjectCheck.invalid("nonce, state, response_uri, response_mode or dcql_query missing") }
         let jwk = mode == .directPostJWT ? try OpenID4VPRequest.encryptionJWK(payload, invalid: RequestObjectCheck.invalid) : nil
@@ -133,22 +133,21 @@ enum RequestObjectCheck {
 
     /// The payload of `jws` once its `typ`, signature (by `x5c[0]`) and `client_id` (equal to `clientID`, and what the
     /// leaf certificate gives under its prefix) are checked.
-    static func verifiedPayload(_ jws: String, clientID: String) throws -> [String: Any] {
+    static func verifiedPayload(_ jws: String, clientID: String) throws -> JSONValue {
         let segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 3, let headerBytes = Base64URL.decodeStrict(segments[0]), let payloadBytes = Base64URL.decodeStrict(segments[1]),
               let signature = Base64URL.decodeStrict(segments[2]),
-              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
-              let payload = try? JSONSerialization.jsonObject(with: Data(payloadBytes)) as? [String: Any]
+              let header = JSONValue.read(headerBytes), header.isObject, let payload = JSONValue.read(payloadBytes), payload.isObject
         else { throw invalid("not a compact JWS with JSON header and payload") }
-        guard header["typ"] as? String == "oauth-authz-req+jwt" else { throw invalid("typ is not oauth-authz-req+jwt") }
-        guard let chain = header["x5c"] as? [String], let first = chain.first, let der = Data(base64Encoded: first),
+        guard header["typ"]?.string == "oauth-authz-req+jwt" else { throw invalid("typ is not oauth-authz-req+jwt") }
+        guard let first = header["x5c"]?.array?.first?.string, let der = Data(base64Encoded: first),
               let leaf = try? Certificate(derEncoded: Array(der)), let key = try? leaf.publicKey()
         else { throw invalid("x5c has no readable leaf certificate") }
         let digests: [String: DigestAlgorithm] = ["ES256": .sha256, "ES384": .sha384, "ES512": .sha512]
-        guard let digest = (header["alg"] as? String).flatMap({ digests[$0] }),
+        guard let digest = header["alg"]?.string.flatMap({ digests[$0] }),
               key.isValidSignature(signature, for: Array((segments[0] + "." + segments[1]).utf8), digest: digest)
         else { throw invalid("the signature does not verify with the x5c leaf's key") }
-        guard payload["client_id"] as? String == clientID else {
+        guard payload["client_id"]?.string == clientID else {
             throw invalid("client_id is not the authorization request's")
         }
         guard clientID == expectedClientID(prefix: clientID, leaf: leaf) else {

@@ -61,10 +61,9 @@ extension KitFormat {
     /// The wallet for a published OpenID4VP request: its DC API protocol and data, for the page's origin.
     static func answerOpenID4VP(_ published: PublishedRequest) throws -> ResponseTarget {
         let protocolIdentifier = try published.text("protocol")
-        guard let data = try? JSONSerialization.data(withJSONObject: try published.value("data")) else {
-            throw SimulationError.invalidOption("the request's data is not a JSON object")
-        }
-        return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: String(decoding: data, as: UTF8.self),
+        let data = try published.value("data")
+        guard data.isObject else { throw SimulationError.invalidOption("the request's data is not a JSON object") }
+        return .openID4VP(try OpenID4VPRequest(protocolIdentifier: protocolIdentifier, data: data.serialized(),
                                                origin: published.origin))
     }
 }

@@ -108,15 +108,16 @@ public struct APIKey: Sendable, Equatable {
         } else {
             let text = try value.text()
             guard !text.isEmpty else { return [] }
-            guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+            guard let json = (try? JSONValue.parse(text.utf8, maxNodes: 100_000))?.array, json.allSatisfy(\.isObject) else {
                 throw ConfigurationValueError("must be a list of {id, sha256, origins, formats} (JSON text in the environment)")
             }
             objects = json.map { object in
-                object.compactMapValues { value in
-                    if let text = value as? String { return text }
-                    if let list = value as? [String] { return list.joined(separator: ",") }
-                    return nil
+                var fields: [String: String] = [:]
+                for (name, value) in object.members ?? [] {
+                    if let text = value.string { fields[name] = text }
+                    if let list = value.array?.compactMap(\.string), list.count == value.array?.count { fields[name] = list.joined(separator: ",") }
                 }
+                return fields
             }
         }
         return try objects.map { object throws(ConfigurationValueError) in try key(object) }

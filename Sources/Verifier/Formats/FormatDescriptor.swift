@@ -33,7 +33,7 @@ public struct FormatDescriptor: Sendable {
     /// signed-only format without a reader identity); the builder is nil when the caller builds the transcript.
     let flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> (any RequestFlow)?)?
 
-    init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
+    package init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
          wire: FormatWire, bindsOrigin: Bool = false, mockDataApplies: Bool = false,
          pastedState: (@Sendable ([String: String]) throws(VerificationError) -> [String: String])? = nil,
          flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> (any RequestFlow)?)?) {

@@ -49,13 +49,13 @@ public final class ResponseVerifier: Sendable {
     var assurance: VerificationReport.Assurance { configuration.testMode ? .test : .production }
 
     /// Runs `input` through `adapter` and the pipeline.
-    func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
+    package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
                                         at time: Date, noting lookups: RevocationLookups?) -> VerificationReport {
         pipeline.verify(adapter, input, request: request, at: time, revocationLookups: lookups)
     }
 
     /// A rejected report for `format` before the pipeline ran (e.g. kept state that cannot be read).
-    func rejected(_ format: VerificationReport.Format, _ error: VerificationError) -> VerificationReport {
+    package func rejected(_ format: VerificationReport.Format, _ error: VerificationError) -> VerificationReport {
         .rejected(format: format, assurance: assurance, error: error)
     }
 }

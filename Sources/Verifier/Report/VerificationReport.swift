@@ -22,8 +22,9 @@ public struct VerificationReport: Sendable {
             self = known.format
         }
 
-        /// A format's identity, for its descriptor only.
-        init(registering rawValue: String) { self.rawValue = rawValue }
+        /// A format's identity, for its descriptor, or read back from where this package kept it (a stored request) to be
+        /// looked up in the registry in use.
+        package init(registering rawValue: String) { self.rawValue = rawValue }
 
         /// Every registered format, in registry order.
         public static var allCases: [Format] { FormatRegistry.descriptors.map(\.format) }

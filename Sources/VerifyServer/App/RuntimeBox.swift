@@ -72,7 +72,7 @@ final class RuntimeBox: Sendable {
     func reloadProblems(logger: Logger, atStart: Bool = false) -> [String] {
         let configuration = current.configuration
         do throws(ConfigurationProblems) {
-            let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, trustTime: current.trustTime)
+            let runtime = try VerifierRuntime.load(configuration, fetcher: current.fetcher, formats: current.formats, trustTime: current.trustTime)
             let pending = runtime.pendingLists.map(\.reason)
             let problems = (atStart ? pending : []) + Self.rollbacks(runtime, against: highestIssueIDs)
                 + Self.loteRollbacks(runtime, against: highestIssueIDs)

@@ -8,7 +8,8 @@ import Verifier
 
 /// What the configuration's files yield: the decryption keys, the trust store and every format's request flow.
 ///
-/// The flows come from `FormatRegistry`, built on the keys and trust store. Loading reports one message per unreadable
+/// The flows come from the runtime's `FormatRegistry` (`.standard` unless a test registers a format of its own), built
+/// on the keys and trust store. Loading reports one message per unreadable
 /// key, non-P-256 key, Apple test key outside test mode, and an unreadable or empty trust store.
 public struct VerifierRuntime: Sendable {
     /// The configuration the runtime was loaded from.
@@ -16,7 +17,9 @@ public struct VerifierRuntime: Sendable {
     /// The trust anchors: the configured trust files (or the embedded production bundle) plus the IACAs of every
     /// configured VICAL.
     public let trustStore: TrustStore
-    /// The formats this server offers, by format, from `FormatRegistry`.
+    /// The formats this server knows; every route asks it, never a built-in list.
+    public let formats: FormatRegistry
+    /// The formats this server offers, by format, from `formats`.
     public let flows: [VerificationReport.Format: any RequestFlow]
     /// The Annex C reader identity that signs web requests, when configured.
     public let readerIdentity: ReaderIdentity?
@@ -46,15 +49,16 @@ public struct VerifierRuntime: Sendable {
     ///   - configuration: The server configuration.
     ///   - earlierProblems: Problems already found, e.g. by `ConfigurationLoader.read(file:environment:)`.
     ///   - fetcher: The server's revocation list fetcher (kept across reloads); nil verifies with the files only.
+    ///   - formats: The formats the server serves.
     public static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [],
-                            fetcher: RevocationFetcher? = nil) throws(ConfigurationProblems) -> VerifierRuntime {
+                            fetcher: RevocationFetcher? = nil, formats: FormatRegistry = .standard) throws(ConfigurationProblems) -> VerifierRuntime {
         let fixed = configuration.verificationTime
-        return try load(configuration, earlierProblems: earlierProblems, fetcher: fetcher, trustTime: { fixed ?? Date() })
+        return try load(configuration, earlierProblems: earlierProblems, fetcher: fetcher, formats: formats, trustTime: { fixed ?? Date() })
     }
 
-    /// `load(_:earlierProblems:fetcher:)` judging VICALs at `trustTime()`.
+    /// `load(_:earlierProblems:fetcher:formats:)` judging VICALs at `trustTime()`.
     static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [], fetcher: RevocationFetcher?,
-                     trustTime: @escaping @Sendable () -> Date) throws(ConfigurationProblems) -> VerifierRuntime {
+                     formats: FormatRegistry = .standard, trustTime: @escaping @Sendable () -> Date) throws(ConfigurationProblems) -> VerifierRuntime {
         var problems = earlierProblems + configuration.problems
         let keys = loadDecryptionKeys(configuration, problems: &problems)
 
@@ -80,7 +84,7 @@ public struct VerifierRuntime: Sendable {
                                           openID4VPResponseMode: configuration.openID4VPResponseMode,
                                           openID4VPProfile: configuration.openID4VPProfile)
         do {
-            return try VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
+            return try VerifierRuntime(configuration: configuration, formats: formats, trustStore: trustStore, readerIdentity: reader, keyCount: keys.count,
                                        vicals: trust?.vicals ?? [], pendingLists: trust?.pending ?? [], lotes: trust?.lotes ?? [], trustTime: trustTime,
                                        environment: environment, revocationFiles: revocationSource, fetcher: fetcher)
         } catch {
@@ -132,7 +136,7 @@ public struct VerifierRuntime: Sendable {
         return nil
     }
 
-    private init(configuration: ServerConfiguration, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
+    private init(configuration: ServerConfiguration, formats: FormatRegistry, trustStore: TrustStore, readerIdentity: ReaderIdentity?, keyCount: Int,
                  vicals: [TrustLoader.LoadedVICAL], pendingLists: [TrustLoader.Pending], lotes: [TrustLoader.LoadedLoTE],
                  trustTime: @escaping @Sendable () -> Date,
                  environment: FlowEnvironment, revocationFiles: StaticRevocationSource?, fetcher: RevocationFetcher?) throws(VerificationError) {
@@ -140,7 +144,8 @@ public struct VerifierRuntime: Sendable {
         if let fetcher { environment.configuration.revocationSource = fetcher.source(files: revocationFiles) }
         self.configuration = configuration
         self.trustStore = trustStore
-        self.flows = Dictionary(uniqueKeysWithValues: try FormatRegistry.flows(environment).map { ($0.format, $0) })
+        self.formats = formats
+        self.flows = Dictionary(uniqueKeysWithValues: try formats.flows(environment).map { ($0.format, $0) })
         self.readerIdentity = readerIdentity
         self.keyCount = keyCount
         self.vicals = vicals
@@ -155,14 +160,14 @@ public struct VerifierRuntime: Sendable {
     /// The same runtime with `fetcher` behind its revocation files.
     func attaching(_ fetcher: RevocationFetcher) -> VerifierRuntime {
         // The flows were built from this environment once already, so they build again.
-        (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
+        (try? VerifierRuntime(configuration: configuration, formats: formats, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
                               vicals: vicals, pendingLists: pendingLists, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }
 
     /// The same runtime judging VICALs at `trustTime()` from its next reload on.
     func judgingVICALs(at trustTime: @escaping @Sendable () -> Date) -> VerifierRuntime {
-        (try? VerifierRuntime(configuration: configuration, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
+        (try? VerifierRuntime(configuration: configuration, formats: formats, trustStore: trustStore, readerIdentity: readerIdentity, keyCount: keyCount,
                               vicals: vicals, pendingLists: pendingLists, lotes: lotes, trustTime: trustTime, environment: environment,
                               revocationFiles: revocationFiles, fetcher: fetcher)) ?? self
     }

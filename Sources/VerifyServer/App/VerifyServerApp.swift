@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Tracing
+import Verifier
 
 /// A configured `verify-server`: the Hummingbird application plus its store, purger and metrics.
 ///
@@ -42,14 +43,15 @@ public struct VerifyServerApp: Service {
     ///   - hooks: Test-only hooks into request handling.
     ///   - rereadConfiguration: Reads the configuration again as at start (SIGHUP, `reloadCredentials()`), for the API
     ///     keys and webhook secrets; nil: they stay as configured.
+    ///   - formats: The formats the server serves (a test may register one of its own).
     ///   - logger: The logger for the server and its services.
     public static func make(configuration: ServerConfiguration, store: (any RequestStore)? = nil,
                             clock: ServerClock = .system, hooks: ServerHooks = ServerHooks(),
                             rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil,
-                            logger: Logger) async throws -> VerifyServerApp {
+                            formats: FormatRegistry = .standard, logger: Logger) async throws -> VerifyServerApp {
         // Trust lists are judged on the server's clock from the start, as every reload judges them.
         let fixed = configuration.verificationTime
-        let runtime = try VerifierRuntime.load(configuration, fetcher: nil, trustTime: { fixed ?? clock.now() })
+        let runtime = try VerifierRuntime.load(configuration, fetcher: nil, formats: formats, trustTime: { fixed ?? clock.now() })
         return try await make(runtime: runtime, store: store, clock: clock, hooks: hooks, rereadConfiguration: rereadConfiguration,
                               logger: logger)
     }

@@ -40,12 +40,12 @@ extension ServerHandlers {
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(DemoCreateBody.self, from: request)
-            guard let format = VerificationReport.Format(rawValue: body.format), Self.demoFormats.contains(format) else {
-                throw APIError.malformed("the demo creates transactions of \(Self.demoFormats.map(\.rawValue).joined(separator: ", "))")
+            guard let format = formats.format(named: body.format), demoFormats.contains(format) else {
+                throw APIError.malformed("the demo creates transactions of \(demoFormats.map(\.rawValue).joined(separator: ", "))")
             }
-            let (_, policy) = try Self.validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
+            let (_, policy) = try validated(CreateRequestBody(format: body.format, documents: body.documents ?? Self.demoDocuments, origin: origin))
             let redirect = body.sameDevice == true ? try redirectURI(origin + "/demo", for: format, origins: [origin]) : nil
-            return try await transaction(format: format, policy: policy, origin: format.descriptor?.bindsOrigin == true ? origin : nil,
+            return try await transaction(format: format, policy: policy, origin: descriptor(format)?.bindsOrigin == true ? origin : nil,
                                          owner: TransactionOwner.demo, counted: .address(client),
                                          serverState: [ReferencedRequest.redirectKey: redirect].compactMapValues { $0 }, retryAfter: &retryAfter)
         } catch {
@@ -57,8 +57,8 @@ extension ServerHandlers {
 
     /// The formats the demo page offers: the web ones (the browser's Digital Credentials API) and those the wallet
     /// answers by reference (a QR code or link).
-    static var demoFormats: [VerificationReport.Format] {
-        VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true || $0.descriptor?.wire.byReference == true }
+    var demoFormats: [VerificationReport.Format] {
+        formats.descriptors.filter { $0.bindsOrigin || $0.wire.byReference }.map(\.format)
     }
 
     /// `GET /v1/demo/qr?text=…`: the QR code of `text` as SVG; 400 for no text or one over `QRCode.maxBytes`.

@@ -23,8 +23,8 @@ extension ServerHandlers {
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
-            let (format, policy) = try Self.validated(body)
-            guard format.descriptor?.wire.byReference != true else {
+            let (format, policy) = try validated(body)
+            guard descriptor(format)?.wire.byReference != true else {
                 throw APIError.malformed("\(format.rawValue) is answered by the wallet to this server itself: create it with POST /v1/transactions")
             }
             let (stored, prepared) = try await store(format: format, policy: policy, origin: body.origin, counted: .address(client),
@@ -85,9 +85,9 @@ extension ServerHandlers {
     }
 
     /// The body's format (one with a request flow) and policy, each within the `CreateRequestLimits` ceilings.
-    static func validated(_ body: CreateRequestBody) throws(APIError) -> (VerificationReport.Format, RequestPolicy) {
-        let requestable = VerificationReport.Format.allCases.filter(\.hasRequestFlow)
-        guard let format = VerificationReport.Format(rawValue: body.format), format.hasRequestFlow else {
+    func validated(_ body: CreateRequestBody) throws(APIError) -> (VerificationReport.Format, RequestPolicy) {
+        let requestable = formats.descriptors.filter(\.hasRequestFlow).map(\.format)
+        guard let format = formats.format(named: body.format), requestable.contains(format) else {
             throw APIError.malformed(
                            "format must be one of \(requestable.map(\.rawValue).joined(separator: ", "))")
         }
@@ -162,7 +162,7 @@ extension ServerHandlers {
     /// The wallet-facing URLs of request `id` for a format answered by reference (`walletBaseURL`, or this listener in
     /// test mode); nil for the other formats.
     private func walletURLs(_ id: String, format: VerificationReport.Format) throws(APIError) -> WalletURLs? {
-        guard format.descriptor?.wire.byReference == true else { return nil }
+        guard descriptor(format)?.wire.byReference == true else { return nil }
         guard let base = walletURL else {
             throw APIError.malformed("this server has no walletBaseURL, the https URL wallets reach it at: set it to offer "
                 + "\(format.rawValue)", code: .envelopeUnsupported)
@@ -175,7 +175,7 @@ extension ServerHandlers {
     /// redirect).
     func redirectURI(_ text: String?, for format: VerificationReport.Format, origins: [String]) throws(APIError) -> String? {
         guard let text else { return nil }
-        guard format.descriptor?.wire.byReference == true else {
+        guard descriptor(format)?.wire.byReference == true else {
             throw APIError.malformed("redirectUri is for a format the wallet answers by reference (the same-device redirect)")
         }
         guard text.utf8.count <= 2_048, let url = URLComponents(string: text), let scheme = url.scheme, let host = url.host, !host.isEmpty,

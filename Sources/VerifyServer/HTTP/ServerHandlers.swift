@@ -123,9 +123,9 @@ struct ServerHandlers: Sendable {
             ])),
             ("decryptionKeys", .int(runtime.keyCount)),
             ("trustAnchors", .int(runtime.trustStore.anchors.count)),
-            ("formats", .array(VerificationReport.Format.allCases.filter {
-                runtime.flows[$0] != nil && ($0.descriptor?.wire.byReference != true || walletURL != nil)
-            }.map { .string($0.rawValue) })),
+            ("formats", .array(runtime.formats.descriptors.filter {
+                runtime.flows[$0.format] != nil && (!$0.wire.byReference || walletURL != nil)
+            }.map { .string($0.format.rawValue) })),
             ("readerAuthentication", .bool(runtime.readerIdentity != nil)),
             ("revocation", revocationReadiness(runtime)),
             ("vicals", runtimes.vicalReadiness(runtime)),
@@ -176,4 +176,12 @@ struct ServerHandlers: Sendable {
             })),
         ]))
     }
+}
+
+extension ServerHandlers {
+    /// The formats the running runtime serves: every route asks these, never a built-in list.
+    var formats: FormatRegistry { runtimes.current.formats }
+
+    /// The descriptor of `format` among `formats`; nil for a format this server does not know.
+    func descriptor(_ format: VerificationReport.Format) -> FormatDescriptor? { formats.descriptor(format) }
 }

@@ -47,12 +47,12 @@ extension ServerHandlers {
         var retryAfter: Int?
         do throws(APIError) {
             let body = try await bodies.decode(CreateRequestBody.self, from: request)
-            let (format, policy) = try Self.validated(body)
+            let (format, policy) = try validated(body)
             guard key.allows(format) else {
                 throw APIError.forbidden("API key \(key.id) may not create \(format.rawValue) transactions (its formats: "
                     + "\(key.formats.map(\.rawValue).joined(separator: ", "))); use a key configured for it")
             }
-            let origin = try Self.origin(body.origin, for: format, key: key)
+            let origin = try Self.origin(body.origin, bound: descriptor(format)?.bindsOrigin == true, key: key)
             let serverState = [ReferencedRequest.redirectKey: try redirectURI(body.redirectUri, for: format, origins: key.origins),
                                WebhookSender.urlKey: try transactionWebhookURL(body.webhookURL)].compactMapValues { $0 }
             return try await transaction(format: format, policy: policy, origin: origin, owner: key.id,
@@ -70,8 +70,8 @@ extension ServerHandlers {
 
     /// The origin a web transaction is bound to: the one the backend names if the key lists it, or the key's only
     /// one; none for apple-app (its transcript binds no origin).
-    static func origin(_ named: String?, for format: VerificationReport.Format, key: APIKey) throws(APIError) -> String? {
-        guard format.descriptor?.bindsOrigin == true else { return nil }
+    static func origin(_ named: String?, bound: Bool, key: APIKey) throws(APIError) -> String? {
+        guard bound else { return nil }
         if let named {
             guard key.origins.contains(named) else {
                 throw APIError.forbidden("origin \(InputQuote.short(named)) is not one of API key \(key.id)'s origins; "
@@ -95,12 +95,13 @@ extension ServerHandlers {
         let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, counted: counted,
                                                  binding: (secret.hash, owner), serverState: serverState, retryAfter: &retryAfter)
         var fields: [(String, JSONValue)] = [("requestId", .string(stored.id))]
-        if format.descriptor?.wire.byReference != true { fields.append(("clientSecret", .string(secret.secret))) }
+        let descriptor = descriptor(format)
+        if descriptor?.wire.byReference != true { fields.append(("clientSecret", .string(secret.secret))) }
         fields.append(("format", .string(format.rawValue)))
         if let origin { fields.append(("origin", .string(origin))) }
         // The page passes {protocol, data} to navigator.credentials.get alike for every web format: a flow that does not
         // name its protocol uses the format's default one.
-        if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !prepared.publicFields.contains(where: { $0.0 == "protocol" }) {
+        if let wireProtocol = descriptor?.wire.dcAPIProtocols.first, !prepared.publicFields.contains(where: { $0.0 == "protocol" }) {
             fields.append(("protocol", .string(wireProtocol)))
         }
         var response = Response.json(.created, .object(fields + prepared.publicFields

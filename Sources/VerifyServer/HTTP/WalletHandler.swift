@@ -85,7 +85,7 @@ extension ServerHandlers {
         case .consumed(let request): stored = request
         }
 
-        switch await verifyAndKeep(answer.response(for: stored.format).map(PrecheckedAnswer.init), of: stored, responseCodeHash: nil, logID: logID, start: start) {
+        switch await verifyAndKeep(answer.response(for: stored.format, wire: descriptor(stored.format)?.wire).map(PrecheckedAnswer.init), of: stored, responseCodeHash: nil, logID: logID, start: start) {
         case .success(let report):
             // The page learns the outcome only: the codes and elements describe the user's document, for the backend.
             return Response.json(.ok, .object([("status", .string(report.verified ? "accepted" : "rejected"))]))
@@ -181,11 +181,11 @@ struct WalletAnswer {
 
     /// The response text `format`'s verifier takes, or why this answer cannot be one (the page passed another
     /// protocol's answer): `envelope.unsupported` or `input.malformed`, recorded as a rejected report.
-    func response(for format: VerificationReport.Format) -> Result<String, VerificationError> {
+    func response(for format: VerificationReport.Format, wire: FormatWire?) -> Result<String, VerificationError> {
         guard let protocolIdentifier else {
             return response.map { .success($0) } ?? .failure(VerificationError(.inputMalformed, "the answer has no `response`"))
         }
-        guard let wire = format.descriptor?.wire else {
+        guard let wire else {
             return .failure(VerificationError(.envelopeUnsupported, "\(format.rawValue) is not a registered format"))
         }
         return wire.response(protocol: protocolIdentifier, data: data, credential: text, formatName: format.rawValue)

@@ -92,7 +92,7 @@ extension ServerHandlers {
 
     /// The stored request `id` of a by-reference format; 404 for any other.
     private func referencedRequest(_ id: String) async throws(APIError) -> StoredRequest {
-        guard let stored = try await lookupStored(id), stored.format.descriptor?.wire.byReference == true else { throw APIError.unknownRequest }
+        guard let stored = try await lookupStored(id), descriptor(stored.format)?.wire.byReference == true else { throw APIError.unknownRequest }
         return stored
     }
 

@@ -15,8 +15,8 @@ extension ServerHandlers {
         let start = ContinuousClock.now
         do throws(APIError) {
             let body = try await bodies.decode(InspectRequestBody.self, from: request)
-            guard let format = VerificationReport.Format(rawValue: body.format) else {
-                throw APIError.malformed("format must be one of \(VerificationReport.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let format = formats.format(named: body.format) else {
+                throw APIError.malformed("format must be one of \(formats.formats.map(\.rawValue).joined(separator: ", "))")
             }
             let inspection = PipelineInspection()
             let report = try await inspectionReport(body, format: format, inspection: inspection)
@@ -41,10 +41,10 @@ extension ServerHandlers {
         let runtime = runtimes.current
         let time = configuration.verificationTime ?? clock.now()
         // A format without a request flow arrives with the transcript its caller built.
-        if !format.hasRequestFlow {
+        if descriptor(format)?.hasRequestFlow != true {
             return inspectDeviceResponse(body, runtime: runtime, inspection: inspection, at: time)
         }
-        if body.requestId == nil, let rebuild = format.descriptor?.pastedState {
+        if body.requestId == nil, let rebuild = descriptor(format)?.pastedState {
             return inspectPasted(body, format: format, rebuild: rebuild, runtime: runtime, inspection: inspection, at: time)
         }
         guard let id = body.requestId, !id.isEmpty else {
@@ -58,11 +58,11 @@ extension ServerHandlers {
         }
         guard let stored = found else { throw APIError.unknownRequest }
         guard stored.format == format,
-              let flow = (try? FormatRegistry.flows(runtime.environment, inspection: inspection))?.first(where: { $0.format == format })
+              let flow = (try? runtime.formats.flows(runtime.environment, inspection: inspection))?.first(where: { $0.format == format })
         else {
             return rejected(format, "request \(ServerHandlers.loggable(id)) is a \(stored.format.rawValue) request")
         }
-        return flow.verify(response: Self.flowText(body.response, format: format), state: stored.state, policy: stored.policy, at: time)
+        return flow.verify(response: flowText(body.response, format: format), state: stored.state, policy: stored.policy, at: time)
     }
 
     /// A pasted DeviceResponse, verified against the pasted session transcript (and reader key, for deviceMac).
@@ -104,18 +104,18 @@ extension ServerHandlers {
         let flows: [any RequestFlow]
         do {
             state = try rebuild(["nonce": body.nonce].compactMapValues { $0 })
-            flows = try FormatRegistry.flows(environment, inspection: inspection)
+            flows = try runtime.formats.flows(environment, inspection: inspection)
         } catch {
             return rejected(format, error.message, code: error.code)
         }
         guard let flow = flows.first(where: { $0.format == format }) else { return rejected(format, "\(format.rawValue) has no request flow") }
-        return flow.verify(response: Self.flowText(body.response, format: format), state: state, policy: nil, at: time)
+        return flow.verify(response: flowText(body.response, format: format), state: state, policy: nil, at: time)
     }
 
     /// The pasted answer as the format's flow takes it: a binary answer's flow takes base64, and the inspector also
     /// takes hex.
-    private static func flowText(_ pasted: String, format: VerificationReport.Format) -> String {
-        guard format.descriptor?.wire.binary == true else { return pasted }
+    private func flowText(_ pasted: String, format: VerificationReport.Format) -> String {
+        guard descriptor(format)?.wire.binary == true else { return pasted }
         return BinaryText.decode(pasted).map(Base64URL.encode) ?? pasted
     }
 

@@ -181,7 +181,7 @@ public final class PostgresRequestStore: RequestStore {
                     continue
                 }
                 outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
-                    guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                    let format = VerificationReport.Format(registering: format)
                     return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
                                          state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
                                          clientSecretHash: clientSecretHash, apiKeyID: row.7)
@@ -212,7 +212,7 @@ public final class PostgresRequestStore: RequestStore {
             var found: StoredRequest?
             for try await (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report, fetchedAt, codeHash)
                 in rows.decode((String, String, String, Date, Date, String?, String?, String?, String?, Date?, String?).self) {
-                guard let format = VerificationReport.Format(rawValue: format) else { throw RequestStoreError("request \(id) has an unknown format") }
+                let format = VerificationReport.Format(registering: format)
                 let result = status.flatMap { status in
                     report.map { StoredResult(verified: status == "verified", report: $0, responseCodeHash: codeHash) }
                 }

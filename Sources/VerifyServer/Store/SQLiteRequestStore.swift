@@ -362,7 +362,8 @@ public final class SQLiteRequestStore: RequestStore {
     // MARK: Rows
 
     private static func request(id: String, row: SQLiteRow) throws -> StoredRequest {
-        guard let formatText = row.column("format")?.string, let format = VerificationReport.Format(rawValue: formatText),
+        // The format is looked up in the runtime's registry where it is used: a row names whichever format it was made for.
+        guard let formatText = row.column("format")?.string, case let format = VerificationReport.Format(registering: formatText),
               let policy = row.column("policy")?.string, let state = row.column("state")?.string,
               let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
         else { throw RequestStoreError("verify_requests row \(id) is incomplete") }

@@ -4,6 +4,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import Verifier
 import VerifyServer
 
 /// A wall clock the test moves by hand (request expiry), so no test waits for time to pass.
@@ -48,11 +49,11 @@ enum ServerFixture {
     static func withServer<T: Sendable>(
         _ configuration: ServerConfiguration = AppleSample.configuration(), store: (any RequestStore)? = nil,
         clock: TestClock = TestClock(), hooks: ServerHooks = ServerHooks(), logger: Logger = quietLogger,
-        rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil,
+        rereadConfiguration: (@Sendable () -> (ServerConfiguration, [String]))? = nil, formats: FormatRegistry = .standard,
         _ body: @Sendable (RunningServer) async throws -> T
     ) async throws -> T {
         let app = try await VerifyServerApp.make(configuration: configuration, store: store, clock: clock.serverClock,
-                                                 hooks: hooks, rereadConfiguration: rereadConfiguration, logger: logger)
+                                                 hooks: hooks, rereadConfiguration: rereadConfiguration, formats: formats, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

@@ -1,0 +1,79 @@
+import CBOR
+import CryptoCore
+import Foundation
+import Mdoc
+import MdocModel
+import MdocTrust
+import Verifier
+
+/// `org-example-test`: a format that exists only in the tests, to prove a format is local to its own definitions. A
+/// bare DeviceResponse (base64url) answered through the Digital Credentials API under the made-up protocol
+/// `org-example-test-v1`, over a transcript binding the page's origin and a nonce the relying party made.
+extension VerificationReport.Format {
+    static let orgExampleTest = Self(registering: "org-example-test")
+}
+
+extension FormatDescriptor {
+    static let orgExampleTest = FormatDescriptor(
+        format: .orgExampleTest, title: "Example test format", documentation: "none (tests only)", checks: [], codes: [],
+        wire: .digitalCredentials(["org-example-test-v1"], wholeCredential: false), bindsOrigin: true,
+        flow: { _, verifier in OrgExampleTestFlow(verifier: verifier) })
+}
+
+extension FormatRegistry {
+    /// The built-in formats and `org-example-test`.
+    static let withExample = FormatRegistry.standard.adding(.orgExampleTest)
+}
+
+/// The example format's request flow: a nonce per request, kept with the origin.
+struct OrgExampleTestFlow: RequestFlow {
+    let verifier: ResponseVerifier
+
+    var format: VerificationReport.Format { .orgExampleTest }
+
+    /// The transcript the device signs: `[null, null, ["org-example-test", origin, nonce]]`.
+    static func transcript(origin: String, nonce: [UInt8]) -> SessionTranscript {
+        SessionTranscript(built: .array([.null, .null, .array([.text("org-example-test"), .text(origin), .bytes(nonce)])]))
+    }
+
+    func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+        guard let origin else { throw VerificationError(.inputMalformed, "an org-example-test request is made for a page's origin") }
+        let nonce = Base64URL.encode(SecureRandom.bytes(16))
+        return PreparedRequest(state: ["nonce": nonce, "origin": origin], publicFields: [("nonce", .string(nonce))])
+    }
+
+    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+                noting lookups: RevocationLookups?) -> VerificationReport {
+        guard let nonce = state["nonce"].flatMap(Base64URL.decodeStrict), let origin = state["origin"] else {
+            return verifier.rejected(format, VerificationError(.inputMalformed, "the kept org-example-test request is incomplete"))
+        }
+        let input = OrgExampleTestAdapter.Input(text: response, transcript: Self.transcript(origin: origin, nonce: nonce))
+        return verifier.verify(OrgExampleTestAdapter(), input, request: policy, at: time, noting: lookups)
+    }
+}
+
+/// The example format's front door: base64url text to one DeviceResponse.
+struct OrgExampleTestAdapter: FormatAdapter {
+    struct Input {
+        let text: String
+        let transcript: SessionTranscript
+    }
+
+    static let format = VerificationReport.Format.orgExampleTest
+    static let acceptsDeviceMac = false
+
+    func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.text.utf8.count, true) }
+
+    func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
+        do throws(VerificationError) {
+            guard let bytes = Base64URL.decodeStrict(input.text) else {
+                throw VerificationError(.inputMalformed, "the org-example-test response is not base64url")
+            }
+            let item = try run.decode(bytes, what: "DeviceResponse", code: .inputMalformed)
+            return OpenedResponse(deviceResponse: item, transcript: input.transcript)
+        } catch {
+            run.log.fail(.responseDecode, error.code, error.message)
+            return nil
+        }
+    }
+}

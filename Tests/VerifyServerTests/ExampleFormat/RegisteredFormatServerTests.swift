@@ -1,0 +1,77 @@
+import CryptoCore
+import Foundation
+import LoopbackClient
+import MdocModel
+import MdocTesting
+import Testing
+import Verifier
+import VerifyServer
+
+/// A format the server does not build in, registered by the test alone (`FormatRegistry.withExample`), runs through
+/// the backend API, the wallet-facing endpoint and the stores like a built-in one; a server without it knows nothing
+/// of it.
+@Suite("verify-server: a format registered by a test (org-example-test)")
+struct RegisteredFormatServerTests {
+    /// The kit's DeviceResponse for the example transcript, as the page posts it (`JSON.stringify(credential)`).
+    static func credential(_ wallet: SimulatedWallet, origin: String, nonce: String) throws -> String {
+        let transcript = OrgExampleTestFlow.transcript(origin: origin, nonce: try #require(Base64URL.decodeStrict(nonce)))
+        let simulated = try MdocSimulator(pki: wallet.pki).simulate(.deviceResponse(transcript), options: wallet.options())
+        return JSONValue.object([("protocol", .string("org-example-test-v1")),
+                                 ("data", .object([("response", .string(Base64URL.encode(simulated.deviceResponse)))]))]).serialized()
+    }
+
+    @Test("create → wallet endpoint → result on every store: /readyz lists it, the answer verifies, a replay is 409, another nonce is rejected")
+    func endToEnd() async throws {
+        let key = TransactionAPITests.key("shop")
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        var settings = wallet.configuration()
+        settings.apiKeys = [key.entry]
+        let configuration = settings
+        try await ServerFixture.eachStore { store in
+            try await ServerFixture.withServer(configuration, store: store, formats: .withExample) { server in
+                let ready = try jsonObject(try await server.client.get("/readyz"))
+                #expect((ready["formats"] as? [String])?.contains("org-example-test") == true)
+
+                let created = try await TransactionAPITests.create(server, key, format: "org-example-test")
+                #expect(created.status == 201, "\(created.text)")
+                let body = try jsonObject(created)
+                let id = try #require(body["requestId"] as? String)
+                let secret = try #require(body["clientSecret"] as? String)
+                #expect(body["protocol"] as? String == "org-example-test-v1")
+                #expect(body["origin"] as? String == SimulatedWallet.origin)
+                let nonce = try #require(body["nonce"] as? String)
+                let credential = try Self.credential(wallet, origin: SimulatedWallet.origin, nonce: nonce)
+
+                let accepted = try await TransactionAPITests.answer(server, id, secret: secret, body: credential)
+                #expect(try jsonObject(accepted)["status"] as? String == "accepted", "\(accepted.text)")
+                let result = try jsonObject(try await TransactionAPITests.poll(server, key, id))
+                #expect(result["status"] as? String == "verified", "\(result)")
+                #expect(result["format"] as? String == "org-example-test")
+                #expect(try await TransactionAPITests.answer(server, id, secret: secret, body: credential).status == 409)
+
+                // The transcript binds the nonce: an answer made for another request's is rejected by the mdoc checks.
+                let second = try jsonObject(try await TransactionAPITests.create(server, key, format: "org-example-test"))
+                let other = try Self.credential(wallet, origin: SimulatedWallet.origin, nonce: Base64URL.encode(SecureRandom.bytes(16)))
+                let secondID = try #require(second["requestId"] as? String)
+                let rejected = try await TransactionAPITests.answer(server, secondID, secret: try #require(second["clientSecret"] as? String), body: other)
+                #expect(try jsonObject(rejected)["status"] as? String == "rejected", "\(rejected.text)")
+                let polled = try jsonObject(try await TransactionAPITests.poll(server, key, secondID))
+                let report = try #require(polled["report"] as? [String: Any])
+                #expect((report["errors"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["device.signature_invalid"])
+            }
+        }
+    }
+
+    @Test("without the registration the server does not know it: /readyz omits it, creating one is 400 naming the formats it serves")
+    func unregistered() async throws {
+        let key = TransactionAPITests.key("shop")
+        try await TransactionAPITests.withServer([key]) { server, _ in
+            let ready = try jsonObject(try await server.client.get("/readyz"))
+            #expect((ready["formats"] as? [String])?.contains("org-example-test") == false)
+            let created = try await TransactionAPITests.create(server, key, format: "org-example-test")
+            #expect(created.status == 400)
+            #expect(created.text.contains("annex-c") && !created.text.contains("org-example-test,"))
+        }
+    }
+}

@@ -159,6 +159,9 @@ let package = Package(
         .executableTarget(name: "fuzz-verifier", dependencies: ["FuzzHarness"], path: "Fuzz/Driver"),
         // Loads the external vectors in TestVectors/ for the test targets; not part of any product.
         .target(name: "TestSupport", dependencies: ["CryptoCore", .product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
+        // org-example-test: a format defined only here, that the server, kit and conformance tests register; not in any product.
+        .target(name: "ExampleFormat", dependencies: ["Verifier", "MdocTesting", "Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore"],
+                path: "Tests/ExampleFormat"),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TestSupport"]),
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
@@ -168,7 +171,7 @@ let package = Package(
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
+            dependencies: ["VerifyServer", "verify-server", "ExampleFormat", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
                            "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
@@ -190,6 +193,7 @@ let package = Package(
         .testTarget(
             name: "MdocTestingTests",
             dependencies: ["MdocTesting", "KitCertificates", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "mdocverify",
+                           "ExampleFormat",
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],

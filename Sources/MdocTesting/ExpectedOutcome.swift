@@ -18,6 +18,13 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     /// DeviceResponse reports device faults as `device.mac_invalid`.
     public static func forFaults(_ faults: [Fault], format: ResponseFormat, profile: CertificateProfile = .default,
                                  deviceAuthentication: SimulationOptions.DeviceAuthMode = .signature) -> ExpectedOutcome {
+        forFaults(faults, format: format, profile: profile, deviceAuthentication: deviceAuthentication,
+                  refusesDeviceMac: KitFormat.of(format)?.refusesDeviceMac == true)
+    }
+
+    /// `forFaults(_:format:profile:deviceAuthentication:)` for a format whose kit side says whether it refuses deviceMac.
+    package static func forFaults(_ faults: [Fault], format: ResponseFormat, profile: CertificateProfile,
+                                  deviceAuthentication: SimulationOptions.DeviceAuthMode, refusesDeviceMac: Bool) -> ExpectedOutcome {
         let transport = faults.filter { $0.transportStage != nil && $0.expectedCode(format: format, profile: profile) != nil }
         if let first = transport.min(by: { ($0.transportStage ?? 0) < ($1.transportStage ?? 0) }),
            let code = first.expectedCode(format: format, profile: profile) {
@@ -25,7 +32,7 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
         }
         var codes = Set(faults.compactMap { $0.expectedCode(format: format, profile: profile) })
         if deviceAuthentication == .mac {
-            if KitFormat.of(format)?.refusesDeviceMac == true {
+            if refusesDeviceMac {
                 codes.remove(.deviceSignatureInvalid)
                 codes.insert(.deviceAuthMissing)
             } else if codes.remove(.deviceSignatureInvalid) != nil {

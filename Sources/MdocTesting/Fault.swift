@@ -309,7 +309,7 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// Position in the transport pipeline (the verifier stops at the first transport failure); nil for the rest.
-    var transportStage: Int? {
+    package var transportStage: Int? {
         switch self {
         case .truncatedEnvelope: return 0
         case .unsupportedEnvelopeAlgorithm, .unsupportedEnvelopeMode: return 1
@@ -334,9 +334,10 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     static let breakingDeviceSignature: Set<Fault> = [.deviceSignatureOtherTranscript, .deviceKeyMismatch, .deviceCritUnknown,
                                                       .deviceMacWithoutReaderKey]
 
-    /// Throws for a fault that does not apply to `format` or a conflicting pair.
+    /// Throws for a fault that does not apply to `format` or a conflicting pair. An mdoc fault applies to every format
+    /// (one a test registered too); a transport fault to those whose envelope has it.
     public static func validate(_ faults: [Fault], format: ResponseFormat) throws {
-        for fault in faults where !fault.formats.contains(format) {
+        for fault in faults where fault.transportStage != nil && !fault.formats.contains(format) {
             throw SimulationError.faultNotApplicable(fault, "it does not apply to the \(format.rawValue) format")
         }
         for (a, b) in conflicts where faults.contains(a) && faults.contains(b) {

@@ -27,6 +27,8 @@ public struct SimulatedCase: Sendable {
     public var profile: CertificateProfile
     /// Overrides the outcome the faults predict.
     public var expected: ExpectedOutcome?
+    /// The formats the case is simulated and verified in (a test may register one of its own).
+    package var registry: KitRegistry = .standard
 
     /// The merchant identifier of the Apple requests the kit makes.
     public static let merchantID = "merchant.com.example.mdoc-testing"
@@ -73,12 +75,12 @@ public struct SimulatedCase: Sendable {
     public func run() throws -> Result {
         let pki = try TestPKI.shared(seed: seed, curve: curve, at: options.time)
         let configuration = VerifierConfiguration(trustStore: pki.trustStore, profile: profile)
-        let request = try SimulatedRequest(format, seed: seed, pki: pki, configuration: configuration)
+        let request = try SimulatedRequest(format, seed: seed, pki: pki, configuration: configuration, registry: registry)
         let response = try MdocSimulator(pki: pki).simulate(request.target, options: options)
         let report = try request.verify(response, policy: response.request, at: options.time)
         let mode: SimulationOptions.DeviceAuthMode = response.faults.contains(.deviceMacWithoutReaderKey) ? .mac : options.deviceAuthentication
-        let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile,
-                                                                  deviceAuthentication: mode)
+        let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile, deviceAuthentication: mode,
+                                                                  refusesDeviceMac: registry.kit(format)?.refusesDeviceMac == true)
         return Result(response: response, report: report, expected: expected, failure: expectation(report, expected), pki: pki)
     }
 }

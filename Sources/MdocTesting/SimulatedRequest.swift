@@ -15,10 +15,12 @@ package struct SimulatedRequest: Sendable {
     /// The kept state in the flow's own layout; nil for a format without a request flow.
     package let state: [String: String]?
     package let environment: FlowEnvironment
+    /// The formats the request's flow is looked up in.
+    package let registry: KitRegistry
 
     package init(_ format: ResponseFormat, seed: UInt64, pki: TestPKI, configuration: VerifierConfiguration,
-                 responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT) throws {
-        guard let kit = KitFormat.of(format) else {
+                 responseMode: OpenID4VPSession.ResponseMode = .dcAPIJWT, registry: KitRegistry = .standard) throws {
+        guard let kit = registry.kit(format) else {
             throw SimulationError.invalidOption("the kit cannot simulate \(format.rawValue)")
         }
         let seeded = try kit.seededRequest(.init(seed: seed, pki: pki, configuration: configuration, responseMode: responseMode))
@@ -26,6 +28,7 @@ package struct SimulatedRequest: Sendable {
         target = seeded.target
         state = seeded.state
         environment = seeded.environment
+        self.registry = registry
     }
 
     /// Verifies `response` as a relying party would: through the format's flow, with the response as posted.
@@ -46,7 +49,7 @@ package struct SimulatedRequest: Sendable {
             return DeviceResponseVerifier(configuration: environment.configuration).verify(
                 deviceResponse: response.bytes, transcript: response.transcript, readerKey: response.readerKey, request: policy, at: time)
         }
-        guard let flow = try FormatRegistry.flows(environment).first(where: { $0.format == format }) else {
+        guard let flow = try registry.formats.flows(environment).first(where: { $0.format == format }) else {
             throw SimulationError.invalidOption("no request flow is registered for \(format.rawValue)")
         }
         return flow.verify(response: response.postedText, state: state, policy: policy, at: time)

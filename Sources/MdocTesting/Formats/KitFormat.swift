@@ -16,6 +16,12 @@ package struct KitFormat: Sendable {
         package let target: ResponseTarget
         package let state: [String: String]?
         package let environment: FlowEnvironment
+
+        package init(target: ResponseTarget, state: [String: String]?, environment: FlowEnvironment) {
+            self.target = target
+            self.state = state
+            self.environment = environment
+        }
     }
 
     /// What a seeded request is made from.
@@ -44,7 +50,7 @@ package struct KitFormat: Sendable {
     /// the merchant key).
     package let answerNeedsRelyingPartyKey: Bool
 
-    init(format: ResponseFormat, transportFaults: Set<Fault>, transportCodes: [Fault: ErrorCode], refusesDeviceMac: Bool,
+    package init(format: ResponseFormat, transportFaults: Set<Fault>, transportCodes: [Fault: ErrorCode], refusesDeviceMac: Bool,
          corpus: CorpusShape, answerNeedsRelyingPartyKey: Bool = false,
          answering: (@Sendable (PublishedRequest) throws -> ResponseTarget)? = nil,
          seededRequest: @escaping @Sendable (Seed) throws -> SeededRequest) {
@@ -68,6 +74,31 @@ package struct KitFormat: Sendable {
 
     /// The kit side of `format`; nil for a format the kit cannot simulate.
     package static func of(_ format: ResponseFormat) -> KitFormat? { all.first { $0.format == format } }
+}
+
+/// The formats the kit simulates, as a value: the library's registry and each format's kit side, so that a test can
+/// register a format of its own (`adding(_:_:)`) and run the kit's fault table through it.
+package struct KitRegistry: Sendable {
+    /// The library's formats: their descriptors and flows.
+    package let formats: FormatRegistry
+    /// The kit side of each format it simulates.
+    package let kits: [KitFormat]
+
+    /// The built-in formats.
+    package static let standard = KitRegistry(formats: .standard, kits: KitFormat.all)
+
+    package init(formats: FormatRegistry, kits: [KitFormat]) {
+        self.formats = formats
+        self.kits = kits
+    }
+
+    /// This registry with a format's descriptor and its kit side added.
+    package func adding(_ descriptor: FormatDescriptor, _ kit: KitFormat) -> KitRegistry {
+        KitRegistry(formats: formats.adding(descriptor), kits: kits + [kit])
+    }
+
+    /// The kit side of `format`; nil for a format this registry does not simulate.
+    package func kit(_ format: ResponseFormat) -> KitFormat? { kits.first { $0.format == format } }
 }
 
 /// How one format's cases look in a conformance corpus: its files, its `mdocverify verify` options, its kept session
@@ -110,8 +141,13 @@ package struct CorpusShape: Sendable {
         self.carriesEncodingCases = carriesEncodingCases
     }
 
+    /// The shape of a format with a request flow and nothing of its own: one answer file, the kept session.
+    package static func session(responseFile: String) -> CorpusShape {
+        CorpusShape(responseFile: responseFile, verifyOptions: sessionOptions)
+    }
+
     /// The options of a format with a request flow: the answer and the kept session.
-    static func sessionOptions(_ inputs: CorpusInputs) -> [String] {
+    package static func sessionOptions(_ inputs: CorpusInputs) -> [String] {
         ["--response", inputs.response, "--session", inputs.session ?? ""]
     }
 }
@@ -147,7 +183,7 @@ package struct PublishedRequest {
     }
 
     /// The value named `name` as text, or a `SimulationError` naming it.
-    func text(_ name: String) throws -> String {
+    package func text(_ name: String) throws -> String {
         guard let text = try value(name).string else { throw SimulationError.invalidOption("the request's \(name) is not text") }
         return text
     }

@@ -50,9 +50,9 @@ package protocol WalletSide: Sendable {
 
 extension WalletSide {
     /// The page posts the answer, by default.
-    var responseURI: String? { nil }
+    package var responseURI: String? { nil }
     /// No variants, by default.
-    func variant(_ name: String) -> (any WalletSide)? { nil }
+    package func variant(_ name: String) -> (any WalletSide)? { nil }
 
     /// The recipient key, or another one under the `encryptedToOtherKey` fault.
     func recipient(_ key: PublicKey, faults: Set<Fault>, pki: TestPKI) throws -> PublicKey {

@@ -1,4 +1,5 @@
 import CryptoCore
+import ExampleFormat
 import Foundation
 import LoopbackClient
 import MdocModel

@@ -10,11 +10,11 @@ import Verifier
 /// bare DeviceResponse (base64url) answered through the Digital Credentials API under the made-up protocol
 /// `org-example-test-v1`, over a transcript binding the page's origin and a nonce the relying party made.
 extension VerificationReport.Format {
-    static let orgExampleTest = Self(registering: "org-example-test")
+    package static let orgExampleTest = Self(registering: "org-example-test")
 }
 
 extension FormatDescriptor {
-    static let orgExampleTest = FormatDescriptor(
+    package static let orgExampleTest = FormatDescriptor(
         format: .orgExampleTest, title: "Example test format", documentation: "none (tests only)", checks: [], codes: [],
         wire: .digitalCredentials(["org-example-test-v1"], wholeCredential: false), bindsOrigin: true,
         flow: { _, verifier in OrgExampleTestFlow(verifier: verifier) })
@@ -22,27 +22,29 @@ extension FormatDescriptor {
 
 extension FormatRegistry {
     /// The built-in formats and `org-example-test`.
-    static let withExample = FormatRegistry.standard.adding(.orgExampleTest)
+    package static let withExample = FormatRegistry.standard.adding(.orgExampleTest)
 }
 
 /// The example format's request flow: a nonce per request, kept with the origin.
-struct OrgExampleTestFlow: RequestFlow {
+package struct OrgExampleTestFlow: RequestFlow {
     let verifier: ResponseVerifier
 
-    var format: VerificationReport.Format { .orgExampleTest }
+    package init(verifier: ResponseVerifier) { self.verifier = verifier }
+
+    package var format: VerificationReport.Format { .orgExampleTest }
 
     /// The transcript the device signs: `[null, null, ["org-example-test", origin, nonce]]`.
-    static func transcript(origin: String, nonce: [UInt8]) -> SessionTranscript {
+    package static func transcript(origin: String, nonce: [UInt8]) -> SessionTranscript {
         SessionTranscript(built: .array([.null, .null, .array([.text("org-example-test"), .text(origin), .bytes(nonce)])]))
     }
 
-    func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
+    package func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         guard let origin else { throw VerificationError(.inputMalformed, "an org-example-test request is made for a page's origin") }
         let nonce = Base64URL.encode(SecureRandom.bytes(16))
         return PreparedRequest(state: ["nonce": nonce, "origin": origin], publicFields: [("nonce", .string(nonce))])
     }
 
-    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    package func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
                 noting lookups: RevocationLookups?) -> VerificationReport {
         guard let nonce = state["nonce"].flatMap(Base64URL.decodeStrict), let origin = state["origin"] else {
             return verifier.rejected(format, VerificationError(.inputMalformed, "the kept org-example-test request is incomplete"))

@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(
             name: "VerifyServerTests",
-            dependencies: ["VerifyServer", "verify-server", "ExampleFormat", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
+            dependencies: ["VerifyServer", "verify-server", "ExampleFormat", "MdocConformance", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "MdocTesting", "MdocTestingServer", "KitCertificates",
                            "TestSupport", "LoopbackClient",
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),

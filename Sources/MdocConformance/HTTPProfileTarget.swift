@@ -119,7 +119,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
             }
             let answer = try corpus.answer(libraryCase, to: target, material: material)
             values["response"] = answer.postedText
-            let json: [String: JSONValue] = ["documents": documents, "credential": VerifyServerTarget.credential(format, answer.postedText)]
+            let json: [String: JSONValue] = ["documents": documents, "credential": VerifyServerTarget.credential(format.descriptor?.wire, answer.postedText)]
             if libraryCase.postsTwice {
                 guard case .verdict(.accept, _, _) = try verdict(profile.answer, values: values, json: json) else {
                     return .error("the first answer to the request was not accepted, so its replay proves nothing")

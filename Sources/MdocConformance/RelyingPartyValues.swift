@@ -28,11 +28,11 @@ public struct RelyingPartyValues: Sendable {
 
     /// Why the kit cannot answer `format`'s requests with these values, or nil; `fetches`: whether the target fetches
     /// a request object by reference as a wallet does.
-    func missing(for format: ResponseFormat, option: String, fetches: Bool) -> String? {
-        guard let kit = KitFormat.of(format), kit.answering != nil else {
+    func missing(for format: ResponseFormat, option: String, fetches: Bool, in kits: KitRegistry = .standard) -> String? {
+        guard let kit = kits.kit(format), kit.answering != nil else {
             return "the kit's wallet does not answer a published \(format.rawValue) request"
         }
-        if format.descriptor?.wire.byReference == true, !fetches {
+        if kits.formats.descriptor(format)?.wire.byReference == true, !fetches {
             return "this target does not fetch a \(format.rawValue) request object by reference as a wallet does"
         }
         guard kit.answerNeedsRelyingPartyKey, merchantKey == nil else { return nil }
@@ -42,9 +42,9 @@ public struct RelyingPartyValues: Sendable {
     /// The kit's wallet for a request the relying party published, reading its values through `value` (by the kit's
     /// names: `nonce`, `encryptionInfo`, `protocol`, `data`, `authorizationRequest`) and fetching a request object by
     /// reference through `fetch`.
-    func walletTarget(_ format: ResponseFormat, origin: String? = nil, value: @escaping (String) throws -> JSONValue,
-                      fetch: PublishedRequest.Fetch? = nil) throws -> ResponseTarget {
-        guard let answering = KitFormat.of(format)?.answering else {
+    func walletTarget(_ format: ResponseFormat, origin: String? = nil, in kits: KitRegistry = .standard,
+                      value: @escaping (String) throws -> JSONValue, fetch: PublishedRequest.Fetch? = nil) throws -> ResponseTarget {
+        guard let answering = kits.kit(format)?.answering else {
             throw TargetFailure(description: "no request flow for \(format.rawValue)")
         }
         let published = PublishedRequest(value: value, fetch: fetch, origin: origin ?? self.origin, merchantKey: merchantKey,
@@ -68,8 +68,9 @@ extension RelyingPartyValues {
 
     /// The kit's wallet for a request published as `fields` (verify-server's create answer, or a flow's public
     /// fields), fetching a request object by reference through `fetch`.
-    func walletTarget(_ format: ResponseFormat, fields: JSONValue, fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
-        try walletTarget(format, value: { name in
+    func walletTarget(_ format: ResponseFormat, fields: JSONValue, in kits: KitRegistry, fetch: @escaping PublishedRequest.Fetch) throws
+        -> ResponseTarget {
+        try walletTarget(format, in: kits, value: { name in
             var found: JSONValue? = fields
             for key in Self.publishedPaths[name] ?? [name] { found = found?[key] }
             guard let found else { throw TargetFailure(description: "the \(format.rawValue) request has no \(name)") }

@@ -30,7 +30,7 @@ public struct RequestFlowTarget: ConformanceTarget {
                                                           allowNonSelfSignedAnchors: store.allowsNonSelfSignedAnchors,
                                                           provenance: store.provenance)
         do {
-            flows = try FormatRegistry.flows(environment)
+            flows = try corpus.registry.formats.flows(environment)
         } catch {
             throw ConformanceError("the environment's flows cannot be built: \(error.message)")
         }
@@ -50,10 +50,10 @@ public struct RequestFlowTarget: ConformanceTarget {
 
     /// Formats without a flow, and Apple without a recipient key, do not apply.
     public func notApplicable(_ testCase: ConformanceRunCase) -> String? {
-        guard let format = ResponseFormat(rawValue: testCase.format), flows.contains(where: { $0.format == format }) else {
+        guard let format = corpus.registry.formats.format(named: testCase.format), flows.contains(where: { $0.format == format }) else {
             return "the environment has no request flow for \(testCase.format)"
         }
-        return relyingParty.missing(for: format, option: "a recipient key in the environment", fetches: true)
+        return relyingParty.missing(for: format, option: "a recipient key in the environment", fetches: true, in: corpus.registry)
     }
 
     /// Prepares the request, answers it as the kit's wallet and verifies the answer through the flow.
@@ -90,7 +90,7 @@ public struct RequestFlowTarget: ConformanceTarget {
     /// in-process).
     func creation(_ format: ResponseFormat, id: String) -> RequestCreation {
         let base = "https://verifier.example/v1/wallet/" + FormEncoding.encode(id)
-        let urls = format.descriptor?.wire.byReference == true ? WalletURLs(request: base + "/request", response: base + "/direct_post") : nil
+        let urls = corpus.registry.formats.descriptor(format)?.wire.byReference == true ? WalletURLs(request: base + "/request", response: base + "/direct_post") : nil
         return RequestCreation(origin: relyingParty.origin, walletURLs: urls, expiresAt: corpus.time.addingTimeInterval(300))
     }
 
@@ -98,9 +98,10 @@ public struct RequestFlowTarget: ConformanceTarget {
     /// does not name its protocol uses the format's default one) and fetching a request object through `fetch`.
     func walletTarget(_ format: ResponseFormat, prepared: PreparedRequest, fetch: @escaping PublishedRequest.Fetch) throws -> ResponseTarget {
         var fields = prepared.publicFields
-        if let wireProtocol = format.descriptor?.wire.dcAPIProtocols.first, !fields.contains(where: { $0.0 == "protocol" }) {
+        if let wireProtocol = corpus.registry.formats.descriptor(format)?.wire.dcAPIProtocols.first,
+           !fields.contains(where: { $0.0 == "protocol" }) {
             fields.append(("protocol", .string(wireProtocol)))
         }
-        return try relyingParty.walletTarget(format, fields: .object(fields), fetch: fetch)
+        return try relyingParty.walletTarget(format, fields: .object(fields), in: corpus.registry, fetch: fetch)
     }
 }

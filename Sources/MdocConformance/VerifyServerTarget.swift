@@ -44,23 +44,24 @@ public struct VerifyServerTarget: ConformanceTarget {
     /// Formats without a request flow, Apple without the merchant key, and a format answered by reference without an
     /// API key do not apply.
     public func notApplicable(_ testCase: ConformanceRunCase) -> String? {
-        guard let format = ResponseFormat(rawValue: testCase.format), format.hasRequestFlow else {
+        guard let format = corpus.registry.formats.format(named: testCase.format),
+              let descriptor = corpus.registry.formats.descriptor(format), descriptor.hasRequestFlow else {
             return "verify-server verifies only formats it makes requests for"
         }
-        if format.descriptor?.wire.byReference == true, apiKey == nil {
+        if descriptor.wire.byReference, apiKey == nil {
             return "\(format.rawValue)'s wallet posts to the server itself and only the backend API reads the result: give --api-key-file"
         }
-        return relyingParty.missing(for: format, option: "--merchant-key", fetches: true)
+        return relyingParty.missing(for: format, option: "--merchant-key", fetches: true, in: corpus.registry)
     }
 
     /// Creates a request, answers it as the kit's wallet with the case's faults and reads the server's verdict.
     public func observe(_ testCase: ConformanceRunCase) -> ConformanceObservation {
-        guard let libraryCase = testCase.libraryCase, let format = ResponseFormat(rawValue: testCase.format) else {
+        guard let libraryCase = testCase.libraryCase, let format = corpus.registry.formats.format(named: testCase.format) else {
             return .error("the case is not in this mdocverify's catalogue")
         }
         do {
             let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
-            let target = try relyingParty.walletTarget(format, fields: fields, fetch: fetchRequestObject)
+            let target = try relyingParty.walletTarget(format, fields: fields, in: corpus.registry, fetch: fetchRequestObject)
             let secret = fields["clientSecret"]?.string
             let answer: SimulatedResponse
             do {
@@ -104,8 +105,8 @@ public struct VerifyServerTarget: ConformanceTarget {
 
     /// What a page posts to the wallet-facing endpoint: the DC API credential `{protocol, data}` for a format
     /// answered through the API, `{"response": …}` otherwise.
-    static func credential(_ format: ResponseFormat, _ posted: String) -> JSONValue {
-        guard let wire = format.descriptor?.wire, let defaultProtocol = wire.dcAPIProtocols.first else {
+    static func credential(_ wire: FormatWire?, _ posted: String) -> JSONValue {
+        guard let wire, let defaultProtocol = wire.dcAPIProtocols.first else {
             return .object([("response", .string(posted))])
         }
         guard wire.takesWholeCredential else {
@@ -141,7 +142,7 @@ public struct VerifyServerTarget: ConformanceTarget {
         if let responseURI { return .form(posted, to: responseURI) }
         guard apiKey != nil else { return nil }
         guard let secret else { throw TargetFailure(description: "POST /v1/transactions answered no clientSecret") }
-        return .page(credential: Self.credential(format, posted), secret: secret)
+        return .page(credential: Self.credential(corpus.registry.formats.descriptor(format)?.wire, posted), secret: secret)
     }
 
     /// `POST /v1/verify` (or, for a transaction, the wallet-facing endpoint and the status): 200 accepted; 422

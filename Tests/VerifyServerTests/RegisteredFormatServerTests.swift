@@ -2,6 +2,7 @@ import CryptoCore
 import ExampleFormat
 import Foundation
 import LoopbackClient
+import MdocConformance
 import MdocModel
 import MdocTesting
 import Testing
@@ -74,5 +75,37 @@ struct RegisteredFormatServerTests {
             #expect(created.status == 400)
             #expect(created.text.contains("annex-c") && !created.text.contains("org-example-test,"))
         }
+    }
+
+    @Test("conformance run --target verify-server drives the registered format: every applicable case of its corpus passes, codes included")
+    func conformance() async throws {
+        let key = TransactionAPITests.key("shop")
+        let corpus = ConformanceCorpus(formats: [.orgExampleTest], registry: .withExample)
+        let wallet = try SimulatedWallet(time: corpus.time)
+        defer { wallet.remove() }
+        let trust = wallet.folder.appendingPathComponent("corpus-iaca.pem")
+        try corpus.material().iacaPEM.write(to: trust, atomically: true, encoding: .utf8)
+        var settings = wallet.configuration(testMode: true)
+        settings.apiKeys = [key.entry]
+        settings.trustStorePaths = [trust.path]
+        settings.verificationTime = corpus.time
+        let configuration = settings
+        let summary = try await ServerFixture.withServer(configuration, store: InMemoryRequestStore(), formats: .withExample) { server in
+            let base = try #require(URL(string: "http://127.0.0.1:\(try await server.app.port())"))
+            let run = ConformanceRun(target: try VerifyServerTarget(base: base, corpus: corpus, apiKey: key.text),
+                                     cases: corpus.cases.map(ConformanceRunCase.init), expectCodes: true, jobs: 2)
+            // The run blocks on its HTTP calls: on a thread of its own, so the server's tasks keep the cooperative pool.
+            return await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: run.run()) }.start()
+            }
+        }
+        #expect(!summary.failed(strict: true), "\(summary.text())")
+        #expect(summary.count(.passed) > 40, "\(summary.text())")
+        #expect(summary.results.allSatisfy { $0.testCase.format == "org-example-test" })
+        // What the server cannot be asked (each case's own revocation lists, another certificate profile) is apart.
+        #expect(summary.results.filter { $0.outcome == .notApplicable }.allSatisfy {
+            !Set($0.testCase.requires).isDisjoint(with: ["revocation", "certificate-profile"])
+        }, "\(summary.text())")
+        #expect(summary.results.contains { $0.testCase.id == "org-example-test/attack/replay" && $0.outcome == .passed })
     }
 }

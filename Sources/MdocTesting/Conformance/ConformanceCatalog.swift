@@ -8,8 +8,8 @@ import Verifier
 /// The cases of the corpus, per format: positive controls, every kit fault that applies to the format, and the attack
 /// classes the kit can build.
 enum ConformanceCatalog {
-    static func cases(for kit: KitFormat) -> [ConformanceCase] {
-        var list = CaseList(format: kit.format)
+    static func cases(for kit: KitFormat, in registry: KitRegistry) -> [ConformanceCase] {
+        var list = CaseList(kit: kit, hasRequestFlow: registry.formats.descriptor(kit.format)?.hasRequestFlow == true)
         addPositiveControls(to: &list)
         addFaults(to: &list)
         addAttacks(to: &list)
@@ -19,8 +19,14 @@ enum ConformanceCatalog {
 
     /// The cases of one format as they are added, each with its id from the format, kind and name.
     struct CaseList {
-        let format: ResponseFormat
+        /// The format's kit side.
+        let kit: KitFormat
+        /// Whether the format has a request flow (a replay is then an attack).
+        let hasRequestFlow: Bool
         var cases: [ConformanceCase] = []
+
+        var format: ResponseFormat { kit.format }
+        var shape: CorpusShape { kit.corpus }
 
         mutating func add(_ kind: ConformanceCase.Kind, _ name: String, clause: String, summary: String, expected: ExpectedOutcome,
                           requires: Set<ConformanceCase.Requirement> = [], fault: Fault? = nil, recipe: Recipe) {
@@ -31,7 +37,7 @@ enum ConformanceCatalog {
 
     /// Positive controls.
     static func addPositiveControls(to list: inout CaseList) {
-        let shape = KitFormat.of(list.format)?.corpus
+        let shape: CorpusShape? = list.shape
         list.add(.positive, "mdl", clause: "ISO/IEC 18013-5 §9.3 (mdoc verification)",
                  summary: "a correct mDL response with six elements: it must verify", expected: .verified, recipe: Recipe())
         if shape?.requestDocTypeCode == nil {  // a request that binds the docType asks for the mDL
@@ -52,7 +58,7 @@ enum ConformanceCatalog {
     /// Every kit fault of the format.
     static func addFaults(to list: inout CaseList) {
         let format = list.format
-        for fault in Fault.allCases where fault.formats.contains(format) {
+        for fault in Fault.allCases where fault.transportStage == nil || list.kit.transportFaults.contains(fault) {
             var recipe = Recipe(faults: [fault])
             var requires: Set<ConformanceCase.Requirement> = []
             if fault.needsStatusList || fault == .documentSignerRevoked {
@@ -66,15 +72,15 @@ enum ConformanceCatalog {
             if profile == .strict { requires.insert(.certificateProfile) }
             let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
             list.add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
-                     expected: ExpectedOutcome.forFaults([fault], format: format, profile: profile, deviceAuthentication: mode),
+                     expected: ExpectedOutcome.forFaults([fault], format: format, profile: profile, deviceAuthentication: mode,
+                                                         refusesDeviceMac: list.kit.refusesDeviceMac),
                      requires: requires, fault: fault, recipe: recipe)
         }
     }
 
     /// Attack classes.
     static func addAttacks(to list: inout CaseList) {
-        let format = list.format
-        let shape = KitFormat.of(format)?.corpus
+        let shape: CorpusShape? = list.shape
         let mdl = NameSpace.mDL
         list.add(.attack, "age-over-disclosure", clause: "ISO/IEC 18013-5 §7.2.5 (age_over_NN), §8.3.2.1.2.1; data minimisation",
                  summary: "asked only age_over_21, the wallet also returns age_in_years and birth_date (the exact age)",
@@ -103,7 +109,7 @@ enum ConformanceCatalog {
                  summary: "the device signs over another format's session transcript (\(shape?.otherTranscriptName ?? "another format's")) for this request",
                  expected: .rejected(.deviceSignatureInvalid), recipe: Recipe(transcript: .otherFormat))
         shape?.extraAttacks(&list)
-        if format.hasRequestFlow {
+        if list.hasRequestFlow {
             list.add(.attack, "replay", clause: "ISO/IEC 18013-7 §6 (one response per request); relying-party policy",
                      summary: "a correct answer posted a second time to the same request: the second must be refused",
                      expected: .rejected(ErrorCode("nonce.replayed")), requires: [.state], recipe: Recipe(replay: true))

@@ -27,15 +27,24 @@ public struct ConformanceCorpus: Sendable {
     public let time: Date
     /// The seed of the PKI, the device keys and the request values.
     public let seed: UInt64
-    /// The cases, format by format in `FormatRegistry` order.
+    /// The cases, format by format in registry order.
     public let cases: [ConformanceCase]
+    /// The formats the cases are made in and their requests answered through.
+    package let registry: KitRegistry
 
     /// The corpus for `time` (rounded down to whole seconds) and `seed`; `formats` limits it (nil: every format).
     public init(time: Date = ConformanceCorpus.defaultTime, seed: UInt64 = ConformanceCorpus.defaultSeed,
                 formats: [ResponseFormat]? = nil) {
+        self.init(time: time, seed: seed, formats: formats, registry: .standard)
+    }
+
+    /// The corpus of `registry`'s formats (a test may register one of its own).
+    package init(time: Date = ConformanceCorpus.defaultTime, seed: UInt64 = ConformanceCorpus.defaultSeed, formats: [ResponseFormat]? = nil,
+                 registry: KitRegistry) {
         self.time = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
         self.seed = seed
-        cases = KitFormat.all.filter { formats?.contains($0.format) ?? true }.flatMap(ConformanceCatalog.cases(for:))
+        self.registry = registry
+        cases = registry.kits.filter { formats?.contains($0.format) ?? true }.flatMap { ConformanceCatalog.cases(for: $0, in: registry) }
     }
 
     /// A case's files, ready to write into its folder.
@@ -73,8 +82,8 @@ public struct ConformanceCorpus: Sendable {
         let pki = try TestPKI(seed: seed, curve: .p256, at: time)
         let configuration = VerifierConfiguration(trustStore: pki.trustStore)
         var requests: [ResponseFormat: SimulatedRequest] = [:]
-        for kit in KitFormat.all {
-            requests[kit.format] = try SimulatedRequest(kit.format, seed: seed, pki: pki, configuration: configuration)
+        for kit in registry.kits {
+            requests[kit.format] = try SimulatedRequest(kit.format, seed: seed, pki: pki, configuration: configuration, registry: registry)
         }
         var issuers: [Recipe.Issuer: TestPKI] = [:]
         for curve in Recipe.Issuer.otherCurves { issuers[.curve(curve)] = try TestPKI(seed: seed, curve: curve, at: time) }
@@ -96,7 +105,7 @@ public struct ConformanceCorpus: Sendable {
         let response = try answer(testCase, to: request.target, material: material)
 
         var files: [String: [UInt8]] = [:]
-        let inputs = CorpusInputs(testCase, recipe: recipe)
+        let inputs = inputs(testCase)
         files[inputs.response] = response.bytes
         let issuing = material.pki(for: recipe.issuer).iaca
         let roots = (recipe.severalRoots ? material.otherRoots : []) + [issuing]
@@ -114,9 +123,9 @@ public struct ConformanceCorpus: Sendable {
             }
         }
         if let policy = response.request { files["request.json"] = Array((Self.json(policy).serialized(pretty: true) + "\n").utf8) }
-        if let key = Self.privateKey(request) { files[inputs.privateKey ?? "private-key.pem"] = Array(key.pkcs8PEM().utf8) }
+        if let key = registry.kit(request.format)?.corpus.privateKey(request) { files[inputs.privateKey ?? "private-key.pem"] = Array(key.pkcs8PEM().utf8) }
         if let state = request.state {
-            files["session.json"] = Array((Self.session(format: testCase.format, state: state, policy: response.request,
+            files["session.json"] = Array((session(format: testCase.format, state: state, policy: response.request,
                                                         environment: request.environment).serialized(pretty: true) + "\n").utf8)
         } else {
             files["session-transcript.cbor"] = request.target.transcript.bytes
@@ -197,7 +206,7 @@ public struct ConformanceCorpus: Sendable {
     /// `manifest.json`: the corpus's time, seed and every case's entry (see `entry(_:material:)`), with a final newline.
     public func manifest(material: Material) -> String {
         var counts: [(String, JSONValue)] = []
-        for kit in KitFormat.all {
+        for kit in registry.kits {
             let count = cases.filter { $0.format == kit.format }.count
             if count > 0 { counts.append((kit.format.rawValue, .int(count))) }
         }
@@ -219,7 +228,7 @@ public struct ConformanceCorpus: Sendable {
     /// code(s), requirements, verification time, the input files by role, the request values and the `mdocverify`
     /// arguments that verify it from inside its folder.
     public func entry(_ testCase: ConformanceCase, material: Material) -> JSONValue {
-        let inputs = CorpusInputs(testCase, recipe: testCase.recipe)
+        let inputs = inputs(testCase)
         var files: [(String, JSONValue)] = [("response", .string(inputs.response)), ("trust", .array(inputs.trust.map(JSONValue.string)))]
         if !inputs.crls.isEmpty { files.append(("crls", .array(inputs.crls.map(JSONValue.string)))) }
         if !inputs.statusLists.isEmpty { files.append(("statusLists", .array(inputs.statusLists.map(JSONValue.string)))) }
@@ -254,7 +263,7 @@ public struct ConformanceCorpus: Sendable {
 
     /// `mdocverify verify …` for the case, run from inside its folder, with `--json`.
     func mdocverifyArguments(_ testCase: ConformanceCase, inputs: CorpusInputs) -> [String] {
-        var arguments = ["verify", testCase.format.rawValue] + (KitFormat.of(testCase.format)?.corpus.verifyOptions(inputs) ?? [])
+        var arguments = ["verify", testCase.format.rawValue] + (registry.kit(testCase.format)?.corpus.verifyOptions(inputs) ?? [])
         arguments += inputs.trust.flatMap { ["--trust", $0] } + ["--at", RFC3339.format(time)]
         arguments += inputs.crls.flatMap { ["--crl", $0] } + inputs.statusLists.flatMap { ["--status-list", $0] }
         if !inputs.statusLists.isEmpty { arguments += ["--revocation", "hard"] }
@@ -262,10 +271,10 @@ public struct ConformanceCorpus: Sendable {
         return arguments + ["--json"]
     }
 
-    /// The relying party's private key a format's request keeps: Apple's merchant key, Annex C's recipient key, the
-    /// OpenID4VP response encryption key.
-    static func privateKey(_ request: SimulatedRequest) -> PrivateKey? {
-        KitFormat.of(request.format)?.corpus.privateKey(request)
+    /// A case's input files, by the format's kit side in this corpus's registry.
+    func inputs(_ testCase: ConformanceCase) -> CorpusInputs {
+        CorpusInputs(testCase, recipe: testCase.recipe, shape: registry.kit(testCase.format)?.corpus,
+                     hasRequestFlow: registry.formats.descriptor(testCase.format)?.hasRequestFlow == true)
     }
 
     /// The request values a verifier binds into the transcript, as plain text.
@@ -325,14 +334,14 @@ public struct ConformanceCorpus: Sendable {
 
     /// `session.json` as `mdocverify request <format>` writes it (version 1): the flow's kept state, the request and,
     /// for Apple, the merchant and team IDs.
-    static func session(format: ResponseFormat, state: [String: String], policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
+    func session(format: ResponseFormat, state: [String: String], policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .int(1)),
             ("format", .string(format.rawValue)),
             ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ]
-        if let policy { members.append(("request", json(policy))) }
-        members += KitFormat.of(format)?.corpus.sessionValues(environment) ?? []
+        if let policy { members.append(("request", Self.json(policy))) }
+        members += registry.kit(format)?.corpus.sessionValues(environment) ?? []
         return .object(members)
     }
 }
@@ -365,8 +374,7 @@ package struct CorpusInputs {
     /// The reader's private key a deviceMac case gives the verifier (PKCS#8 PEM).
     package let readerKey: String?
 
-    init(_ testCase: ConformanceCase, recipe: Recipe) {
-        let shape = KitFormat.of(testCase.format)?.corpus
+    init(_ testCase: ConformanceCase, recipe: Recipe, shape: CorpusShape?, hasRequestFlow flow: Bool) {
         response = shape?.responseFile ?? "device-response.cbor"
         trust = ["iaca.pem"] + (recipe.faults.contains(.statusListOtherIssuer) ? ["other-issuer-iaca.pem"] : [])
         let revocation = testCase.requires.contains(.revocation)
@@ -376,7 +384,6 @@ package struct CorpusInputs {
         // The kit adds a request for these faults when the recipe has none.
         let kitRequest = recipe.faults.contains(.duplicateDocType) || recipe.faults.contains(.deviceSignedElementNotRequested)
         request = recipe.request != nil || kitRequest ? "request.json" : nil
-        let flow = testCase.format.hasRequestFlow
         session = flow ? "session.json" : nil
         transcript = flow ? nil : "session-transcript.cbor"
         privateKey = shape?.privateKeyFile

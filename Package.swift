@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "CryptoCoreTests", dependencies: ["CryptoCore", "KitCertificates", "TestSupport"]),
         .testTarget(name: "HPKETests", dependencies: ["HPKE", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocTests", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "CBOR", "CryptoCore", "CZlib", "TestSupport", "MdocTesting", "KitCertificates", "Verifier"]),
-        .testTarget(name: "CLITests", dependencies: ["mdocverify", "MdocConformance", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["mdocverify", "ExampleFormat", "MdocConformance", "MdocTesting", "MdocTestingServer", "Verifier", "Mdoc", "MdocModel", "MdocTrust", "CryptoCore", "TestSupport"]),
         .testTarget(name: "MdocConformanceTests", dependencies: ["MdocConformance", "MdocTesting", "Verifier", "MdocModel", "CryptoCore"]),
         .testTarget(name: "VerifierTests", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "TestSupport", "MdocTesting"]),
         .testTarget(

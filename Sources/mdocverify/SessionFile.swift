@@ -122,10 +122,11 @@ struct SessionFile: Equatable {
             throw UsageFailure("session at \(path) is version \(number); this mdocverify reads version \(Self.version): "
                                + "use the mdocverify that wrote it, or create the request again with this one")
         }
-        guard let formatName = object["format"]?.string, let format = VerificationReport.Format(rawValue: formatName),
-              format.hasRequestFlow
+        let formats = RegisteredFormats.kits.formats
+        guard let formatName = object["format"]?.string, let format = formats.format(named: formatName),
+              formats.descriptor(format)?.hasRequestFlow == true
         else {
-            let kept = VerificationReport.Format.allCases.filter(\.hasRequestFlow).map(\.rawValue).sorted().joined(separator: ", ")
+            let kept = formats.descriptors.filter(\.hasRequestFlow).map(\.format.rawValue).sorted().joined(separator: ", ")
             throw UsageFailure("session at \(path) names no format this mdocverify keeps sessions for (\(kept)): \(fix)")
         }
         if let expected, format != expected {

@@ -8,7 +8,9 @@ extension JSONValue {
 
     /// Parses `bytes` as one JSON value with nothing but whitespace around it; a repeated member name is an error.
     ///
-    /// - Parameter maxNodes: the most values (of any kind) the document may hold.
+    /// - Parameters:
+    ///   - bytes: The UTF-8 JSON text.
+    ///   - maxNodes: The most values (of any kind) the document may hold.
     public static func parse(_ bytes: some Collection<UInt8>, maxNodes: Int) throws(JSONReadError) -> JSONValue {
         var reader = JSONReader(bytes: Array(bytes), maxNodes: maxNodes, refuseRepeats: true)
         return try reader.document()

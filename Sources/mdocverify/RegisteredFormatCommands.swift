@@ -15,8 +15,14 @@ enum RegisteredFormats {
     /// when there is none.
     static func flow(_ name: String, environment: FlowEnvironment) throws -> (FormatDescriptor, any RequestFlow) {
         let formats = kits.formats
+        let flows: [any RequestFlow]
+        do {
+            flows = try formats.flows(environment)
+        } catch {
+            throw UsageFailure("\(error.code.rawValue): \(error.message)")
+        }
         guard let format = formats.format(named: name), let descriptor = formats.descriptor(format),
-              let flow = try? formats.flows(environment).first(where: { $0.format == format }) else {
+              let flow = flows.first(where: { $0.format == format }) else {
             let known = formats.descriptors.filter(\.hasRequestFlow).map(\.format.rawValue).joined(separator: ", ")
             throw UsageFailure("\(InputQuote.short(name)) is not a registered format with a request flow (\(known))")
         }

@@ -382,6 +382,14 @@ struct APIKeyConfigurationTests {
             #expect(environmentProblems.isEmpty, "\(environmentProblems)")
             #expect(fromEnvironment.apiKeys.map(\.id) == ["env"])
             #expect(fromEnvironment.apiKeys.first?.origins == ["https://env.example"])
+
+            // A member of another JSON type is refused, never read as absent (an absent `formats` allows every format).
+            for member in [#""formats": 5"#, #""formats": ["annex-c", 1]"#, #""origins": {"a": "b"}"#, #""formats": null"#] {
+                let (_, problems) = ConfigurationLoader.read(file: file, environment: [
+                    "VERIFY_SERVER_API_KEYS": #"[{"id": "env", "sha256": "\#(hash)", \#(member)}]"#,
+                ])
+                #expect(problems.contains { $0.contains("entry 1") && $0.contains("must be a string or a list of strings") }, "\(member): \(problems)")
+            }
         }
     }
 

@@ -31,7 +31,7 @@ extension JSONValue {
 
     /// Parses `text` as a JSON object; nil when it is not one (any reading error included).
     public static func object(_ text: some StringProtocol, maxNodes: Int) -> JSONValue? {
-        guard let value = try? parse(Array(text.utf8), maxNodes: maxNodes), value.isObject else { return nil }
+        guard let value = try? parse(text.utf8, maxNodes: maxNodes), value.isObject else { return nil }
         return value
     }
 }

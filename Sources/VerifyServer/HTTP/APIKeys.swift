@@ -111,16 +111,25 @@ public struct APIKey: Sendable, Equatable {
             guard let json = (try? JSONValue.parse(text.utf8, maxNodes: 100_000))?.array, json.allSatisfy(\.isObject) else {
                 throw ConfigurationValueError("must be a list of {id, sha256, origins, formats} (JSON text in the environment)")
             }
-            objects = json.map { object in
-                var fields: [String: String] = [:]
-                for (name, value) in object.members ?? [] {
-                    if let text = value.string { fields[name] = text }
-                    if let list = value.array?.compactMap(\.string), list.count == value.array?.count { fields[name] = list.joined(separator: ",") }
-                }
-                return fields
-            }
+            objects = try json.enumerated().map { index, object throws(ConfigurationValueError) in try fields(object, entry: index + 1) }
         }
         return try objects.map { object throws(ConfigurationValueError) in try key(object) }
+    }
+
+    /// One entry of the environment's JSON list as text fields (a list joined with commas). A member of another JSON
+    /// type is refused: read as absent, a `formats` of the wrong type would allow every format.
+    private static func fields(_ object: JSONValue, entry: Int) throws(ConfigurationValueError) -> [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in object.members ?? [] {
+            if let text = value.string {
+                fields[name] = text
+            } else if let items = value.array, case let texts = items.compactMap(\.string), texts.count == items.count {
+                fields[name] = texts.joined(separator: ",")
+            } else {
+                throw ConfigurationValueError("entry \(entry): \(InputQuote.short(name)) is \(value.kind); it must be a string or a list of strings")
+            }
+        }
+        return fields
     }
 
     private static func key(_ object: [String: String]) throws(ConfigurationValueError) -> APIKey {

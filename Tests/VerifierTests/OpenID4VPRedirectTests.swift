@@ -305,7 +305,7 @@ struct OpenID4VPRedirectTests {
         #expect(Self.codes(plain.verify(try plain.answer(), session: haipSession)) == [.haipEncryptionRequired])
     }
 
-    @Test("wallet_metadata: what rules the request out is refused by name; unknown members are ignored; not JSON, or a wrong type, is invalid")
+    @Test("wallet_metadata: what rules the request out is refused by name; unknown members are ignored; not JSON, a member twice, or a wrong type, is invalid")
     func walletMetadata() throws {
         let setup = try Self.setup()
         let reader = try TestReaderPKI.shared().identity
@@ -328,6 +328,11 @@ struct OpenID4VPRedirectTests {
         #expect(code("not json") == .redirectRequestInvalid)
         #expect(code("[]") == .redirectRequestInvalid)
         #expect(code(#"{"request_object_signing_alg_values_supported":"ES256"}"#) == .redirectRequestInvalid)
+        // A member named twice: one reader would honour the first list, another the second.
+        #expect(code(#"{"request_object_signing_alg_values_supported":["ES256"],"request_object_signing_alg_values_supported":["RS256"]}"#)
+                == .redirectRequestInvalid)
+        #expect(code(#"{"vp_formats_supported":1}"#) == .redirectRequestInvalid)
+        #expect(code(#"{"vp_formats_supported":["mso_mdoc"]}"#) == .redirectRequestInvalid)
         #expect(code("{\"a\":\"" + String(repeating: "x", count: 20_000) + "\"}") == .redirectRequestInvalid)
         #expect(code(nil, nonce: String(repeating: "n", count: 257)) == .redirectRequestInvalid)
         #expect(code(nil, nonce: String(repeating: "n", count: 256)) == nil)

@@ -76,6 +76,9 @@ struct WalletMetadata {
         for name in Self.arrayMembers where object[name] != nil && strings(name) == nil {
             throw VerificationError(.redirectRequestInvalid, "wallet_metadata's \(name) is not an array of strings")
         }
+        if let formats = object["vp_formats_supported"], !formats.isObject {
+            throw VerificationError(.redirectRequestInvalid, "wallet_metadata's vp_formats_supported is not an object")
+        }
         var missing: [String] = []
         if let values = strings("request_object_signing_alg_values_supported"), !values.contains(signingAlgorithm) {
             missing.append("the request object is signed with \(signingAlgorithm), not in request_object_signing_alg_values_supported")
@@ -92,7 +95,7 @@ struct WalletMetadata {
                                + "authorization_encryption_enc_values_supported")
             }
         }
-        if let formats = object["vp_formats_supported"], formats.isObject, formats["mso_mdoc"] == nil {
+        if let formats = object["vp_formats_supported"], formats["mso_mdoc"] == nil {
             missing.append("the request asks for mso_mdoc, not in vp_formats_supported")
         }
         guard missing.isEmpty else {

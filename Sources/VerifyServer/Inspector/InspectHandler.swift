@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 import Foundation
 import Hummingbird
@@ -7,6 +8,9 @@ import Verifier
 import VerifyServerAPI
 
 extension ServerHandlers {
+    /// The inspector's CBOR tree stops after this many nodes, so a large response cannot make an unbounded answer.
+    static let inspectedNodes = 20_000
+
     /// `POST /v1/inspect` (inspector only, test mode): verifies a pasted response without creating or consuming a
     /// request and answers `{"report", "cbor"}` — the report as `/v1/verify` gives it and the decrypted
     /// DeviceResponse as a CBOR tree, whatever the outcome. Logged like a verification: format, outcome, code.
@@ -25,7 +29,8 @@ extension ServerHandlers {
                                  duration: ContinuousClock.now - start)
             logger.info("inspection", metadata: ["format": "\(format.rawValue)", "outcome": "\(report.verified ? "verified" : "rejected")",
                                                  "code": "\(code?.rawValue ?? "none")"])
-            let cbor = inspection.deviceResponses.first.map(CBORTreeJSON.tree) ?? .null
+            let cbor = inspection.deviceResponses.first.flatMap { try? CBORDecoder.decode($0, limits: .default) }
+                .map { InspectTree.node($0).limited(to: Self.inspectedNodes).json } ?? .null
             return Response.json(.ok, .object([("report", report.json), ("cbor", cbor)]))
         } catch {
             logger.info("inspection refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])

@@ -256,72 +256,18 @@
     return section;
   }
 
-  // ---- CBOR (diagnostic notation) ----
+  // ---- CBOR (the tree `mdocverify inspect` prints: {label, summary, children}) ----
 
-  function scalarText(node) {
-    switch (node.type) {
-      case 'text': return JSON.stringify(String(node.value));
-      case 'bytes': return "h'" + (node.hex || '') + (node.truncated ? "…' (" + node.length + ' bytes)' : "'");
-      case 'null': case 'undefined': return node.type;
-      case 'simple': return 'simple(' + node.value + ')';
-      default: return String(node.value);
-    }
-  }
-
-  function count(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
-
-  function isContainer(node) {
-    return node.type === 'map' || node.type === 'array' || (node.type === 'tag' && isObject(node.item) &&
-      (node.embedded !== undefined || isContainer(node.item)));
-  }
-
-  function scalarNode(node) {
-    if (node.type === 'tag') {
-      return append(el('span', 'cbor-tag'), node.tag + '(', scalarNode(isObject(node.item) ? node.item : { type: 'null' }), ')');
-    }
-    var kind = node.type === 'text' || node.type === 'bytes' ? 'cbor-string' : 'cbor-number';
-    return el('span', kind, scalarText(node));
-  }
-
-  function keyNode(node) {
-    if (!isObject(node)) { return el('span', 'cbor-key', '?'); }
-    if (!isContainer(node)) { return append(el('span', 'cbor-key'), scalarNode(node)); }
-    var summary = node.type === 'map' ? '{ ' + count(list(node.entries).length, 'entry', 'entries') + ' }'
-      : node.type === 'array' ? '[ ' + count(list(node.items).length, 'item', 'items') + ' ]' : node.tag + '(…)';
-    return el('span', 'cbor-key', summary);
-  }
-
-  function cborNode(node, depth, label) {
-    if (!isObject(node)) { node = { type: 'undefined' }; }
-    if (!isContainer(node)) {
-      return append(el('div', 'cbor-line'), label, label ? ': ' : null, scalarNode(node));
-    }
+  function cborNode(node, depth) {
+    if (!isObject(node)) { return el('div', 'cbor-line', '?'); }
+    var head = [node.label ? el('span', 'cbor-key', String(node.label)) : null,
+      node.label && node.summary ? ': ' : null, node.summary ? el('span', 'cbor-value', String(node.summary)) : null];
+    var children = list(node.children).filter(isObject);
+    if (!children.length) { return append.apply(null, [el('div', 'cbor-line')].concat(head)); }
     var details = el('details', 'cbor-node');
     details.open = depth < 2;
-    var summary = append(el('summary'), label, label ? ': ' : null);
-    details.appendChild(summary);
-    var prefix = '';
-    var suffix = '';
-    while (node.type === 'tag' && node.embedded === undefined) {  // e.g. 1004({…}): the tag around its container
-      prefix += node.tag + '(';
-      suffix += ')';
-      node = node.item;
-    }
-    if (node.type === 'map') {
-      var entries = list(node.entries);
-      append(summary, el('span', 'cbor-brace', prefix + '{ ' + count(entries.length, 'entry', 'entries') + ' }' + suffix));
-      entries.forEach(function (entry) {
-        if (isObject(entry)) { details.appendChild(cborNode(entry.value, depth + 1, keyNode(entry.key))); }
-      });
-    } else if (node.type === 'array') {
-      var items = list(node.items);
-      append(summary, el('span', 'cbor-brace', prefix + '[ ' + count(items.length, 'item', 'items') + ' ]' + suffix));
-      items.forEach(function (item) { details.appendChild(cborNode(item, depth + 1, null)); });
-    } else {
-      var bytes = isObject(node.item) && node.item.type === 'bytes' ? ' ' + node.item.length + ' bytes' : '';
-      append(summary, el('span', 'cbor-brace', prefix + node.tag + '(<< … >>)' + suffix), el('span', 'cbor-note', bytes));
-      details.appendChild(cborNode(node.embedded, depth + 1, null));
-    }
+    details.appendChild(append.apply(null, [el('summary')].concat(head)));
+    children.forEach(function (child) { details.appendChild(cborNode(child, depth + 1)); });
     return details;
   }
 
@@ -370,7 +316,7 @@
       result.appendChild(el('h2', null, 'Decoded CBOR (DeviceResponse)'));
       var cbor = el('div', 'cbor');
       cbor.id = 'cbor';
-      cbor.appendChild(cborNode(answer.cbor, 0, null));
+      cbor.appendChild(cborNode(answer.cbor, 0));
       result.appendChild(cbor);
     }
   }

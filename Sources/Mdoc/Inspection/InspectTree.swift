@@ -1,40 +1,63 @@
 import CBOR
 import CryptoCore
-import Foundation
-import Mdoc
 import MdocModel
-import Verifier
 
-/// What `mdocverify inspect` prints: CBOR as an indented tree in which the mdoc structures it recognises are named
-/// and opened — tag-24 contents and COSE payloads decoded (the MSO included), COSE headers with algorithm names,
-/// x5chain certificates summarised, IssuerSignedItems as one line each, long byte strings shortened with their
-/// length. Nothing is verified: this shows what was sent, not whether it is true.
-struct InspectNode {
-    var label: String
-    var summary: String
-    var children: [InspectNode] = []
+/// CBOR as a tree in which the mdoc structures it recognises are named and opened — tag-24 contents and COSE payloads
+/// decoded (the MSO included), COSE headers with algorithm names, x5chain certificates summarised, IssuerSignedItems
+/// as one line each, long byte strings shortened with their length. Nothing is verified: this shows what was sent,
+/// not whether it is true. `mdocverify inspect` prints it as text or JSON; the server's inspector page draws the JSON.
+package struct InspectNode: Sendable, Equatable {
+    package var label: String
+    package var summary: String
+    package var children: [InspectNode] = []
+
+    package init(label: String, summary: String, children: [InspectNode] = []) {
+        self.label = label
+        self.summary = summary
+        self.children = children
+    }
 
     /// The tree as indented text lines (two spaces a level), every input-derived text escaped for the terminal.
-    func lines(depth: Int = 0) -> [String] {
+    package func lines(depth: Int = 0) -> [String] {
         let indent = String(repeating: "  ", count: depth)
         let head = summary.isEmpty ? label : (label.isEmpty ? summary : "\(label): \(summary)")
         return [indent + TerminalText.escaped(head)] + children.flatMap { $0.lines(depth: depth + 1) }
     }
 
     /// The tree as JSON: `{"label", "summary", "children"}` (children only when there are any).
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [(String, JSONValue)] = [("label", .string(label)), ("summary", .string(summary))]
         if !children.isEmpty { members.append(("children", .array(children.map(\.json)))) }
         return .object(members)
     }
+
+    /// The tree cut to its first `limit` nodes in depth-first order; what is cut becomes one line saying so, so a
+    /// large response cannot make an unbounded answer.
+    package func limited(to limit: Int) -> InspectNode {
+        var budget = limit
+        return limited(budget: &budget, limit: limit)
+    }
+
+    private func limited(budget: inout Int, limit: Int) -> InspectNode {
+        budget -= 1
+        var node = InspectNode(label: label, summary: summary)
+        for child in children {
+            guard budget > 0 else {
+                node.children.append(InspectNode(label: "", summary: "… (not shown: over \(limit) items)"))
+                break
+            }
+            node.children.append(child.limited(budget: &budget, limit: limit))
+        }
+        return node
+    }
 }
 
 /// Builds `InspectNode`s from decoded CBOR.
-enum InspectTree {
+package enum InspectTree {
     /// Longer byte strings are shown by their first bytes and their length.
     static let shownBytes = 16
 
-    static func node(_ item: CBORItem, label: String = "", context: Context = .none, depth: Int = 0) -> InspectNode {
+    package static func node(_ item: CBORItem, label: String = "", context: Context = .none, depth: Int = 0) -> InspectNode {
         guard depth < 24 else { return InspectNode(label: label, summary: "… (nested too deep to show)") }
         switch context {
         case .coseSign1 where isCOSESign1(item): return coseSign1(item, label: label, depth: depth)
@@ -66,7 +89,7 @@ enum InspectTree {
     }
 
     /// Where an item sits, which decides how it is shown.
-    enum Context: Equatable {
+    package enum Context: Equatable, Sendable {
         case none, coseSign1, issuerSignedItems, issuerSignedItem
     }
 

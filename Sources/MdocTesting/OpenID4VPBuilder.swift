@@ -212,21 +212,13 @@ enum OpenID4VPResponseBuilder {
 
     static func seal(_ plaintext: [UInt8], to recipient: PublicKey, kid: String, corruptCiphertext: Bool,
                      options: OpenID4VPRequest.JWEOptions = OpenID4VPRequest.JWEOptions()) throws -> String {
-        let ephemeral = try PrivateKey.generate(.p256)
-        let epk = try EncryptionJWK(publicKey: ephemeral.publicKey, kid: "")
-        var members: [(String, JSONValue)] = [("alg", .string(options.algorithm)), ("enc", .string(options.encryption))]
-        if options.includesKeyID { members.append(("kid", .string(kid))) }
-        members.append(("epk", .object([("kty", .string("EC")), ("crv", .string("P-256")), ("x", .string(epk.x)), ("y", .string(epk.y))])))
-        let protectedSegment = Base64URL.encode(Array(JSONValue.object(members).serialized().utf8))
-        let shared = try ephemeral.sharedSecret(with: recipient)
-        let aead: AEADAlgorithm = options.encryption == "A256GCM" ? .aes256GCM : .aes128GCM
-        let key = ConcatKDF.derive(sharedSecret: shared, keyByteCount: aead.keyByteCount, algorithmID: options.encryption,
-                                   partyUInfo: [], partyVInfo: [])
-        let iv = SecureRandom.bytes(12)
-        var sealed = try aead.seal(key: key, nonce: iv, plaintext: plaintext, aad: Array(protectedSegment.utf8))
-        if corruptCiphertext { sealed[0] ^= 0x01 }
-        let ciphertext = sealed.dropLast(16)
-        let tag = sealed.suffix(16)
-        return [protectedSegment, "", Base64URL.encode(iv), Base64URL.encode(ciphertext), Base64URL.encode(tag)].joined(separator: ".")
+        let jwe = try CompactJWE.seal(plaintext, to: recipient, algorithm: options.algorithm, encryption: options.encryption,
+                                      keyID: options.includesKeyID ? kid : nil)
+        guard corruptCiphertext else { return jwe }
+        var segments = jwe.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var ciphertext = Base64URL.decodeStrict(segments[3]) ?? []
+        if !ciphertext.isEmpty { ciphertext[0] ^= 0x01 }
+        segments[3] = Base64URL.encode(ciphertext)
+        return segments.joined(separator: ".")
     }
 }

@@ -134,19 +134,17 @@ enum RequestObjectCheck {
     /// The payload of `jws` once its `typ`, signature (by `x5c[0]`) and `client_id` (equal to `clientID`, and what the
     /// leaf certificate gives under its prefix) are checked.
     static func verifiedPayload(_ jws: String, clientID: String) throws -> JSONValue {
-        let segments = jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count == 3, let headerBytes = Base64URL.decodeStrict(segments[0]), let payloadBytes = Base64URL.decodeStrict(segments[1]),
-              let signature = Base64URL.decodeStrict(segments[2]),
-              let header = JSONValue.read(headerBytes), header.isObject, let payload = JSONValue.read(payloadBytes), payload.isObject
-        else { throw invalid("not a compact JWS with JSON header and payload") }
-        guard header["typ"]?.string == "oauth-authz-req+jwt" else { throw invalid("typ is not oauth-authz-req+jwt") }
-        guard let first = header["x5c"]?.array?.first?.string, let der = Data(base64Encoded: first),
-              let leaf = try? Certificate(derEncoded: Array(der)), let key = try? leaf.publicKey()
-        else { throw invalid("x5c has no readable leaf certificate") }
-        let digests: [String: DigestAlgorithm] = ["ES256": .sha256, "ES384": .sha384, "ES512": .sha512]
-        guard let digest = header["alg"]?.string.flatMap({ digests[$0] }),
-              key.isValidSignature(signature, for: Array((segments[0] + "." + segments[1]).utf8), digest: digest)
-        else { throw invalid("the signature does not verify with the x5c leaf's key") }
+        let parsed: JWS
+        let leaf: Certificate
+        do {
+            parsed = try JWS(Array(jws.utf8), accepting: JWSAlgorithm.ecdsa)
+            leaf = try parsed.certificates(limit: 8)[0]
+            try parsed.verify(by: leaf)
+        } catch {
+            throw invalid(error.message)
+        }
+        guard let payload = JSONValue.read(parsed.payload), payload.isObject else { throw invalid("the JWS payload is not a JSON object") }
+        guard parsed.header["typ"]?.string == "oauth-authz-req+jwt" else { throw invalid("typ is not oauth-authz-req+jwt") }
         guard payload["client_id"]?.string == clientID else {
             throw invalid("client_id is not the authorization request's")
         }

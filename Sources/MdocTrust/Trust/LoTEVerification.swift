@@ -20,12 +20,6 @@ public struct LoTEVerification: Sendable {
     /// The specification the verification implements.
     public static let clause = "ETSI TS 119 602 (List of Trusted Entities), JSON binding, JAdES compact JWS"
 
-    /// The JWS `alg` values accepted, with their digest: asymmetric only (never `none` or an HMAC).
-    static let algorithms: [String: DigestAlgorithm] = [
-        "ES256": .sha256, "ES384": .sha384, "ES512": .sha512,
-        "RS256": .sha256, "RS384": .sha384, "RS512": .sha512,
-        "PS256": .sha256, "PS384": .sha384, "PS512": .sha512,
-    ]
     /// Critical header parameters this verifier processes (`crit` naming any other refuses the list).
     static let understoodCritical: Set<String> = ["sigT", "x5t#o", "b64", "iat"]
 
@@ -66,7 +60,7 @@ public struct LoTEVerification: Sendable {
     ///   `lote.not_yet_valid`, `lote.rollback`, or under `.strict` `lote.stale`.
     public init(_ bytes: [UInt8], roots: [Certificate], at time: Date, previousSequenceNumber: UInt64? = nil, allowRollback: Bool = false,
                 profile: CertificateProfile = .default) throws(VerificationError) {
-        let jws = try JWS(bytes)
+        let jws = try SignedList(bytes)
         let signer = jws.certificates[0]
         if let usage = signer.keyUsage, !usage.contains(.digitalSignature), !usage.contains(.nonRepudiation) {
             throw VerificationError(.loteSignerUntrusted, "the signer \(signer.subject) may not sign (its keyUsage has neither digitalSignature "
@@ -119,7 +113,7 @@ public struct LoTEVerification: Sendable {
     ///
     /// - Throws: `lote.malformed` or `lote.too_large` when the bytes are not a JWS with a well-formed `x5c`.
     public static func carriedCertificates(_ bytes: [UInt8]) throws(VerificationError) -> [Certificate] {
-        try JWS(bytes).certificates
+        try SignedList(bytes).certificates
     }
 
     /// Which certificate of the signer's path is outside its validity at `time`, as a `lote.signer_expired` error.
@@ -135,17 +129,14 @@ public struct LoTEVerification: Sendable {
 
     // MARK: - The JWS
 
-    /// A JAdES baseline signature as a JWS, parsed: the protected header's parameters the verification needs, the
-    /// signing input as received, the payload and the signature.
-    struct JWS {
-        let algorithm: String
-        let digest: DigestAlgorithm
+    /// A JAdES baseline signature as a JWS (read by `JWS`), with what a LoTE's header adds: `crit`, `b64`, `sigD`,
+    /// the signer's digests `x5t#o` and `x5t#S256`, and the signing time `iat` or `sigT`.
+    struct SignedList {
+        let jws: JWS
         let certificates: [Certificate]
         let signedAt: Date?
-        /// ASCII(BASE64URL(header) '.' BASE64URL(payload)), exactly as received.
-        let signingInput: [UInt8]
-        let payload: [UInt8]
-        let signature: [UInt8]
+        var algorithm: String { jws.algorithm.rawValue }
+        var payload: [UInt8] { jws.payload }
 
         init(_ input: [UInt8]) throws(VerificationError) {
             guard input.count <= LoTEVerification.maxBytes else {
@@ -154,70 +145,18 @@ public struct LoTEVerification: Sendable {
             var bytes = input[...]
             while let last = bytes.last, [0x20, 0x09, 0x0A, 0x0D].contains(last) { bytes = bytes.dropLast() }
             while let first = bytes.first, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(first) { bytes = bytes.dropFirst() }
-            let (protected, payload, signature) = try Self.segments(Array(bytes))
-            guard !payload.isEmpty else {
+            do {
+                jws = try JWS(Array(bytes))
+                certificates = try jws.certificates(limit: LoTEVerification.maxX5c)
+            } catch {
+                throw VerificationError(error.kind == .signatureInvalid ? .loteSignatureInvalid : .loteMalformed, error.message)
+            }
+            guard !jws.payload.isEmpty else {
                 throw VerificationError(.loteMalformed, "the JWS payload is detached (empty); a LoTE carries its list in the payload")
             }
-            guard let headerBytes = Base64URL.decodeStrict(protected) else {
-                throw VerificationError(.loteMalformed, "the JWS protected header is not base64url")
-            }
-            let header: JSONValue
-            do {
-                header = try JSONValue.parse(headerBytes, maxNodes: 10_000)
-            } catch {
-                throw VerificationError(.loteMalformed, "the JWS protected header is not JSON: \(error.message)")
-            }
-            guard header.isObject else { throw VerificationError(.loteMalformed, "the JWS protected header is not a JSON object") }
-            guard let algorithm = header["alg"]?.string else {
-                throw VerificationError(.loteMalformed, "the JWS protected header has no string `alg`")
-            }
-            guard let digest = LoTEVerification.algorithms[algorithm] else {
-                throw VerificationError(.loteSignatureInvalid, "the JWS alg \(InputQuote.short(algorithm)) is not accepted: a LoTE is signed "
-                                        + "with an asymmetric key (ES256/384/512, RS256/384/512, PS256/384/512)")
-            }
-            try Self.checkCritical(header)
-            self.algorithm = algorithm
-            self.digest = digest
-            certificates = try Self.x5c(header)
-            try Self.checkCertificateDigests(header, signer: certificates[0])
-            signedAt = try Self.signingTime(header)
-            signingInput = Array((protected + "." + payload).utf8)
-            guard let payloadBytes = Base64URL.decodeStrict(payload) else { throw VerificationError(.loteMalformed, "the JWS payload is not base64url") }
-            guard let signatureBytes = Base64URL.decodeStrict(signature), !signatureBytes.isEmpty else {
-                throw VerificationError(.loteMalformed, "the JWS signature is missing or not base64url")
-            }
-            self.payload = payloadBytes
-            self.signature = signatureBytes
-        }
-
-        /// The three base64url parts: of a compact JWS, or of a flattened or one-signature general JSON serialization.
-        static func segments(_ bytes: [UInt8]) throws(VerificationError) -> (String, String, String) {
-            if bytes.first == UInt8(ascii: "{") {
-                let object: JSONValue
-                do {
-                    object = try JSONValue.parse(bytes, maxNodes: 10_000)
-                } catch {
-                    throw VerificationError(.loteMalformed, "the JWS JSON serialization is not JSON: \(error.message)")
-                }
-                var signed = object
-                if let signatures = object["signatures"]?.array {
-                    guard signatures.count == 1 else {
-                        throw VerificationError(.loteMalformed, "the JWS JSON serialization holds \(signatures.count) signatures; a LoTE has one")
-                    }
-                    signed = signatures[0]
-                }
-                guard let protected = signed["protected"]?.string, let signature = signed["signature"]?.string,
-                      let payload = object["payload"]?.string else {
-                    throw VerificationError(.loteMalformed, "the JWS JSON serialization lacks `protected`, `payload` or `signature`")
-                }
-                return (protected, payload, signature)
-            }
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { throw VerificationError(.loteMalformed, "not a compact JWS (non-ASCII bytes)") }
-            let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            guard parts.count == 3 else {
-                throw VerificationError(.loteMalformed, "not a compact JWS (three base64url parts separated by '.'); it has \(parts.count)")
-            }
-            return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), String(decoding: parts[2], as: UTF8.self))
+            try Self.checkCritical(jws.header)
+            try Self.checkCertificateDigests(jws.header, signer: certificates[0])
+            signedAt = try Self.signingTime(jws.header)
         }
 
         /// `crit` names only parameters this verifier processes; `b64` false (an unencoded payload) and `sigD` (a
@@ -243,25 +182,6 @@ public struct LoTEVerification: Sendable {
                     throw VerificationError(.loteMalformed, "the JWS `crit` names \(InputQuote.short(name)), which the header does not carry")
                 }
             }
-        }
-
-        static func x5c(_ header: JSONValue) throws(VerificationError) -> [Certificate] {
-            guard let list = header["x5c"]?.array, !list.isEmpty else {
-                throw VerificationError(.loteMalformed, "the JWS protected header has no `x5c`; a LoTE names its signer certificate there")
-            }
-            guard list.count <= LoTEVerification.maxX5c else {
-                throw VerificationError(.loteMalformed, "the JWS `x5c` holds \(list.count) certificates; at most \(LoTEVerification.maxX5c) are read")
-            }
-            var certificates: [Certificate] = []
-            for (index, item) in list.enumerated() {
-                // Standard base64 (RFC 7515 §4.1.6), not base64url.
-                guard let text = item.string, text.utf8.count <= 65_536, text.utf8.allSatisfy({ $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }),
-                      let der = Base64URL.decode(text), let certificate = try? Certificate(derEncoded: der) else {
-                    throw VerificationError(.loteMalformed, "x5c[\(index)] is not standard base64 of a DER certificate")
-                }
-                certificates.append(certificate)
-            }
-            return certificates
         }
 
         /// `x5t#o` (JAdES: `{digAlg, digVal}`) and `x5t#S256`, when present, must be digests of `x5c[0]`.
@@ -304,25 +224,11 @@ public struct LoTEVerification: Sendable {
         }
 
         func checkSignature() throws(VerificationError) {
-            let signer = certificates[0]
             let valid: Bool
-            switch algorithm.prefix(2) {
-            case "ES":
-                let curves: [String: Curve] = ["ES256": .p256, "ES384": .p384, "ES512": .p521]
-                guard let key = try? signer.publicKey(), key.curve == curves[algorithm] else {
-                    throw VerificationError(.loteSignatureInvalid, "\(algorithm) does not fit the signer's key (\(signer.publicKeyAlgorithmOID))")
-                }
-                valid = key.isValidSignature(signature, for: signingInput, digest: digest)
-            default:
-                guard let bits = RSASignature.modulusBits(of: signer) else {
-                    throw VerificationError(.loteSignatureInvalid, "\(algorithm) needs an RSA signer key; the signer's is \(signer.publicKeyAlgorithmOID)")
-                }
-                guard (RSASignature.minimumModulusBits ... RSASignature.maximumModulusBits).contains(bits) else {
-                    throw VerificationError(.loteSignatureInvalid, "the signer's RSA key has \(bits) bits; \(RSASignature.minimumModulusBits) "
-                                            + "to \(RSASignature.maximumModulusBits) are accepted")
-                }
-                valid = RSASignature.isValid(signature, for: signingInput, certificate: signer, digest: digest,
-                                             padding: algorithm.hasPrefix("PS") ? .pss : .pkcs1v15)
+            do {
+                valid = try jws.algorithm.isValid(jws.signature, for: jws.signingInput, by: certificates[0])
+            } catch {
+                throw VerificationError(.loteSignatureInvalid, error.message)
             }
             guard valid else {
                 throw VerificationError(.loteSignatureInvalid, "the LoTE signature (\(algorithm)) does not verify with the signer's key; the "

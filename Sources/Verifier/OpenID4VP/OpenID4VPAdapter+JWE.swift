@@ -31,7 +31,7 @@ extension OpenID4VPAdapter {
             run.log.pass(.jweStructure, "compact JWE, \(jwe.ciphertextCount)-byte ciphertext")
             return jwe
         } catch {
-            run.log.fail(.jweStructure, error.code, error.message)
+            run.log.fail(.jweStructure, error.jweError.code, error.message)
             return nil
         }
     }
@@ -66,7 +66,9 @@ extension OpenID4VPAdapter {
             if let opened {
                 plaintext = opened
             } else {
-                plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in try jwe.decrypt(with: key) }
+                plaintext = try run.timings.measure(.hpke) { () throws(VerificationError) in
+                    do throws(JOSEError) { return try jwe.decrypt(with: key) } catch { throw error.jweError }
+                }
             }
             if jwe.compression != nil {
                 let limit = VerificationPipeline.inputLimit(run.limits, isText: true)

@@ -78,7 +78,7 @@ public struct OpenID4VPWebRequest: Sendable {
         let clientID = try clientIdentifier(reader, prefix: clientIDPrefix)
         parameters = [("client_id", .string(clientID)), ("expected_origins", .array([.string(origin)]))] + parameters
         let chain = profile == .haip ? OpenID4VPProfile.haipChain(reader) : reader.certificates
-        let jws = try JWS.sign(header: [("typ", .string("oauth-authz-req+jwt"))], payload: .object(parameters), with: reader, chain: chain)
+        let jws = try reader.signedRequestObject(JSONValue.object(parameters).serialized(), chain: chain)
         return OpenID4VPWebRequest(protocolIdentifier: "openid4vp-v1-signed", data: .object([("request", .string(jws))]), session: session)
     }
 

@@ -112,10 +112,12 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
         let form = try FormEncoding.parse(response, significant: OpenID4VPRedirectAdapter.parameters)
         let session = Self.session(state)
         if let text = form["response"] {
-            let jwe = try CompactJWE(text)
+            let jwe: CompactJWE
+            do { jwe = try CompactJWE(text) } catch { throw error.jweError }
             // A compressed payload, or a session without a key (another response mode), is left to `verify`.
             guard let session, let key = session.encryptionKey, jwe.compression == nil else { return PrecheckedAnswer(response) }
-            let plaintext = try jwe.decrypt(with: key)
+            let plaintext: [UInt8]
+            do { plaintext = try jwe.decrypt(with: key) } catch { throw error.jweError }
             let payload = try? JSONValue.parseNotingRepeat(plaintext, maxNodes: OpenID4VPResponse.maxNodes).0
             // As `verify` judges it: a payload state that is not text is a wrong one, not an absent one.
             let payloadState = payload?["state"].map { $0.string ?? "" }

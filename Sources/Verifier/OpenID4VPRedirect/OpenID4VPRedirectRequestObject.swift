@@ -29,7 +29,7 @@ extension OpenID4VPRedirectSession {
             throw VerificationError(.redirectRequestInvalid, "wallet_nonce is \(walletNonce.utf8.count) bytes; at most "
                                     + "\(Self.maxWalletNonceLength) are echoed")
         }
-        guard let (algorithm, _) = JWS.algorithm(reader.key.curve) else {
+        guard let algorithm = JWSAlgorithm(signingWith: reader.key.curve)?.rawValue else {
             throw VerificationError(.inputMalformed, "a \(reader.key.curve.rawValue) reader key cannot sign a JWS (ES256/384/512)")
         }
         if let walletMetadata { try WalletMetadata(walletMetadata).check(self, signingAlgorithm: algorithm, prefix: prefix) }
@@ -43,7 +43,7 @@ extension OpenID4VPRedirectSession {
         // The DCQL query is kept as the JSON text the request was made with, and spliced in as it is.
         let payload = String(JSONValue.object(members).serialized().dropLast()) + ",\"dcql_query\":" + dcqlQuery + "}"
         let chain = profile == .haip ? OpenID4VPProfile.haipChain(reader) : reader.certificates
-        return try JWS.sign(header: [("typ", .string("oauth-authz-req+jwt"))], payloadText: payload, with: reader, chain: chain)
+        return try reader.signedRequestObject(payload, chain: chain)
     }
 
     /// `client_metadata`: the encryption key (`direct_post.jwt`), the `enc` values offered and the mdoc algorithms.

@@ -50,11 +50,11 @@ let package = Package(
         .systemLibrary(name: "CLibCBOR", pkgConfig: "libcbor", providers: [.apt(["libcbor-dev"])]),
         // zlib inflates Token Status Lists (and deflates them in the compliance kit).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libcurl (Debian's OpenSSL flavour) fetches status lists and CRLs: the system's TLS, no second crypto stack.
+        // libcurl (Debian's OpenSSL flavour) carries every outbound request: the system's TLS, no second crypto stack.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The demo page's QR codes (verify-server only).
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        // One bounded GET with the destination check on every connection's resolved address (C: curl_easy_setopt is variadic).
+        // One bounded request with the destination check on every connection's resolved address (C: curl_easy_setopt is variadic).
         .target(name: "CListFetch", dependencies: ["CCurl"]),
         // One shim target per C library, so CBOR never sees OpenSSL headers and CryptoCore never sees libcbor's.
         .target(name: "CCBORWalker", dependencies: ["CLibCBOR"]),
@@ -89,7 +89,7 @@ let package = Package(
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
         .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
         // The conformance corpus run against a verifier: a command, verify-server, an HTTP profile or flows in-process.
-        .target(name: "MdocConformance", dependencies: ["MdocTesting", "Verifier", "Mdoc", "MdocModel", "CBOR", "CryptoCore"]),
+        .target(name: "MdocConformance", dependencies: ["MdocTesting", "Verifier", "Mdoc", "MdocModel", "CBOR", "CryptoCore", "RevocationFetch"]),
         // The kit's lists on loopback over HTTP (RevocationListServer).
         .target(name: "MdocTestingServer", dependencies: ["MdocTesting", "MdocTrust", "CryptoCore",
                                                          .product(name: "NIOCore", package: "swift-nio"),

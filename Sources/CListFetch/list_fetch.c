@@ -1,5 +1,4 @@
 #include "list_fetch.h"
-#include "destination.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -8,18 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
-
-typedef struct {
-    list_fetch_result *result;
-    size_t max_bytes;
-    size_t capacity;
-} fetch_context;
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static void global_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
-
-void list_fetch_global_init_once(void) { pthread_once(&global_once, global_init); }
 
 static int v4_in(const uint8_t *a, uint8_t b0, uint8_t b1, int prefix) {
     uint32_t address = ((uint32_t)a[0] << 24) | ((uint32_t)a[1] << 16) | ((uint32_t)a[2] << 8) | a[3];
@@ -83,7 +75,7 @@ static int policy_allows(const list_fetch_policy *policy, int family, const uint
     return list_fetch_is_public(family, address);
 }
 
-int list_fetch_socket_allowed(const list_fetch_policy *policy, const struct curl_sockaddr *address, char *refused,
+static int socket_allowed(const list_fetch_policy *policy, const struct curl_sockaddr *address, char *refused,
                               size_t refused_size) {
     uint8_t bytes[16];
     int family;
@@ -107,50 +99,44 @@ int list_fetch_socket_allowed(const list_fetch_policy *policy, const struct curl
 }
 
 // Called by curl for every connection it is about to make, with the resolved address: the destination check.
+// Where one transfer's destination check reads its policy and writes a refusal, and where its body goes.
+typedef struct {
+    const list_fetch_policy *policy;
+    const list_fetch_request *request;
+    list_fetch_result *result;
+    size_t capacity;
+    size_t discarded;
+} transfer;
+
+// The destination check of each connection curl opens, on its resolved address.
 static curl_socket_t guarded_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
-    list_fetch_guard *guard = clientp;
+    transfer *context = clientp;
     (void)purpose;
-    if (!list_fetch_socket_allowed(guard->policy, address, guard->refused_address, guard->refused_address_size)) {
-        *guard->refused_destination = 1;
+    if (!socket_allowed(context->policy, address, context->result->refused_address, sizeof context->result->refused_address)) {
+        context->result->refused_destination = 1;
         return CURL_SOCKET_BAD;
     }
     return socket(address->family, address->socktype, address->protocol);
 }
 
-void list_fetch_set_common_options(CURL *curl, const char *url, long timeout_ms, const char *user_agent,
-                                   list_fetch_guard *guard) {
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(curl, CURLOPT_PROXY, "");          // no proxy from the environment
-    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, guarded_open_socket);
-    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, guard);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
-    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
-    // The operator's CA file joins the system's: CAINFO names it, CAPATH keeps the system's hashed store.
-    if (guard->policy && guard->policy->ca_file && guard->policy->ca_file[0]) {
-        curl_easy_setopt(curl, CURLOPT_CAINFO, guard->policy->ca_file);
-        curl_easy_setopt(curl, CURLOPT_CAPATH, "/etc/ssl/certs");
-    }
-}
-
+// The body, kept up to max_bytes (past it the transfer stops as too large), or read and dropped.
 static size_t write_body(char *data, size_t size, size_t count, void *userdata) {
-    fetch_context *context = userdata;
+    transfer *context = userdata;
     list_fetch_result *result = context->result;
     size_t bytes = size * count;
-    if (bytes > context->max_bytes - result->length) {
+    size_t max_bytes = context->request->max_bytes;
+    if (context->request->discard_body) {
+        context->discarded += bytes;
+        return context->discarded > max_bytes ? 0 : bytes;
+    }
+    if (bytes > max_bytes - result->length) {
         result->too_large = 1;
         return 0;  // stops the transfer
     }
     if (result->length + bytes > context->capacity) {
         size_t capacity = context->capacity ? context->capacity : 16384;
         while (capacity < result->length + bytes) capacity *= 2;
-        if (capacity > context->max_bytes) capacity = context->max_bytes;
+        if (capacity > max_bytes) capacity = max_bytes;
         unsigned char *grown = realloc(result->body, capacity);
         if (!grown) return 0;
         result->body = grown;
@@ -161,28 +147,80 @@ static size_t write_body(char *data, size_t size, size_t count, void *userdata) 
     return bytes;
 }
 
-int list_fetch_get(const char *url, const char *accept, long timeout_ms, size_t max_bytes,
-                   const list_fetch_policy *policy, list_fetch_result *result) {
-    list_fetch_global_init_once();
+// Retry-After, as its text (seconds or an HTTP date: the caller decides).
+static size_t read_header(char *data, size_t size, size_t count, void *userdata) {
+    transfer *context = userdata;
+    size_t bytes = size * count;
+    static const char name[] = "retry-after:";
+    if (bytes > sizeof name - 1 && strncasecmp(data, name, sizeof name - 1) == 0) {
+        const char *value = data + sizeof name - 1;
+        size_t length = bytes - (sizeof name - 1);
+        while (length && (*value == ' ' || *value == '\t')) { value++; length--; }
+        while (length && (value[length - 1] == '\r' || value[length - 1] == '\n' || value[length - 1] == ' ')) length--;
+        char *out = context->result->retry_after;
+        if (length >= sizeof context->result->retry_after) length = sizeof context->result->retry_after - 1;
+        memcpy(out, value, length);
+        out[length] = 0;
+    }
+    return bytes;
+}
+
+static void set_options(CURL *curl, const list_fetch_request *request, struct curl_slist *headers, transfer *context) {
+    const list_fetch_policy *policy = context->policy;
+    curl_easy_setopt(curl, CURLOPT_URL, request->url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_PROXY, "");          // no proxy from the environment
+    curl_easy_setopt(curl, CURLOPT_NOPROXY, "*");
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, request->timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, request->timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, request->user_agent);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, guarded_open_socket);
+    curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, context);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    // The operator's CA file joins the system's: CAINFO names it, CAPATH keeps the system's hashed store.
+    if (policy->ca_file && policy->ca_file[0]) {
+        curl_easy_setopt(curl, CURLOPT_CAINFO, policy->ca_file);
+        curl_easy_setopt(curl, CURLOPT_CAPATH, "/etc/ssl/certs");
+    }
+    if (!request->discard_body) curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)request->max_bytes);
+    if (strcmp(request->method, "POST") == 0) {
+        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    } else if (strcmp(request->method, "GET") != 0) {
+        curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request->method);
+    }
+    if (request->body) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, (const char *)request->body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, context);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, read_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, context);
+}
+
+int list_fetch_perform(const list_fetch_request *request, const list_fetch_policy *policy, list_fetch_result *result) {
+    pthread_once(&global_once, global_init);
     memset(result, 0, sizeof *result);
     CURL *curl = curl_easy_init();
     if (!curl) return -1;
-    fetch_context context = {.result = result, .max_bytes = max_bytes, .capacity = 0};
-    char header[300];
-    snprintf(header, sizeof header, "Accept: %s", accept);
-    struct curl_slist *headers = curl_slist_append(NULL, header);
-
-    list_fetch_guard guard = {.policy = policy, .refused_destination = &result->refused_destination,
-                              .refused_address = result->refused_address,
-                              .refused_address_size = sizeof result->refused_address};
-    list_fetch_set_common_options(curl, url, timeout_ms, "WalletVerifier revocation fetch", &guard);
-    curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max_bytes);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &context);
-
+    struct curl_slist *headers = NULL;
+    for (size_t i = 0; i < request->header_count; i++) {
+        struct curl_slist *grown = curl_slist_append(headers, request->headers[i]);
+        if (!grown) {
+            curl_slist_free_all(headers);
+            curl_easy_cleanup(curl);
+            return -1;
+        }
+        headers = grown;
+    }
+    transfer context = {.policy = policy, .request = request, .result = result, .capacity = 0, .discarded = 0};
+    set_options(curl, request, headers, &context);
     CURLcode code = curl_easy_perform(curl);
-    if (code == CURLE_OK) {
+    if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && request->discard_body && context.discarded > request->max_bytes)) {
         result->ok = 1;
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result->status);
         char *location = NULL;

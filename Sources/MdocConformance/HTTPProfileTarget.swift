@@ -1,11 +1,6 @@
 import CBOR
 import CryptoCore
 import Foundation
-#if canImport(FoundationNetworking)
-// On Linux, FoundationNetworking is URLSession over the system's libcurl, the same libcurl (and OpenSSL) the CLI's
-// revocation fetch already loads: no second TLS stack.
-import FoundationNetworking
-#endif
 import Mdoc
 import MdocModel
 import MdocTesting

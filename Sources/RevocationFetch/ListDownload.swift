@@ -1,4 +1,3 @@
-import CListFetch
 import Foundation
 
 /// One bounded GET of a revocation list on the system's libcurl: http or https only (on every redirect too), at most
@@ -38,7 +37,7 @@ struct ListDownload: Sendable {
         for _ in 0...settings.maxRedirects {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw Failure(.unreachable, "no answer within \(settings.timeout.seconds) s") }
-            let hop = await Self.onOwnThread { [settings, current] in
+            let hop = await OutboundHTTP.onOwnThread { [settings, current] in
                 Self.perform(current, accept: accept, timeout: remaining, settings: settings)
             }
             switch hop {
@@ -62,42 +61,23 @@ struct ListDownload: Sendable {
 
     /// One request, blocking (libcurl's easy interface), on the calling thread.
     private static func perform(_ url: URL, accept: String, timeout: Duration, settings: FetchSettings) -> Hop {
-        let host = url.host?.lowercased() ?? ""
-        var result = list_fetch_result()
-        defer { list_fetch_free(&result) }
-        let policy = OutboundPolicy(allow: settings.allowedDestinations, caFile: settings.caFile)
-        let started = policy.withPolicy(host: host) { cPolicy in
-            list_fetch_get(url.absoluteString, accept, max(1, Int(timeout.seconds * 1000)), settings.maxBytes, cPolicy, &result)
-        }
-        guard started == 0 else { return .failed(Failure(.unreachable, "libcurl could not start a transfer")) }
-        if result.refused_destination != 0 {
-            let address = OutboundPolicy.text(result.refused_address)
+        var request = OutboundHTTP.Request(url.absoluteString, timeout: timeout, maxBytes: settings.maxBytes)
+        request.headers = [("Accept", accept)]
+        request.userAgent = "WalletVerifier revocation fetch"
+        switch OutboundHTTP.perform(request, policy: OutboundPolicy(allow: settings.allowedDestinations, caFile: settings.caFile)) {
+        case let .refused(host, address):
             return .failed(Failure(.refusedDestination, "\(host) resolved to \(address), which is not a public address "
                                    + "(allow it with revocationFetchAllow)"))
-        }
-        if result.too_large != 0 {
-            return .failed(Failure(.badList, "the answer is larger than \(settings.maxBytes) bytes"))
-        }
-        guard result.ok != 0 else {
-            if result.timed_out != 0 { return .failed(Failure(.unreachable, "no answer within \(settings.timeout.seconds) s")) }
-            return .failed(Failure(.unreachable, OutboundPolicy.text(result.error)))
-        }
-        if (300..<400).contains(result.status) {
-            guard result.redirect_too_long == 0 else { return .failed(Failure(.unreachable, "HTTP \(result.status) with a Location over 2 KB")) }
-            let location = OutboundPolicy.text(result.redirect)
-            guard !location.isEmpty else { return .failed(Failure(.unreachable, "HTTP \(result.status) without a Location")) }
+        case .tooLarge: return .failed(Failure(.badList, "the answer is larger than \(settings.maxBytes) bytes"))
+        case .failed(_, timedOut: true): return .failed(Failure(.unreachable, "no answer within \(settings.timeout.seconds) s"))
+        case .failed(let why, timedOut: false): return .failed(Failure(.unreachable, why))
+        case .answered(let answer) where (300 ..< 400).contains(answer.status):
+            guard !answer.locationTooLong else { return .failed(Failure(.unreachable, "HTTP \(answer.status) with a Location over 2 KB")) }
+            guard let location = answer.location else { return .failed(Failure(.unreachable, "HTTP \(answer.status) without a Location")) }
             return .redirect(location)
-        }
-        guard result.status == 200 else { return .failed(Failure(.unreachable, "HTTP \(result.status)")) }
-        guard let body = result.body else { return .body([]) }
-        return .body(Array(UnsafeBufferPointer(start: body, count: result.length)))
-    }
-
-    /// Runs blocking work on a thread of its own, so no task executor thread waits on the network.
-    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
-            thread.start()
+        case .answered(let answer):
+            guard answer.status == 200 else { return .failed(Failure(.unreachable, "HTTP \(answer.status)")) }
+            return .body(answer.body)
         }
     }
 

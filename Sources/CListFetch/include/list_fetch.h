@@ -21,9 +21,23 @@ typedef struct {
     const char *ca_file;
 } list_fetch_policy;
 
-/// The outcome of one GET (one hop: redirects are not followed here).
+/// One request: every outbound call the product makes (list fetching, webhooks, the conformance targets).
 typedef struct {
-    int ok;                   // 1 when a response (any status) was read whole
+    const char *method;             // "GET", "POST", or another method sent as is ("PUT")
+    const char *url;                // http or https only
+    const char *const *headers;     // "Name: value" lines
+    size_t header_count;
+    const unsigned char *body;      // NULL: none
+    size_t body_length;
+    long timeout_ms;                // the whole transfer, connecting included
+    size_t max_bytes;               // the most body kept (too_large past it); with discard_body, the most read
+    int discard_body;               // read and drop the body; an answer past max_bytes still counts as answered
+    const char *user_agent;
+} list_fetch_request;
+
+/// The outcome of one request (one hop: redirects are not followed here).
+typedef struct {
+    int ok;                   // 1 when a response (any status) was read
     long status;              // HTTP status
     unsigned char *body;      // malloc'd; free with list_fetch_free
     size_t length;
@@ -32,15 +46,15 @@ typedef struct {
     char refused_address[64]; // that address, for the log
     char redirect[2048];      // Location for a 3xx, resolved against the URL ("" when none)
     int redirect_too_long;    // the Location did not fit `redirect`
+    char retry_after[32];     // the Retry-After header's value ("" when none)
     int timed_out;
     char error[256];          // curl's message for a failed transfer
 } list_fetch_result;
 
-/// GETs `url` (http or https only) with `Accept: accept`, at most `max_bytes` of body, within `timeout_ms`, connecting
-/// only to addresses `policy` allows (checked on the address actually connected to, after name resolution). No proxy,
-/// no cookies, no redirects followed. Returns 0 when the transfer ran (see `result`), -1 when curl could not start.
-int list_fetch_get(const char *url, const char *accept, long timeout_ms, size_t max_bytes,
-                   const list_fetch_policy *policy, list_fetch_result *result);
+/// Performs `request`, connecting only to addresses `policy` allows (checked on the address actually connected to,
+/// after name resolution). No proxy, no cookies, no redirects followed, TLS peer and host verified. Returns 0 when
+/// the transfer ran (see `result`), -1 when curl could not start.
+int list_fetch_perform(const list_fetch_request *request, const list_fetch_policy *policy, list_fetch_result *result);
 
 /// Frees the body of a result.
 void list_fetch_free(list_fetch_result *result);

@@ -286,10 +286,10 @@ final class WebhookSender: Sendable {
     func post(_ event: WebhookEvent) async -> Attempt {
         let timestamp = Int(clock.now().timeIntervalSince1970)
         let body = Array(event.body.utf8)
-        let headers = [
-            "Content-Type: application/json", "webhook-id: \(event.id)", "webhook-timestamp: \(timestamp)",
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"), ("webhook-id", event.id), ("webhook-timestamp", "\(timestamp)"),
             // One signature per secret, space-separated, as Standard Webhooks allows while a secret is rotated.
-            "webhook-signature: \(secrets().map { $0.signature(id: event.id, timestamp: timestamp, body: body) }.joined(separator: " "))",
+            ("webhook-signature", secrets().map { $0.signature(id: event.id, timestamp: timestamp, body: body) }.joined(separator: " ")),
         ]
         let (url, allow, timeout, caFile) = (event.url ?? self.url, self.allow, self.timeout, self.caFile)
         let answer = OneAnswer<Attempt>()
@@ -303,15 +303,19 @@ final class WebhookSender: Sendable {
         }
     }
 
-    private static func perform(url: String, headers: [String], body: [UInt8], allow: [FetchDestination], timeout: Duration,
-                                caFile: String?) -> Attempt {
-        switch OutboundPost.send(url, headers: headers, body: body, timeout: timeout, policy: OutboundPolicy(allow: allow, caFile: caFile)) {
-        case .refused(let why): return .refused(why)
-        case .failed(let why): return .failed(why, retryAfter: nil)
-        case let .answered(status, retryAfter):
-            if (200 ..< 300).contains(status) { return .delivered(status) }
-            if status == 410 { return .gone }
-            return .failed("HTTP \(status)", retryAfter: retryAfter)
+    private static func perform(url: String, headers: [(name: String, value: String)], body: [UInt8], allow: [FetchDestination],
+                                timeout: Duration, caFile: String?) -> Attempt {
+        var request = OutboundHTTP.Request(url, method: "POST", timeout: timeout, maxBytes: 65_536)
+        (request.headers, request.body, request.discardBody, request.userAgent) = (headers, body, true, "WalletVerifier webhook")
+        switch OutboundHTTP.perform(request, policy: OutboundPolicy(allow: allow, caFile: caFile)) {
+        case let .refused(host, address): return .refused("\(host) resolved to \(address), which is not a public address")
+        case .failed(let why, _): return .failed(why, retryAfter: nil)
+        case .tooLarge: return .failed("the answer is too large", retryAfter: nil)
+        case .answered(let answer):
+            if (200 ..< 300).contains(answer.status) { return .delivered(answer.status) }
+            if answer.status == 410 { return .gone }
+            // Retry-After in whole seconds; the HTTP-date form is ignored.
+            return .failed("HTTP \(answer.status)", retryAfter: answer.retryAfter.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil })
         }
     }
 }

@@ -217,14 +217,15 @@ enum LoTEImport {
                     into target: ListImportOptions<LoTEKind>) throws -> ExitStatus {
         let out = target.out
         let previous = try previous(in: out), time = try pins.time()
-        return try TrustListImport.run(noun: LoTEKind.noun, verify: { () throws(VerificationError) in
-            try LoTEVerification(bytes, roots: roots.get(), at: time, previousSequenceNumber: previous?.highestSequenceNumber,
-                                 allowRollback: target.allowRollback, profile: pins.profile)
-        }, write: { verified in
-            if let key = previous?.rollbackKey, key != verified.lote.rollbackKey {
+        return try TrustListImport.run(.lote, verify: { () throws(VerificationError) in
+            try TrustListKind.lote.verify(bytes, roots: roots.get(), at: time, profile: pins.profile)
+        }, previous: previous?.highestSequenceNumber, allowRollback: target.allowRollback, sameList: { list in
+            if let key = previous?.rollbackKey, key != list.markKey {
                 throw UsageFailure("\(out) holds the import of another list (\(key.dropFirst(LoTE.rollbackKeyPrefix.count))), not "
-                                   + "\(verified.lote.operatorName)'s \(verified.lote.type ?? "list"); import each list into its own folder")
+                                   + "\(list.owner)'s; import each list into its own folder")
             }
+        }, write: { list in
+            guard case .lote(let verified) = list else { throw UsageFailure("not a LoTE") }
             let anchors = verified.anchors(scope: scope)
             // Mapped services that are withdrawn, list no certificate or are gone from the list leave the folder with no
             // anchor from it: what the operator withdrew or removed stops being trusted. Only a first import whose map
@@ -235,7 +236,8 @@ enum LoTEImport {
                 throw UsageFailure("no service of the list is mapped by --doctype-map, so nothing would be trusted; the list's type is "
                                    + "\(verified.lote.type ?? "-") and its service types are \(types.isEmpty ? "-" : types.joined(separator: ", "))")
             }
-            let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out, highest: previous?.highestSequenceNumber)
+            let written = try write(verified, anchors: anchors, scope: scope, source: source, into: out,
+                                    highest: list.raisedMark(over: previous?.highestSequenceNumber))
             return "imported \(written) certificate(s) from \(verified.sourceName) into \(out)"
                 + (verified.freshness == .fresh ? "" : " (\(LoTEReport.freshness(verified)))")
                 + (mapsSomething ? "" : "; no service of the list is mapped by --doctype-map any more, so the earlier import's anchors are removed")
@@ -269,7 +271,7 @@ enum LoTEImport {
             ("loteType", lote.type.map(JSONValue.string) ?? .null),
             ("rollbackKey", .string(lote.rollbackKey)),
             ("sequenceNumber", .int(lote.sequenceNumber)),
-            ("highestSequenceNumber", .int(max(highest ?? 0, lote.sequenceNumber))),
+            ("highestSequenceNumber", .int(highest ?? lote.sequenceNumber)),
             ("issued", .string(lote.issueDate.description)),
             ("nextUpdate", .string(lote.nextUpdate.description)),
             ("importedAt", .string(RFC3339.format(Date()))),

@@ -11,17 +11,25 @@ import Verifier
 enum TrustListImport {
     static let manifestName = TrustFolder.manifestName
 
-    /// Verifies with `verify`; a refusal prints `REJECTED <noun> — <code>: <message>` and is `.rejected`, otherwise
-    /// `write` imports the list and returns the line to print.
-    static func run<Verified>(noun: String, verify: () throws(VerificationError) -> Verified,
-                              write: (Verified) throws -> String) throws -> ExitStatus {
-        let verified: Verified
+    /// An import's steps, the same for every kind and in the server's order: verify, check that the folder keeps this
+    /// very list (`sameList` throws a usage problem otherwise), refuse a list older than `previous` unless
+    /// `allowRollback`, then `write` imports it and returns the line to print. A refusal prints
+    /// `REJECTED <noun> — <code>: <message>` and is `.rejected`.
+    static func run(_ kind: TrustListKind, verify: () throws(VerificationError) -> VerifiedTrustList, previous: UInt64?,
+                    allowRollback: Bool, sameList: (VerifiedTrustList) throws -> Void,
+                    write: (VerifiedTrustList) throws -> String) throws -> ExitStatus {
+        func rejected(_ error: VerificationError) -> ExitStatus {
+            print(TerminalText.escaped("REJECTED \(kind.noun) — \(error.code.rawValue): \(error.message)"))
+            return .rejected
+        }
+        let verified: VerifiedTrustList
         do throws(VerificationError) {
             verified = try verify()
         } catch {
-            print(TerminalText.escaped("REJECTED \(noun) — \(error.code.rawValue): \(error.message)"))
-            return .rejected
+            return rejected(error)
         }
+        try sameList(verified)
+        if !allowRollback, let rollback = verified.rollback(previous: previous) { return rejected(rollback) }
         print(TerminalText.escaped(try write(verified)))
         return .verified
     }

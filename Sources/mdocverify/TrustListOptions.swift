@@ -11,28 +11,28 @@ import Verifier
 /// A signed trust list kind the `trust` subcommands verify, import and fetch: what differs between VICALs and LoTEs
 /// in their shared options and flows.
 protocol SignedListKind {
-    /// How messages name the list: `VICAL`, `LoTE`.
-    static var noun: String { get }
-    /// The largest list read or downloaded.
-    static var maxBytes: Int { get }
-    /// The Accept header of a download.
-    static var accept: String { get }
+    /// The list's kind, shared with the server: its noun, size limit, Accept header, carried certificates and
+    /// verification.
+    static var kind: TrustListKind { get }
     /// The `--root` help.
     static var rootHelp: String { get }
     /// What to do without a pinned root.
     static var pinHint: String { get }
     /// What `--allow-rollback` accepts.
     static var rollbackHelp: String { get }
-    /// The certificates the list carries (its signer chain), where `--root-sha256` is resolved, and what they are called.
-    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate]
+    /// What the certificates the list carries (where `--root-sha256` is resolved) are called.
     static var carrier: String { get }
-    /// The code of a list that fails its pinned root.
-    static var signerUntrusted: ErrorCode { get }
     /// What an import refuses as a rollback, in words.
     static var rollbackRule: String { get }
 }
 
 extension SignedListKind {
+    static var noun: String { kind.noun }
+    static var maxBytes: Int { kind.maxBytes }
+    static var accept: String { kind.accept }
+    static var signerUntrusted: ErrorCode { kind.signerUntrusted }
+    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { kind.carriedCertificates(bytes) }
+
     /// `trust <kind> fetch`'s abstract and discussion.
     static var fetchCommand: CommandConfiguration {
         CommandConfiguration(
@@ -49,28 +49,20 @@ extension SignedListKind {
 }
 
 enum VICALKind: SignedListKind {
-    static let noun = "VICAL"
-    static let maxBytes = 16 << 20
-    static let accept = "application/cose, application/cbor, */*;q=0.5"
+    static let kind = TrustListKind.vical
     static let rootHelp = "A pinned VICAL root, PEM or DER (repeatable)."
     static let pinHint = "pin a VICAL root with --root or --root-sha256"
     static let rollbackHelp = "Accept a list older than the highest issue already imported into --out (or one without an issue ID)."
-    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? VICALVerification.carriedCertificates(bytes)) ?? [] }
     static let carrier = "the VICAL's x5chain"
-    static let signerUntrusted = ErrorCode.vicalSignerUntrusted
     static let rollbackRule = "a lower vicalIssueID than the highest one the folder has accepted, or a list without one after one with, is refused (vical.rollback)"
 }
 
 enum LoTEKind: SignedListKind {
-    static let noun = "LoTE"
-    static let maxBytes = LoTEVerification.maxBytes
-    static let accept = "application/jose, application/jws, application/json;q=0.9, */*;q=0.5"
+    static let kind = TrustListKind.lote
     static let rootHelp = "A pinned LoTE signer root, PEM or DER: the scheme operator's signer certificate or the CA that issued it (repeatable)."
     static let pinHint = "pin the LoTE's signer (or its CA) with --root or --root-sha256"
     static let rollbackHelp = "Accept a list older than the highest sequence already imported into --out."
-    static func carriedCertificates(_ bytes: [UInt8]) -> [Certificate] { (try? LoTEVerification.carriedCertificates(bytes)) ?? [] }
     static let carrier = "the LoTE's x5c"
-    static let signerUntrusted = ErrorCode.loteSignerUntrusted
     static let rollbackRule = "a lower LoTESequenceNumber than the highest one the folder has accepted is refused (lote.rollback)"
 }
 

@@ -80,14 +80,15 @@ enum VICALImport {
                     into target: ListImportOptions<VICALKind>) throws -> ExitStatus {
         let out = target.out
         let previous = try previous(in: out), time = try pins.time()
-        return try TrustListImport.run(noun: VICALKind.noun, verify: { () throws(VerificationError) in
-            try VICALVerification(bytes, roots: roots.get(), at: time, previousIssueID: previous?.highestIssueID,
-                                  allowRollback: target.allowRollback, profile: pins.profile)
-        }, write: { verified in
-            if let provider = previous?.provider, provider != verified.vical.provider {
-                throw UsageFailure("\(out) holds the import of \(provider)'s VICAL, not \(verified.vical.provider)'s; import each provider into its own folder")
+        return try TrustListImport.run(.vical, verify: { () throws(VerificationError) in
+            try TrustListKind.vical.verify(bytes, roots: roots.get(), at: time, profile: pins.profile)
+        }, previous: previous?.highestIssueID, allowRollback: target.allowRollback, sameList: { list in
+            if let provider = previous?.provider, provider != list.markKey {
+                throw UsageFailure("\(out) holds the import of \(provider)'s VICAL, not \(list.owner)'s; import each provider into its own folder")
             }
-            let written = try write(verified, source: source, into: out, highestIssueID: previous?.highestIssueID)
+        }, write: { list in
+            guard case .vical(let verified) = list else { throw UsageFailure("not a VICAL") }
+            let written = try write(verified, source: source, into: out, highest: list.raisedMark(over: previous?.highestIssueID))
             return "imported \(written) IACA certificate(s) from \(verified.vical.provider) VICAL \(verified.vical.issueID.map(String.init) ?? "-") into \(out)"
         })
     }
@@ -100,7 +101,7 @@ enum VICALImport {
     }
 
     /// Writes each entry as `<subject>-<spki prefix>.pem` and the manifest; returns how many certificates it wrote.
-    static func write(_ verified: VICALVerification, source: String, into directory: String, highestIssueID: UInt64?) throws -> Int {
+    static func write(_ verified: VICALVerification, source: String, into directory: String, highest: UInt64?) throws -> Int {
         let anchors = verified.vical.entries.map { entry in
             TrustListImport.Anchor(certificate: entry.certificate, suffix: Hex.encode(Array(entry.spkiSHA256.prefix(4))), fields: [
                 ("subject", .string(entry.certificate.subject.description)),
@@ -109,7 +110,6 @@ enum VICALImport {
                 ("docTypes", .array(entry.docTypes.map(JSONValue.string))),
             ])
         }
-        let highest = [highestIssueID, verified.vical.issueID].compactMap { $0 }.max()
         return try TrustListImport.write(anchors, fallbackName: "iaca", manifest: [
             ("source", .string(source)),
             ("provider", .string(verified.vical.provider)),

@@ -306,7 +306,7 @@ final class TrustListRefresher: Service, Sendable {
         let inUse = list.markInUse(box.current)
         // Verified even when unchanged: the pinned root may have been rotated since the copy was accepted. When the
         // download fails, the copy in use is verified too: one the root no longer vouches for is dropped by a reload.
-        let verified: VerifiedList
+        let verified: VerifiedTrustList
         do {
             verified = try verify(bytes, list: list)
         } catch {
@@ -337,7 +337,7 @@ final class TrustListRefresher: Service, Sendable {
     }
 
     /// `bytes` verified as `list` against its pinned root.
-    private func verify(_ bytes: [UInt8], list: TrustList) throws -> VerifiedList {
+    private func verify(_ bytes: [UInt8], list: TrustList) throws -> VerifiedTrustList {
         let roots: [Certificate]
         switch TrustLoader.roots(list) {
         case .success(let found): roots = found

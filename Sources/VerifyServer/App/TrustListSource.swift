@@ -14,21 +14,21 @@ enum TrustList: Sendable, Equatable {
     /// The shortest and longest `refresh` accepted, in seconds.
     static let refreshRange: ClosedRange<TimeInterval> = 60 ... 86_400
 
-    /// What differs by kind: how problems and log lines name it, the Accept header of a download, the largest body
-    /// downloaded (the fetcher's limit, or the list's own when smaller) and the last good copy's file name ending.
-    private var traits: (kind: String, accept: String, maxBytes: Int, copySuffix: String) {
+    /// The list's kind: its Accept header, size limit and verification.
+    var listKind: TrustListKind {
         switch self {
-        case .vical: ("vical", "application/cose, application/cbor, application/octet-stream;q=0.9, */*;q=0.5", FetchSettings().maxBytes, ".cbor")
-        case .lote: ("lote", "application/jose, application/jws, application/json;q=0.9, */*;q=0.5",
-                     min(FetchSettings().maxBytes, LoTEVerification.maxBytes), ".lote")
+        case .vical: .vical
+        case .lote: .lote
         }
     }
 
-    /// `vical` or `lote`.
-    var kind: String { traits.kind }
-    var accept: String { traits.accept }
-    var maxBytes: Int { traits.maxBytes }
-    var copySuffix: String { traits.copySuffix }
+    /// `vical` or `lote`, how problems and log lines name it.
+    var kind: String { listKind.rawValue }
+    var accept: String { listKind.accept }
+    /// The largest body downloaded: the fetcher's limit, or the list's own when smaller.
+    var maxBytes: Int { min(FetchSettings().maxBytes, listKind.maxBytes) }
+    /// The last good copy's file name ending.
+    var copySuffix: String { listKind == .vical ? ".cbor" : ".lote" }
 
     /// The configuration key the list comes from.
     var key: String { kind + "s" }
@@ -51,18 +51,8 @@ enum TrustList: Sendable, Equatable {
     var name: String { url.map(InputQuote.redactedURL) ?? file }
 
     /// Verifies `bytes` against `roots` at `time`.
-    func verify(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile) throws(VerificationError) -> VerifiedList {
-        switch self {
-        case .vical:
-            let verified = try VICALVerification(bytes, roots: roots, at: time, profile: profile)
-            // Its provider names its rollback mark in the store, beside the LoTEs' `lote:` keys.
-            guard !verified.vical.provider.utf8.starts(with: LoTE.rollbackKeyPrefix.utf8) else {
-                throw VerificationError(.vicalMalformed, "the VICAL's provider \(InputQuote.short(verified.vical.provider)) starts with "
-                                        + "\"\(LoTE.rollbackKeyPrefix)\", which names LoTE rollback marks; verify-server does not load it")
-            }
-            return .vical(verified)
-        case .lote: return .lote(try LoTEVerification(bytes, roots: roots, at: time, profile: profile))
-        }
+    func verify(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile) throws(VerificationError) -> VerifiedTrustList {
+        try listKind.verify(bytes, roots: roots, at: time, profile: profile)
     }
 
     /// The rollback mark key of the list `runtime` has in use for this source, nil when none is loaded.
@@ -103,50 +93,6 @@ protocol TrustListSourceFields: Sendable {
 
 extension VICALSource: TrustListSourceFields {}
 extension LoTESource: TrustListSourceFields {}
-
-/// A downloaded list that verified.
-enum VerifiedList {
-    case vical(VICALVerification)
-    case lote(LoTEVerification)
-
-    /// The key its rollback mark is kept under: the VICAL's provider, or `lote:<operator>|<type>`.
-    var markKey: String {
-        switch self {
-        case .vical(let verified): verified.vical.provider
-        case .lote(let verified): verified.lote.rollbackKey
-        }
-    }
-
-    /// What the list is, for `--check-config --connect`: whose, which issue, how many entries, until when.
-    var summary: String {
-        switch self {
-        case .vical(let verified):
-            let vical = verified.vical
-            return "\(vical.provider), issue \(vical.issueID.map(String.init) ?? "none"), \(vical.entries.count) IACA(s), dated \(vical.date)"
-                + (vical.nextUpdate.map { ", next update \($0)" } ?? "")
-        case .lote(let verified):
-            let lote = verified.lote
-            return "\(owner), sequence \(lote.sequenceNumber), \(lote.services.count) service(s), issued \(lote.issueDate), "
-                + "next update \(lote.nextUpdate)"
-        }
-    }
-
-    /// Whose list it is, in words.
-    var owner: String {
-        switch self {
-        case .vical(let verified): verified.vical.provider
-        case .lote(let verified): "\(verified.lote.operatorName) (\(verified.lote.type ?? "no LoTEType"))"
-        }
-    }
-
-    /// `vical.rollback` or `lote.rollback` when the list is older than `previous`, the highest mark accepted.
-    func rollback(previous: UInt64?) -> VerificationError? {
-        switch self {
-        case .vical(let verified): VICALVerification.rollback(verified.vical, previousIssueID: previous)
-        case .lote(let verified): LoTEVerification.rollback(verified.lote, previousSequenceNumber: previous)
-        }
-    }
-}
 
 /// The keys every `vicals` and `lotes` object shares: `file` or `url`, `root`, `refresh` (with a `url`) and
 /// `allowRollback`.

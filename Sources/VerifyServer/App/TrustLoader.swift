@@ -123,7 +123,7 @@ struct TrustLoader {
     /// `list` verified, or nil with its problem in `problems` (a file) or in `pending` (a downloaded list without a
     /// usable copy, which waits for its download).
     static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date, pending: inout [Pending],
-                         problems: inout [String]) -> VerifiedList? {
+                         problems: inout [String]) -> VerifiedTrustList? {
         switch verified(list, configuration: configuration, at: time) {
         case .success(let verified): return verified
         case .failure(let failure):
@@ -133,7 +133,7 @@ struct TrustLoader {
     }
 
     /// Reads `list` (its file, or the last good copy of a downloaded one) and verifies it against its pinned root.
-    static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date) -> Result<VerifiedList, Failure> {
+    static func verified(_ list: TrustList, configuration: ServerConfiguration, at time: Date) -> Result<VerifiedTrustList, Failure> {
         let path = configuration.copyPath(list) ?? list.file
         let prefix = "\(list.kind) \(list.name): " + (list.url == nil ? "" : "the copy in \(configuration.vicalCacheDirectory): ")
         // Read at most one byte over the limit, whatever the file claims to be (a file that grows, a FIFO, a device).

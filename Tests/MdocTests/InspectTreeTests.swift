@@ -30,4 +30,13 @@ struct InspectTreeTests {
         #expect(lines.last?.contains("… (not shown: over \(limit) items)") == true)
         #expect(lines.first == tree.lines().first)
     }
+
+    @Test("building stops at the limit: 60,000 items make about a thousand nodes and one line saying what was cut")
+    func buildingStops() throws {
+        let bytes: [UInt8] = [0x99, 0xEA, 0x60] + [UInt8](repeating: 0x00, count: 60_000)
+        let tree = InspectTree.node(try CBORDecoder.decode(bytes), limit: 1_000)
+        #expect(tree.summary == "array of 60000")
+        #expect(Self.count(tree) == 1_001)
+        #expect(tree.children.last?.summary == "… (not shown: over 1000 items)")
+    }
 }

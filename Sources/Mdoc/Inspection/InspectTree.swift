@@ -53,14 +53,33 @@ package struct InspectNode: Sendable, Equatable {
 }
 
 /// Builds `InspectNode`s from decoded CBOR.
-package enum InspectTree {
+package struct InspectTree {
     /// Longer byte strings are shown by their first bytes and their length.
     static let shownBytes = 16
 
-    package static func node(_ item: CBORItem, label: String = "", context: Context = .none, depth: Int = 0) -> InspectNode {
+    /// How many nodes the tree may still get: building stops there, so a large response (tag-24 contents inside
+    /// tag-24 contents) cannot make work or memory beyond it.
+    final class Budget {
+        let limit: Int
+        var remaining: Int
+        init(_ limit: Int) { (self.limit, remaining) = (limit, limit) }
+        var isExhausted: Bool { remaining <= 0 }
+        var cut: InspectNode { InspectNode(label: "", summary: "… (not shown: over \(limit) items)") }
+    }
+
+    let budget: Budget
+
+    /// The tree of `item`, built up to about `limit` nodes (`InspectNode.limited(to:)` cuts it exactly).
+    package static func node(_ item: CBORItem, label: String = "", limit: Int = .max) -> InspectNode {
+        InspectTree(budget: Budget(limit)).node(item, label: label)
+    }
+
+    func node(_ item: CBORItem, label: String, context: Context = .none, depth: Int = 0) -> InspectNode {
+        guard !budget.isExhausted else { return budget.cut }
+        budget.remaining -= 1
         guard depth < 24 else { return InspectNode(label: label, summary: "… (nested too deep to show)") }
         switch context {
-        case .coseSign1 where isCOSESign1(item): return coseSign1(item, label: label, depth: depth)
+        case .coseSign1 where Self.isCOSESign1(item): return coseSign1(item, label: label, depth: depth)
         case .issuerSignedItem: if let line = issuerSignedItem(item, label: label) { return line }
         default: break
         }
@@ -68,23 +87,25 @@ package enum InspectTree {
         case .map(let map): return mapNode(item, map, label: label, depth: depth)
         case .array(let array):
             var node = InspectNode(label: label, summary: "array of \(array.count)")
-            node.children = array.enumerated().map { index, element in
-                Self.node(element, label: "[\(index)]", context: context == .issuerSignedItems ? .issuerSignedItem : .none, depth: depth + 1)
+            for (index, element) in array.enumerated() {
+                guard !budget.isExhausted else { node.children.append(budget.cut); break }
+                node.children.append(self.node(element, label: "[\(index)]", context: context == .issuerSignedItems ? .issuerSignedItem : .none,
+                                               depth: depth + 1))
             }
             return node
         case .tagged(24, let content):
             if case .bytes(let bytes) = content.value, let embedded = try? CBORDecoder.decode(bytes) {
-                var inner = Self.node(embedded, label: label, context: context, depth: depth + 1)
+                var inner = self.node(embedded, label: label, context: context, depth: depth + 1)
                 inner.summary = "tag 24, \(bytes.count) bytes of CBOR" + (inner.summary.isEmpty ? "" : ": " + inner.summary)
                 return inner
             }
-            return InspectNode(label: label, summary: "tag 24 " + scalar(content))
+            return InspectNode(label: label, summary: "tag 24 " + Self.scalar(content))
         case .tagged(let tag, let content) where content.isContainer:
-            var inner = Self.node(content, label: label, context: context, depth: depth + 1)
+            var inner = self.node(content, label: label, context: context, depth: depth + 1)
             inner.summary = "tag \(tag) " + inner.summary
             return inner
         default:
-            return InspectNode(label: label, summary: scalar(item))
+            return InspectNode(label: label, summary: Self.scalar(item))
         }
     }
 
@@ -95,29 +116,30 @@ package enum InspectTree {
 
     /// Map members: known keys get their context (issuerAuth and deviceSignature are COSE_Sign1, a namespace's list
     /// holds IssuerSignedItems); valueDigests are counted, not listed.
-    static func mapNode(_ item: CBORItem, _ map: CBORMap, label: String, depth: Int) -> InspectNode {
-        var node = InspectNode(label: label, summary: name(of: item, count: map.count))
+    func mapNode(_ item: CBORItem, _ map: CBORMap, label: String, depth: Int) -> InspectNode {
+        var node = InspectNode(label: label, summary: Self.name(of: item, count: map.count))
         for entry in map {
-            let key = entry.key.text ?? scalar(entry.key)
+            guard !budget.isExhausted else { node.children.append(budget.cut); break }
+            let key = entry.key.text ?? Self.scalar(entry.key)
             switch key {
             case "issuerAuth", "deviceSignature", "readerAuth", "readerAuthAll":
-                node.children.append(Self.node(entry.value, label: key, context: .coseSign1, depth: depth + 1))
+                node.children.append(self.node(entry.value, label: key, context: .coseSign1, depth: depth + 1))
             case "nameSpaces" where label == "issuerSigned" || item["issuerAuth"] != nil:
                 var spaces = InspectNode(label: key, summary: "")
-                for space in entry.value.map ?? CBORMap.empty {
-                    spaces.children.append(Self.node(space.value, label: space.key.text ?? scalar(space.key), context: .issuerSignedItems,
+                for space in entry.value.map ?? CBORMap.empty where !budget.isExhausted {
+                    spaces.children.append(self.node(space.value, label: space.key.text ?? Self.scalar(space.key), context: .issuerSignedItems,
                                                      depth: depth + 2))
                 }
                 node.children.append(spaces)
             case "valueDigests":
                 var digests = InspectNode(label: key, summary: "")
                 for space in entry.value.map ?? CBORMap.empty {
-                    digests.children.append(InspectNode(label: space.key.text ?? scalar(space.key),
+                    digests.children.append(InspectNode(label: space.key.text ?? Self.scalar(space.key),
                                                         summary: "\(space.value.map?.count ?? 0) digests"))
                 }
                 node.children.append(digests)
             default:
-                node.children.append(Self.node(entry.value, label: key, depth: depth + 1))
+                node.children.append(self.node(entry.value, label: key, depth: depth + 1))
             }
         }
         return node
@@ -134,14 +156,14 @@ package enum InspectTree {
     }
 
     /// `element = value  (digestID n)` for an IssuerSignedItem; nil when the item has another shape.
-    static func issuerSignedItem(_ item: CBORItem, label: String) -> InspectNode? {
+    func issuerSignedItem(_ item: CBORItem, label: String) -> InspectNode? {
         guard case .tagged(24, let content) = item.value, case .bytes(let bytes) = content.value,
               let embedded = try? CBORDecoder.decode(bytes), embedded.map != nil,
               let identifier = embedded["elementIdentifier"]?.text, let value = embedded["elementValue"]
         else { return nil }
         let digestID = embedded["digestID"]?.uint.map { "  (digestID \($0))" } ?? ""
-        var node = InspectNode(label: label, summary: value.isContainer ? "\(identifier)\(digestID)" : "\(identifier) = \(scalar(value))\(digestID)")
-        if value.isContainer { node.children = [Self.node(value, label: "value", depth: 1)] }
+        var node = InspectNode(label: label, summary: value.isContainer ? "\(identifier)\(digestID)" : "\(identifier) = \(Self.scalar(value))\(digestID)")
+        if value.isContainer { node.children = [self.node(value, label: "value", depth: 1)] }
         return node
     }
 
@@ -154,10 +176,10 @@ package enum InspectTree {
 
     /// protected (decoded, algorithm named), unprotected (x5chain certificates summarised), payload (decoded when it
     /// is CBOR, e.g. the MSO), signature (length).
-    static func coseSign1(_ item: CBORItem, label: String, depth: Int) -> InspectNode {
+    func coseSign1(_ item: CBORItem, label: String, depth: Int) -> InspectNode {
         var message = item
         if case .tagged(18, let content) = item.value { message = content }
-        guard let parts = message.array else { return InspectNode(label: label, summary: scalar(item)) }
+        guard let parts = message.array else { return InspectNode(label: label, summary: Self.scalar(item)) }
         var node = InspectNode(label: label, summary: "COSE_Sign1")
         let protected = parts[0].bytes.flatMap { $0.isEmpty ? nil : try? CBORDecoder.decode($0) }
         node.children.append(headerNode(protected, label: "protected", depth: depth + 1))
@@ -166,41 +188,42 @@ package enum InspectTree {
         case .null: node.children.append(InspectNode(label: "payload", summary: "detached (null)"))
         case .bytes(let payload):
             if let decoded = try? CBORDecoder.decode(payload) {
-                var inner = Self.node(decoded, label: "payload", depth: depth + 1)
+                var inner = self.node(decoded, label: "payload", depth: depth + 1)
                 inner.summary = "\(payload.count) bytes of CBOR" + (inner.summary.isEmpty ? "" : ": " + inner.summary)
                 node.children.append(inner)
             } else {
-                node.children.append(InspectNode(label: "payload", summary: bytesSummary(payload)))
+                node.children.append(InspectNode(label: "payload", summary: Self.bytesSummary(payload)))
             }
-        default: node.children.append(Self.node(parts[2], label: "payload", depth: depth + 1))
+        default: node.children.append(self.node(parts[2], label: "payload", depth: depth + 1))
         }
-        node.children.append(InspectNode(label: "signature", summary: parts[3].bytes.map(bytesSummary) ?? scalar(parts[3])))
+        node.children.append(InspectNode(label: "signature", summary: parts[3].bytes.map(Self.bytesSummary) ?? Self.scalar(parts[3])))
         return node
     }
 
-    static func headerNode(_ header: CBORItem?, label: String, depth: Int) -> InspectNode {
+    func headerNode(_ header: CBORItem?, label: String, depth: Int) -> InspectNode {
         guard let header, let map = header.map else { return InspectNode(label: label, summary: "empty") }
         var node = InspectNode(label: label, summary: "")
-        for entry in map {
-            let key = entry.key.int.map { headerNames[$0] ?? "label \($0)" } ?? scalar(entry.key)
+        for entry in map where !budget.isExhausted {
+            let key = entry.key.int.map { Self.headerNames[$0] ?? "label \($0)" } ?? Self.scalar(entry.key)
             if entry.key.int == 1, let value = entry.value.int {
-                node.children.append(InspectNode(label: key, summary: "\(algorithmNames[value] ?? "unknown") (\(value))"))
+                node.children.append(InspectNode(label: key, summary: "\(Self.algorithmNames[value] ?? "unknown") (\(value))"))
             } else if entry.key.int == 33 {
                 node.children.append(certificates(entry.value, label: key))
             } else {
-                node.children.append(Self.node(entry.value, label: key, depth: depth + 1))
+                node.children.append(self.node(entry.value, label: key, depth: depth + 1))
             }
         }
         return node
     }
 
     /// Each certificate of an x5chain: subject, issuer, validity and SPKI SHA-256.
-    static func certificates(_ item: CBORItem, label: String) -> InspectNode {
+    func certificates(_ item: CBORItem, label: String) -> InspectNode {
         let ders: [ArraySlice<UInt8>] = item.bytes.map { [$0] } ?? (item.array?.compactMap(\.bytes) ?? [])
         var node = InspectNode(label: label, summary: "\(ders.count) certificate(s)")
-        for (index, der) in ders.enumerated() {
+        for (index, der) in ders.enumerated() where !budget.isExhausted {
+            budget.remaining -= 1
             guard let certificate = try? Certificate(derEncoded: Array(der)) else {
-                node.children.append(InspectNode(label: "[\(index)]", summary: "not a DER certificate, " + bytesSummary(der)))
+                node.children.append(InspectNode(label: "[\(index)]", summary: "not a DER certificate, " + Self.bytesSummary(der)))
                 continue
             }
             node.children.append(InspectNode(label: "[\(index)]", summary: "\(certificate.subject)", children: [
@@ -214,7 +237,7 @@ package enum InspectTree {
 
     /// A scalar in diagnostic notation, byte strings shortened.
     static func scalar(_ item: CBORItem) -> String {
-        if case .bytes(let bytes) = item.value { return bytesSummary(bytes) }
+        if case .bytes(let bytes) = item.value { return Self.bytesSummary(bytes) }
         return item.diagnostic(expandEmbedded: false)
     }
 

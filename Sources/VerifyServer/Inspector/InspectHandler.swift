@@ -30,7 +30,7 @@ extension ServerHandlers {
             logger.info("inspection", metadata: ["format": "\(format.rawValue)", "outcome": "\(report.verified ? "verified" : "rejected")",
                                                  "code": "\(code?.rawValue ?? "none")"])
             let cbor = inspection.deviceResponses.first.flatMap { try? CBORDecoder.decode($0, limits: .default) }
-                .map { InspectTree.node($0).limited(to: Self.inspectedNodes).json } ?? .null
+                .map { InspectTree.node($0, limit: Self.inspectedNodes).limited(to: Self.inspectedNodes).json } ?? .null
             return Response.json(.ok, .object([("report", report.json), ("cbor", cbor)]))
         } catch {
             logger.info("inspection refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])

@@ -20,7 +20,9 @@ enum HTTPExchange {
     static func send(_ method: String, _ url: URL, headers: [String: String], body: (contentType: String, bytes: Data)?, timeout: Double,
                      displayURL: String) throws -> (Int, Data?) {
         let label = "\(method) \(InputQuote.short(displayURL))"
-        var request = OutboundHTTP.Request(url.absoluteString, method: method, timeout: .milliseconds(Int64(max(1, timeout) * 1000)), maxBytes: maxBodyBytes)
+        // At least a second, at most a day (`--timeout 1e300` is clamped, never trapped on).
+        let seconds = timeout.isFinite ? min(max(1, timeout), 86_400) : 86_400
+        var request = OutboundHTTP.Request(url.absoluteString, method: method, timeout: .milliseconds(Int64(seconds * 1000)), maxBytes: maxBodyBytes)
         request.headers = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if let body {
             // A Content-Type the caller gave (a profile's header) wins.

@@ -100,7 +100,8 @@ package enum OutboundHTTP {
         let pointers = lines.map { UnsafePointer($0) }
         var result = list_fetch_result()
         defer { list_fetch_free(&result) }
-        let milliseconds = max(1, Int(request.timeout / .milliseconds(1)))
+        // At least 1 ms, at most a day: a longer Duration is clamped, never trapped on.
+        let milliseconds = Int(min(max(request.timeout / .milliseconds(1), 1), 86_400_000))
         let started = policy.withPolicy(host: host) { cPolicy in
             pointers.withUnsafeBufferPointer { headers in
                 withBody(request.body) { body, length in

@@ -101,7 +101,7 @@ struct Inspect: ParsableCommand {
     private func openKept(_ session: String, inspection: PipelineInspection) throws -> VerificationReport {
         let kept = try SessionFile.read(session, expected: nil)
         // What the session keeps is not given again (the relying party's private key is kept by the formats that make one).
-        let keepsKey = kept.state[SessionFile.StateKey.privateKey] != nil
+        let keepsKey = kept.keepsPrivateKey
         for (flag, value) in [("--nonce", nonce), ("--encryption-info", encryptionInfo), ("--origin", origin),
                               ("--private-key", keepsKey ? privateKey : nil)] where value != nil {
             throw UsageFailure("\(flag) is kept in the session (\(session)); leave out \(flag)")

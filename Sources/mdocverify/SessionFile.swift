@@ -20,13 +20,6 @@ struct SessionFile: Equatable {
     /// The largest session file read; a real one is a few kilobytes.
     static let maxBytes = 1 << 20
 
-    enum StateKey {
-        static let privateKey = "privateKey"
-        static let encryptionInfo = "encryptionInfo"
-        static let origin = "origin"
-        static let nonce = "nonce"
-    }
-
     var format: VerificationReport.Format
     var state: [String: String]
     var request: RequestPolicy?
@@ -163,23 +156,13 @@ struct SessionFile: Equatable {
         return request
     }
 
-    /// A value of `state`, or a `UsageFailure` saying the session is incomplete.
-    func required(_ key: String) throws -> String {
-        guard let value = state[key], !value.isEmpty else {
-            throw UsageFailure("the \(format.rawValue) session has no \(key) in \"state\": create the request again with "
-                               + "`mdocverify request \(format.rawValue)`")
-        }
-        return value
-    }
-
     /// The Annex C session this file keeps.
     func annexC(request: RequestPolicy?) throws -> AnnexCSession {
-        let pem = try required(StateKey.privateKey)
-        guard let key = try? PrivateKey(pemEncoded: pem) else {
-            throw UsageFailure("the annex-c session's privateKey is not a PEM private key: create the request again with `mdocverify request annex-c`")
+        do {
+            return try AnnexCFlow.session(state, request: request)
+        } catch {
+            throw incomplete(error)
         }
-        return AnnexCSession(privateKey: key, encryptionInfo: try required(StateKey.encryptionInfo), origin: try required(StateKey.origin),
-                             request: request)
     }
 
     /// The OpenID4VP session this file keeps.
@@ -193,10 +176,20 @@ struct SessionFile: Equatable {
 
     /// The Apple in-app nonce this file keeps.
     func appleNonce() throws -> [UInt8] {
-        guard let nonce = Base64URL.decode(try required(StateKey.nonce)), !nonce.isEmpty else {
-            throw UsageFailure("the apple-app session's nonce is not base64url: create the request again with `mdocverify request apple-app`")
+        do {
+            return try AppleAppFlow.nonce(state)
+        } catch {
+            throw incomplete(error)
         }
-        return nonce
+    }
+
+    /// Whether the kept state holds a private key (the formats that make a recipient key keep it as PEM), so
+    /// `--private-key` is not given again. The state's keys are the format's own: only the value is looked at.
+    var keepsPrivateKey: Bool { state.values.contains { $0.hasPrefix("-----BEGIN ") && $0.contains("PRIVATE KEY-----") } }
+
+    /// What the format's flow says the kept state lacks, and the fix.
+    private func incomplete(_ error: VerificationError) -> UsageFailure {
+        UsageFailure("\(error.message) in \"state\": create the request again with `mdocverify request \(format.rawValue)`")
     }
 }
 

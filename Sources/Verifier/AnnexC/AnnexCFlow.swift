@@ -62,12 +62,31 @@ public struct AnnexCFlow: RequestFlow {
     /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
-        guard let pem = state[StateKey.privateKey], let encryptionInfo = state[StateKey.encryptionInfo],
-              let origin = state[StateKey.origin], let key = try? PrivateKey(pemEncoded: pem)
-        else {
-            return verifier.rejected(format, VerificationError(.inputMalformed, "stored annex-c request is incomplete"))
+        do {
+            return verifier.verify(response: response, session: try Self.session(state, request: policy), at: time, noting: lookups)
+        } catch {
+            return verifier.rejected(format, error)
         }
-        let session = AnnexCSession(privateKey: key, encryptionInfo: encryptionInfo, origin: origin, request: policy)
-        return verifier.verify(response: response, session: session, at: time, noting: lookups)
+    }
+
+    /// The session back from kept `state`, with `request` as its policy.
+    ///
+    /// - Parameters:
+    ///   - state: what `state(privateKey:encryptionInfo:origin:)` kept.
+    ///   - request: the request policy, or nil to skip the request-policy check.
+    /// - Throws: `input.malformed` naming what the state lacks (or a private key that is not PEM).
+    public static func session(_ state: [String: String], request: RequestPolicy?) throws(VerificationError) -> AnnexCSession {
+        func value(_ key: String) throws(VerificationError) -> String {
+            guard let value = state[key], !value.isEmpty else {
+                throw VerificationError(.inputMalformed, "the kept annex-c state has no \(key)")
+            }
+            return value
+        }
+        let pem = try value(StateKey.privateKey)
+        guard let key = try? PrivateKey(pemEncoded: pem) else {
+            throw VerificationError(.inputMalformed, "the kept annex-c state's privateKey is not a PEM private key")
+        }
+        return AnnexCSession(privateKey: key, encryptionInfo: try value(StateKey.encryptionInfo), origin: try value(StateKey.origin),
+                             request: request)
     }
 }

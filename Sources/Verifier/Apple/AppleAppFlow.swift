@@ -58,14 +58,29 @@ public struct AppleAppFlow: RequestFlow {
         [nonceKey: Base64URL.encode(nonce)]
     }
 
+    /// The nonce back from kept `state`.
+    ///
+    /// - Parameter state: what `state(nonce:)` kept.
+    /// - Throws: `input.malformed` when the state has no nonce, or one that is not base64url.
+    public static func nonce(_ state: [String: String]) throws(VerificationError) -> [UInt8] {
+        guard let text = state[nonceKey], !text.isEmpty else { throw VerificationError(.inputMalformed, "the kept apple-app state has no nonce") }
+        guard let nonce = Base64URL.decode(text), !nonce.isEmpty else {
+            throw VerificationError(.inputMalformed, "the kept apple-app state's nonce is not base64url")
+        }
+        return nonce
+    }
+
     /// Verifies base64 (or base64url) of `PKIdentityDocument.encryptedData` against the nonce in `state`, as of `time`.
     ///
     /// A kept state without a nonce or an undecodable response gives a rejected report; a nil `policy` skips the
     /// request-policy check.
     public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
-        guard let nonceText = state[Self.nonceKey], let nonce = Base64URL.decode(nonceText) else {
-            return verifier.rejected(format, VerificationError(.inputMalformed, "stored request has no nonce"))
+        let nonce: [UInt8]
+        do {
+            nonce = try Self.nonce(state)
+        } catch {
+            return verifier.rejected(format, error)
         }
         guard !response.isEmpty, let encryptedData = Base64URL.decode(response) else {
             return verifier.rejected(format, VerificationError(.inputMalformed, "response is not base64 of PKIdentityDocument.encryptedData"))

@@ -134,6 +134,8 @@ enum RequestObjectCheck {
     /// The payload of `jws` once its `typ`, signature (by `x5c[0]`) and `client_id` (equal to `clientID`, and what the
     /// leaf certificate gives under its prefix) are checked.
     static func verifiedPayload(_ jws: String, clientID: String) throws -> JSONValue {
+        // A request object is a JWT: the compact serialization only (RFC 9101 §4), not the JSON one JWS also reads.
+        guard jws.utf8.first != UInt8(ascii: "{") else { throw invalid("not a compact JWS (a request object is a JWT)") }
         let parsed: JWS
         let leaf: Certificate
         do {

@@ -85,7 +85,7 @@ struct LoadCommand: AsyncParsableCommand {
             func load(rate: Double?) async throws -> LoadRun.Result {
                 var ids: [String] = []
                 for _ in 0 ..< count {
-                    let request = SampleServer.request()
+                    let request = try SampleServer.request()
                     try await app.store.insert(request)
                     ids.append(request.id)
                 }

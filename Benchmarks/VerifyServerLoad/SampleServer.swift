@@ -29,10 +29,10 @@ enum SampleServer {
     }
 
     /// A request bound to the sample's nonce; load runs seed all of theirs first, so they live an hour by default.
-    static func request(lifetime: TimeInterval = 3600) -> StoredRequest {
+    static func request(lifetime: TimeInterval = 3600) throws -> StoredRequest {
         let now = Date()
         return StoredRequest(id: StoredRequest.newID(), format: .appleApp, policy: policy,
-                             state: ["nonce": Base64URL.encode(AppleSignedSample.nonce)], createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+                             state: try AppleAppFlow.state(nonce: AppleSignedSample.nonce), createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
     }
 
     static let envelope = Data(AppleSignedSample.envelope).base64EncodedString()

@@ -29,7 +29,7 @@ struct Soak {
         while (clock.now - start) < .seconds(seconds) {
             var ids: [String] = []
             for _ in 0 ..< batch {
-                let request = SampleServer.request(lifetime: SampleServer.requestLifetime)
+                let request = try SampleServer.request(lifetime: SampleServer.requestLifetime)
                 try await app.store.insert(request)
                 ids.append(request.id)
             }

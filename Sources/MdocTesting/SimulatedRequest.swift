@@ -13,7 +13,7 @@ package struct SimulatedRequest: Sendable {
     package let format: ResponseFormat
     package let target: ResponseTarget
     /// The kept state in the flow's own layout; nil for a format without a request flow.
-    package let state: [String: String]?
+    package let state: KeptState?
     package let environment: FlowEnvironment
     /// The formats the request's flow is looked up in.
     package let registry: KitRegistry

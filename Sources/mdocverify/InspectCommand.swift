@@ -96,31 +96,37 @@ struct Inspect: ParsableCommand {
         return verifier.verify(encryptedData: bytes, session: session, at: Date())
     }
 
+    /// The registered flow of `format` in `environment`; nil when the environment cannot serve it.
+    private func flow(_ format: VerificationReport.Format, _ environment: FlowEnvironment,
+                      inspection: PipelineInspection) throws -> (any RequestFlow)? {
+        do {
+            return try FormatRegistry.flows(environment, inspection: inspection).first { $0.format == format }
+        } catch {
+            throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
+        }
+    }
+
     /// Opens the envelope as `verify-server` would: through the session's format's flow over its kept state, with the
     /// merchant key and identifiers for a format that needs them (Apple in-app). The verifier trusts nothing.
     private func openKept(_ session: String, inspection: PipelineInspection) throws -> VerificationReport {
         let kept = try SessionFile.read(session, expected: nil)
-        // What the session keeps is not given again (the relying party's private key is kept by the formats that make one).
-        let keepsKey = kept.keepsPrivateKey
+        func value(_ option: String?, _ flag: String, _ keptValue: String?) throws -> String {
+            option == nil && keptValue == nil ? "" : try SessionValues.one(option, flag: flag, kept: keptValue, session: session)
+        }
+        var environment = FlowEnvironment(
+            configuration: VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey), recipientKeys: [],
+            merchantID: try value(merchantID, "--merchant-id", kept.merchantID), teamID: try value(teamID, "--team-id", kept.teamID))
+        // A format whose flow is built without a decryption key keeps what opens its answer in the session (the
+        // recipient key it made): `--private-key` is then not given again; the merchant key of Apple in-app is.
+        let keepsKey = try flow(kept.format, environment, inspection: inspection) != nil
         for (flag, value) in [("--nonce", nonce), ("--encryption-info", encryptionInfo), ("--origin", origin),
                               ("--private-key", keepsKey ? privateKey : nil)] where value != nil {
             throw UsageFailure("\(flag) is kept in the session (\(session)); leave out \(flag)")
         }
-        func value(_ option: String?, _ flag: String, _ keptValue: String?) throws -> String {
-            option == nil && keptValue == nil ? "" : try SessionValues.one(option, flag: flag, kept: keptValue, session: session)
-        }
-        let environment = FlowEnvironment(
-            configuration: VerifierConfiguration(trustStore: TrustStore(anchors: []), testMode: allowTestKey),
-            recipientKeys: try privateKey.map { [try InputFiles.privateKey($0)] } ?? [],
-            merchantID: try value(merchantID, "--merchant-id", kept.merchantID), teamID: try value(teamID, "--team-id", kept.teamID))
-        let flows: [any RequestFlow]
-        do {
-            flows = try FormatRegistry.flows(environment, inspection: inspection)
-        } catch {
-            throw UsageFailure("\(error.code.rawValue): \(error.message)" + (error.code == .envelopeTestKey ? "; pass --allow-test-key" : ""))
-        }
-        guard let flow = flows.first(where: { $0.format == kept.format }) else {
-            throw UsageFailure("a \(kept.format.rawValue) session has no request flow to open it with")
+        environment.recipientKeys = try privateKey.map { [try InputFiles.privateKey($0)] } ?? []
+        guard let flow = try flow(kept.format, environment, inspection: inspection) else {
+            throw UsageFailure("a \(kept.format.rawValue) session has no request flow to open it with"
+                               + (keepsKey ? "" : ": pass the key that decrypts it with --private-key"))
         }
         // A binary answer's flow takes base64 (the file may be raw, hex or base64).
         let response = kept.format.descriptor?.wire.binary == true

@@ -55,7 +55,7 @@ extension Request {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
                 let dcRequest = JSONValue.object([("protocol", .string(created.protocolIdentifier)), ("data", created.data)])
-                let session = SessionFile(format: .openID4VP, state: OpenID4VPFlow.state(created.session), request: policy)
+                let session = SessionFile(format: .openID4VP, state: try OpenID4VPFlow.state(created.session), request: policy)
                 try RequestOutputFiles.writeRequest("dc-request.json", dcRequest, session: session, policy: policy, into: files.out)
                 return .verified
             }

@@ -190,9 +190,7 @@ extension Verify {
                 let text = try InputFiles.responseText(response, what: "response", maxBytes: InputFiles.maxResponseFileBytes,
                                                        expected: "the form the wallet posted: response=<JWE>, or vp_token and state")
                 let kept = try SessionFile.read(session, expected: .openID4VPRedirect)
-                guard let loaded = OpenID4VPRedirectFlow.session(kept.state) else {
-                    throw UsageFailure("\(session) does not hold an openid4vp-redirect session (make it with `request openid4vp-redirect`)")
-                }
+                let loaded = try kept.redirect()
                 let (configuration, revocation) = try options.configuration(testMode: false)
                 let verifier = ResponseVerifier(configuration: configuration)
                 let time = try InputFiles.time(options.at)

@@ -57,7 +57,7 @@ struct Request: ParsableCommand {
                 } catch let error as VerificationError {
                     throw UsageFailure("\(error.code.rawValue): \(error.message)")
                 }
-                let session = SessionFile(format: .annexC, state: AnnexCFlow.state(privateKey: created.session.privateKey,
+                let session = SessionFile(format: .annexC, state: try AnnexCFlow.state(privateKey: created.session.privateKey,
                                                                                     encryptionInfo: created.encryptionInfo,
                                                                                     origin: created.session.origin),
                                           request: policy)
@@ -105,7 +105,7 @@ extension Request {
                     ("nonce", .string(Base64URL.encode(nonce))), ("merchantID", .string(merchantID)), ("teamID", .string(teamID)),
                     ("issuerIdentifiers", identifiers),
                 ])
-                let session = SessionFile(format: .appleApp, state: AppleAppFlow.state(nonce: nonce), request: policy,
+                let session = SessionFile(format: .appleApp, state: try AppleAppFlow.state(nonce: nonce), request: policy,
                                           merchantID: merchantID, teamID: teamID)
                 try RequestOutputFiles.writeRequest("app-request.json", appRequest, session: session, policy: policy, into: files.out)
                 return .verified

@@ -21,7 +21,7 @@ struct SessionFile: Equatable {
     static let maxBytes = 1 << 20
 
     var format: VerificationReport.Format
-    var state: [String: String]
+    var state: KeptState
     var request: RequestPolicy?
     var merchantID: String?
     var teamID: String?
@@ -31,7 +31,7 @@ struct SessionFile: Equatable {
         var members: [(String, JSONValue)] = [
             ("version", .int(UInt64(Self.version))),
             ("format", .string(format.rawValue)),
-            ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("state", state.value),
         ]
         if let request { members.append(("request", try Self.json(request))) }
         if let merchantID { members.append(("merchantID", .string(merchantID))) }
@@ -126,10 +126,9 @@ struct SessionFile: Equatable {
             throw UsageFailure("session at \(path) is for \(format.rawValue): check it with `mdocverify verify \(format.rawValue)`, "
                                + "or pass the session of your \(expected.rawValue) request")
         }
-        guard let members = object["state"]?.members, members.allSatisfy({ $0.1.string != nil }) else {
-            throw UsageFailure("session at \(path): \"state\" is not an object of strings: \(fix)")
+        guard let kept = object["state"], kept.isObject, let state = try? KeptState(json: kept.serializedBytes()) else {
+            throw UsageFailure("session at \(path): \"state\" is not an object: \(fix)")
         }
-        let state = Dictionary(members.map { ($0.0, $0.1.string ?? "") }, uniquingKeysWith: { first, _ in first })
         var request: RequestPolicy?
         if let policy = object["request"] {
             guard let decoded = try? JSONDecoder().decode(RequestPolicy.self, from: Data(policy.serializedBytes()))
@@ -167,11 +166,20 @@ struct SessionFile: Equatable {
 
     /// The OpenID4VP session this file keeps.
     func openID4VP(request: RequestPolicy?) throws -> OpenID4VPSession {
-        guard let session = OpenID4VPFlow.session(state, request: request) else {
-            throw UsageFailure("the openid4vp session is incomplete (origin, nonce, responseMode and, for dc_api.jwt, the key): "
-                               + "create the request again with `mdocverify request openid4vp`")
+        do {
+            return try OpenID4VPFlow.session(state, request: request)
+        } catch {
+            throw incomplete(error)
         }
-        return session
+    }
+
+    /// The OpenID4VP redirect session this file keeps.
+    func redirect() throws -> OpenID4VPRedirectSession {
+        do {
+            return try OpenID4VPRedirectFlow.session(state)
+        } catch {
+            throw incomplete(error)
+        }
     }
 
     /// The Apple in-app nonce this file keeps.
@@ -183,13 +191,11 @@ struct SessionFile: Equatable {
         }
     }
 
-    /// Whether the kept state holds a private key (the formats that make a recipient key keep it as PEM), so
-    /// `--private-key` is not given again. The state's keys are the format's own: only the value is looked at.
-    var keepsPrivateKey: Bool { state.values.contains { $0.hasPrefix("-----BEGIN ") && $0.contains("PRIVATE KEY-----") } }
-
     /// What the format's flow says the kept state lacks, and the fix.
     private func incomplete(_ error: VerificationError) -> UsageFailure {
-        UsageFailure("\(error.message) in \"state\": create the request again with `mdocverify request \(format.rawValue)`")
+        let command = "`mdocverify request \(format.rawValue)`"
+        return UsageFailure(error.message.hasSuffix("create the request again") ? "\(error.message) with \(command)"
+                            : "\(error.message): create the request again with \(command)")
     }
 }
 

@@ -112,8 +112,10 @@ struct OpenID4VPCLITests {
         let out = try Self.createRequest(json: Self.twoDocumentRequestJSON)
         let url = URL(fileURLWithPath: out + "/session.json")
         var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        var state = try #require(document["state"] as? [String: String])
+        var state = try #require(document["state"] as? [String: Any])
         #expect(state.removeValue(forKey: "queryDocTypes") != nil)
+        // As an earlier version kept them: the query ids joined by commas.
+        state["queryIDs"] = try #require(state["queryIDs"] as? [String]).joined(separator: ",")
         document["state"] = state
         try JSONSerialization.data(withJSONObject: document).write(to: url)
         let (response, trust) = try Self.answer(out, [(DocType.mDL, 23), (DocType.mDL, 24)])

@@ -69,7 +69,7 @@ struct SessionFileCLITests {
             let document = try Self.json(out + "/session.json")
             #expect(document["version"] as? Int == 1)
             #expect(document["format"] as? String == format)
-            #expect(Set((document["state"] as? [String: String])?.keys.map { $0 } ?? []) == stateKeys, "\(format)")
+            #expect(Set((document["state"] as? [String: Any])?.keys.map { $0 } ?? []) == stateKeys, "\(format)")
             let request = try JSONSerialization.data(withJSONObject: try #require(document["request"]))
             #expect(try JSONDecoder().decode(RequestPolicy.self, from: request)
                     == (try JSONDecoder().decode(RequestPolicy.self, from: Data(Self.requestJSON.utf8))))

@@ -33,6 +33,17 @@ package struct OrgExampleTestFlow: RequestFlow {
 
     package var format: VerificationReport.Format { .orgExampleTest }
 
+    /// What a request keeps: its nonce (base64url) and the page's origin.
+    package struct Kept: Codable {
+        let nonce: String
+        let origin: String
+
+        package init(nonce: [UInt8], origin: String) {
+            self.nonce = Base64URL.encode(nonce)
+            self.origin = origin
+        }
+    }
+
     /// The transcript the device signs: `[null, null, ["org-example-test", origin, nonce]]`.
     package static func transcript(origin: String, nonce: [UInt8]) -> SessionTranscript {
         SessionTranscript(built: .array([.null, .null, .array([.text("org-example-test"), .text(origin), .bytes(nonce)])]))
@@ -40,16 +51,18 @@ package struct OrgExampleTestFlow: RequestFlow {
 
     package func prepare(policy: RequestPolicy, origin: String?) throws(VerificationError) -> PreparedRequest {
         guard let origin else { throw VerificationError(.inputMalformed, "an org-example-test request is made for a page's origin") }
-        let nonce = Base64URL.encode(SecureRandom.bytes(16))
-        return PreparedRequest(state: ["nonce": nonce, "origin": origin], publicFields: [("nonce", .string(nonce))])
+        let nonce = SecureRandom.bytes(16)
+        return PreparedRequest(state: try KeptState(Kept(nonce: nonce, origin: origin)), publicFields: [("nonce", .string(Base64URL.encode(nonce)))])
     }
 
-    package func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    package func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date,
                 noting lookups: RevocationLookups?) -> VerificationReport {
-        guard let nonce = state["nonce"].flatMap(Base64URL.decodeStrict), let origin = state["origin"] else {
-            return verifier.rejected(format, VerificationError(.inputMalformed, "the kept org-example-test request is incomplete"))
+        let kept: Kept
+        do { kept = try state.decode(Kept.self, format: format) } catch { return verifier.rejected(format, error) }
+        guard let nonce = Base64URL.decodeStrict(kept.nonce) else {
+            return verifier.rejected(format, VerificationError(.inputMalformed, "the kept org-example-test nonce is not base64url"))
         }
-        let input = OrgExampleTestAdapter.Input(text: response, transcript: Self.transcript(origin: origin, nonce: nonce))
+        let input = OrgExampleTestAdapter.Input(text: response, transcript: Self.transcript(origin: kept.origin, nonce: nonce))
         return verifier.verify(OrgExampleTestAdapter(), input, request: policy, at: time, noting: lookups)
     }
 }

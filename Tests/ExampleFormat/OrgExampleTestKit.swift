@@ -37,7 +37,7 @@ extension KitFormat {
     ) { seed in
         let nonce = seed.pki.seed.bytes("example-nonce", count: 16)
         return SeededRequest(target: ResponseTarget(OrgExampleTestWallet(origin: exampleOrigin, nonce: nonce)),
-                             state: ["nonce": Base64URL.encode(nonce), "origin": exampleOrigin],
+                             state: try KeptState(OrgExampleTestFlow.Kept(nonce: nonce, origin: exampleOrigin)),
                              environment: FlowEnvironment(configuration: seed.configuration))
     }
 }

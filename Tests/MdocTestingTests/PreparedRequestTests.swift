@@ -21,7 +21,7 @@ struct PreparedRequestTests {
         let prepared = try #require(flows.first { $0.format == .appleApp }).prepare(policy: Self.policy, origin: nil)
         let request = try AppleAppRequest(prepared: prepared, merchantKey: key.publicKey, merchantID: "m", teamID: "t")
         #expect(request.nonce.count == 32)
-        #expect(AppleAppFlow.state(nonce: request.nonce) == prepared.state)
+        #expect(try AppleAppFlow.state(nonce: request.nonce) == prepared.state)
     }
 
     @Test("another format's prepared request is refused: it has no nonce field")

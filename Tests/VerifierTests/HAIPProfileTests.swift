@@ -223,15 +223,13 @@ struct HAIPProfileTests {
     @Test("the profile survives the kept state; an unknown profile in the state makes it unusable, not the default")
     func keptState() throws {
         let setup = try Self.setup()
-        let state = OpenID4VPFlow.state(setup.created.session)
-        #expect(state["profile"] == "haip")
-        #expect(OpenID4VPFlow.session(state, request: nil)?.profile == .haip)
-        var unknown = state
-        unknown["profile"] = "haip2"
-        #expect(OpenID4VPFlow.session(unknown, request: nil) == nil)
-        var old = state
-        old["profile"] = nil
-        #expect(OpenID4VPFlow.session(old, request: nil)?.profile == .default)
-        #expect(OpenID4VPFlow.state(try Self.setup(profile: .default).created.session)["profile"] == nil)
+        let state = try OpenID4VPFlow.state(setup.created.session)
+        #expect(state["profile"] == .string("haip"))
+        #expect(try OpenID4VPFlow.session(state, request: nil).profile == .haip)
+        #expect(throws: VerificationError(.inputMalformed, "the kept openid4vp state has an unusable profile; create the request again")) {
+            try OpenID4VPFlow.session(try state.setting("profile", .string("haip2")), request: nil)
+        }
+        #expect(try OpenID4VPFlow.session(try state.setting("profile", nil), request: nil).profile == .default)
+        #expect(try OpenID4VPFlow.state(try Self.setup(profile: .default).created.session)["profile"] == nil)
     }
 }

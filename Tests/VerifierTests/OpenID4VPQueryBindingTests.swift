@@ -192,10 +192,9 @@ struct OpenID4VPQueryBindingTests {
 
     /// The created session as kept before the query doctypes were (no query ids at all, or ids without doctypes).
     static func legacy(_ session: OpenID4VPSession, queryIDs: [String], request: RequestPolicy?) throws -> OpenID4VPSession {
-        var state = OpenID4VPFlow.state(session)
-        state["queryDocTypes"] = nil
-        state["queryIDs"] = queryIDs.joined(separator: ",")
-        return try #require(OpenID4VPFlow.session(state, request: request))
+        let state = try OpenID4VPFlow.state(session).setting("queryDocTypes", nil)
+            .setting("queryIDs", .string(queryIDs.joined(separator: ",")))
+        return try OpenID4VPFlow.session(state, request: request)
     }
 
     @Test("one document per requested docType counts across the DeviceResponses: two mDLs under a session without query ids are policy.doctype_repeated")
@@ -221,9 +220,9 @@ struct OpenID4VPQueryBindingTests {
     @Test("kept state: queryDocTypes round-trips; state kept without it takes the doctypes from the request policy; a malformed value is an incomplete session")
     func keptState() throws {
         let setup = try Self.setup()
-        let state = OpenID4VPFlow.state(setup.created.session)
-        #expect(state["queryDocTypes"] != nil)
-        #expect(OpenID4VPFlow.session(state, request: nil)?.queryDocTypes == setup.created.session.queryDocTypes)
+        let state = try OpenID4VPFlow.state(setup.created.session)
+        #expect(state["queryDocTypes"]?.isObject == true)
+        #expect(try OpenID4VPFlow.session(state, request: nil).queryDocTypes == setup.created.session.queryDocTypes)
 
         let derived = try Self.legacy(setup.created.session, queryIDs: setup.created.session.queryIDs, request: Self.policy)
         #expect(derived.queryDocTypes == setup.created.session.queryDocTypes)
@@ -243,8 +242,6 @@ struct OpenID4VPQueryBindingTests {
         let unknown = try Self.legacy(setup.created.session, queryIDs: setup.created.session.queryIDs, request: nil)
         #expect(Self.line(try setup.verify(twoMDLs, session: unknown), .vpTokenDocType).map(\.status) == [.skip])
 
-        var malformed = state
-        malformed["queryDocTypes"] = "[1]"
-        #expect(OpenID4VPFlow.session(malformed, request: nil) == nil)
+        #expect(throws: VerificationError.self) { try OpenID4VPFlow.session(try state.setting("queryDocTypes", .array([.int(1)])), request: nil) }
     }
 }

@@ -229,6 +229,28 @@ struct OpenID4VPRedirectTests {
         #expect(try flow.precheck(response: try plain.answer(), state: try OpenID4VPRedirectFlow.state(plain.session)).opened == nil)
     }
 
+    @Test("kept state: the session's own members; an earlier version's one `session` member of JSON text reads the same; a missing member is named")
+    func keptState() throws {
+        let setup = try Self.setup()
+        let state = try OpenID4VPRedirectFlow.state(setup.session)
+        #expect(state["nonce"] == .string(setup.session.nonce) && state["session"] == nil)
+        let earlier = try KeptState(["session": String(decoding: try JSONEncoder().encode(setup.session), as: UTF8.self)])
+        for kept in [state, earlier] {
+            let read = try OpenID4VPRedirectFlow.session(kept)
+            #expect(read.nonce == setup.session.nonce && read.state == setup.session.state && read.jwk == setup.session.jwk)
+            #expect(read.expiresAt == setup.session.expiresAt)
+        }
+        #expect(throws: VerificationError(.inputMalformed, "the kept openid4vp-redirect state has no responseURI; create the request again")) {
+            try OpenID4VPRedirectFlow.session(try state.setting("responseURI", nil))
+        }
+        // The server's request-object route reports an unusable stored request under the flow's own code.
+        let flow = OpenID4VPRedirectFlow(FlowEnvironment(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])),
+                                                         readerIdentity: try TestReaderPKI.shared().identity))
+        #expect(throws: VerificationError.self) {
+            try flow.requestObject(state: .empty, walletNonce: nil, walletMetadata: nil, at: Self.time)
+        }
+    }
+
     @Test("state: missing, another request's, or a form state beside the JWE's that differs")
     func state() throws {
         let setup = try Self.setup()

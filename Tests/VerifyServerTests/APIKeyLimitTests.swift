@@ -9,7 +9,7 @@ struct APIKeyLimitTests {
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func request(_ id: String, key: String?, expiresIn seconds: TimeInterval) -> StoredRequest {
-        StoredRequest(id: id, format: .annexC, policy: TransactionStoreTests.transaction(now: now).policy, state: ["k": "v"],
+        StoredRequest(id: id, format: .annexC, policy: TransactionStoreTests.transaction(now: now).policy, state: .strings(["k": "v"]),
                       createdAt: now, expiresAt: now.addingTimeInterval(seconds), clientSecretHash: TransactionStoreTests.hash, apiKeyID: key)
     }
 

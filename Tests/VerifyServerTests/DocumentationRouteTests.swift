@@ -14,7 +14,7 @@ import Verifier
 struct DocumentationRouteTests {
     struct Kept: Sendable {
         let format: VerificationReport.Format
-        let state: [String: String]
+        let state: KeptState
         let policy: RequestPolicy?
     }
 

@@ -16,7 +16,7 @@ struct RequestStoreTests {
     static func request(now: Date, ttl: TimeInterval = 60) -> StoredRequest {
         StoredRequest(id: StoredRequest.newID(), format: .appleApp,
                       policy: RequestPolicy(documents: [.init(docType: "org.iso.18013.5.1.mDL", nameSpaces: ["org.iso.18013.5.1": ["age_over_21": true]])]),
-                      state: ["nonce": "bm9uY2U"], createdAt: now, expiresAt: now.addingTimeInterval(ttl))
+                      state: .strings(["nonce": "bm9uY2U"]), createdAt: now, expiresAt: now.addingTimeInterval(ttl))
     }
 
     /// The shared contract, on an open and running store.

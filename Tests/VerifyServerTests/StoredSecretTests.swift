@@ -17,12 +17,12 @@ struct StoredSecretTests {
     /// A request whose state holds a PEM private key, as an annex-c request's does.
     static func secretRequest(now: Date, ttl: TimeInterval = 30) throws -> StoredRequest {
         StoredRequest(id: StoredRequest.newID(), format: .annexC, policy: SimulatedWallet.policy,
-                      state: ["privateKey": try PrivateKey.generate(.p256).pkcs8PEM(), "origin": SimulatedWallet.origin],
+                      state: .strings(["privateKey": try PrivateKey.generate(.p256).pkcs8PEM(), "origin": SimulatedWallet.origin]),
                       createdAt: now, expiresAt: now.addingTimeInterval(ttl))
     }
 
     static func holdsSecret(_ request: StoredRequest?) -> Bool {
-        request?.state.values.contains { $0.contains(marker) } == true
+        request?.state.holds(marker) == true
     }
 
     /// The store contract on secrets: consumption returns the state once and leaves none; the expiry erase empties
@@ -35,13 +35,13 @@ struct StoredSecretTests {
         try await store.insert(consumed)
         #expect(holdsSecret(try await store.lookup(id: consumed.id)))
         #expect(try await store.consume(id: consumed.id, now: now) == .consumed(consumed))
-        #expect(try await store.lookup(id: consumed.id)?.state == [:])
+        #expect(try await store.lookup(id: consumed.id)?.state == .empty)
         #expect(try await store.consume(id: consumed.id, now: now) == .replayed)
 
         let late = try secretRequest(now: now)
         try await store.insert(late)
         #expect(try await store.consume(id: late.id, now: late.expiresAt) == .expired)
-        #expect(try await store.lookup(id: late.id)?.state == [:])
+        #expect(try await store.lookup(id: late.id)?.state == .empty)
 
         let unused = try secretRequest(now: now)
         let running = try secretRequest(now: now, ttl: 3600)
@@ -49,7 +49,7 @@ struct StoredSecretTests {
         try await store.insert(running)
         #expect(try await store.eraseState(expiredBefore: unused.expiresAt) >= 1)
         let erased = try await store.lookup(id: unused.id)
-        #expect(erased != nil && erased?.state == [:], "the row stays, without its state")
+        #expect(erased != nil && erased?.state == .empty, "the row stays, without its state")
         #expect(holdsSecret(try await store.lookup(id: running.id)), "a request that has not expired keeps its state")
         #expect(try await store.consume(id: unused.id, now: unused.expiresAt) == .expired)
 
@@ -63,7 +63,7 @@ struct StoredSecretTests {
         }
         #expect(outcomes.filter { $0 == .consumed(contested) }.count == 1)
         #expect(outcomes.filter { $0 == .replayed }.count == 49)
-        #expect(try await store.lookup(id: contested.id)?.state == [:])
+        #expect(try await store.lookup(id: contested.id)?.state == .empty)
     }
 
     @Test("in-memory store: consume and expiry empty the state")
@@ -145,7 +145,7 @@ struct StoredSecretTests {
             try await ServerFixture.withServer(configuration, store: store) { server in
                 let (id, response) = try await Self.create(server, wallet: wallet)
                 let stored = try #require(try await store.lookup(id: id))
-                #expect(Array(stored.state.keys) == ["aes-256-gcm"], "\(stored.state.keys)")
+                #expect(stored.state.names == ["aes-256-gcm"], "\(stored.state.names)")
                 #expect(!Self.holdsSecret(stored))
                 #expect(!Self.contains(Self.fileBytes(path), Self.marker), "a private key reached the database files before consumption")
                 // The server reads it back through the key.
@@ -153,7 +153,7 @@ struct StoredSecretTests {
 
                 let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
                 #expect(verified.status == 200, "\(verified.text)")
-                #expect(try await store.lookup(id: id)?.state == [:])
+                #expect(try await store.lookup(id: id)?.state == .empty)
                 let replay = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
                 #expect(replay.status == 409)
                 #expect(!Self.contains(Self.fileBytes(path), Self.marker))
@@ -230,7 +230,7 @@ struct StoredSecretTests {
                     #expect(Self.holdsSecret(try await raw.lookup(id: id)) == !sealed)
                     let verified = try await server.client.post("/v1/verify", json: verifyJSON(id, response: response))
                     #expect(verified.status == 200, "\(verified.text)")
-                    #expect(try await raw.lookup(id: id)?.state == [:])
+                    #expect(try await raw.lookup(id: id)?.state == .empty)
                 }
             }
         }
@@ -245,7 +245,7 @@ struct StoredSecretTests {
         try await ServerFixture.withServer(sealing, store: store) { server in
             try await server.store.insert(request)
         }
-        #expect(Array(try #require(try await store.lookup(id: request.id)).state.keys) == ["aes-256-gcm"])
+        #expect(try #require(try await store.lookup(id: request.id)).state.names == ["aes-256-gcm"])
         var other = AppleSample.configuration()
         other.requestStateKey = try Self.key()
         try await ServerFixture.withServer(other, store: store) { server in

@@ -334,11 +334,11 @@ public struct ConformanceCorpus: Sendable {
 
     /// `session.json` as `mdocverify request <format>` writes it (version 1): the flow's kept state, the request and,
     /// for Apple, the merchant and team IDs.
-    func session(format: ResponseFormat, state: [String: String], policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
+    func session(format: ResponseFormat, state: KeptState, policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("version", .int(1)),
             ("format", .string(format.rawValue)),
-            ("state", .object(state.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("state", state.value),
         ]
         if let policy { members.append(("request", Self.json(policy))) }
         members += registry.kit(format)?.corpus.sessionValues(environment) ?? []

@@ -62,7 +62,7 @@ extension KitFormat {
     ) { seed in
         let request = try AnnexCRequest(seed: seed.seed)
         return SeededRequest(target: .annexC(request),
-                             state: AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo,
+                             state: try AnnexCFlow.state(privateKey: request.recipientKey, encryptionInfo: request.encryptionInfo,
                                                      origin: request.origin),
                              environment: FlowEnvironment(configuration: seed.configuration))
     }

@@ -50,7 +50,7 @@ extension KitFormat {
         let merchantKey = try seed.pki.seed.key("merchant", curve: .p256)
         let request = AppleAppRequest(merchantKey: merchantKey.publicKey, nonce: seed.pki.seed.bytes("nonce", count: 32),
                                       merchantID: SimulatedCase.merchantID, teamID: SimulatedCase.teamID)
-        return SeededRequest(target: .appleApp(request), state: AppleAppFlow.state(nonce: request.nonce),
+        return SeededRequest(target: .appleApp(request), state: try AppleAppFlow.state(nonce: request.nonce),
                              environment: FlowEnvironment(configuration: seed.configuration, recipientKeys: [merchantKey],
                                                           merchantID: request.merchantID, teamID: request.teamID))
     }

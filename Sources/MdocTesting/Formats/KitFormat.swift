@@ -14,10 +14,10 @@ package struct KitFormat: Sendable {
     /// flow) and the environment its flow is built on.
     package struct SeededRequest: Sendable {
         package let target: ResponseTarget
-        package let state: [String: String]?
+        package let state: KeptState?
         package let environment: FlowEnvironment
 
-        package init(target: ResponseTarget, state: [String: String]?, environment: FlowEnvironment) {
+        package init(target: ResponseTarget, state: KeptState?, environment: FlowEnvironment) {
             self.target = target
             self.state = state
             self.environment = environment

@@ -41,7 +41,7 @@ extension KitFormat {
         corpus: openID4VPCorpus, answering: answerOpenID4VP
     ) { seed in
         let request = try OpenID4VPRequest(seed: seed.seed, responseMode: seed.responseMode)
-        return SeededRequest(target: .openID4VP(request), state: OpenID4VPFlow.state(request.session),
+        return SeededRequest(target: .openID4VP(request), state: try OpenID4VPFlow.state(request.session),
                              environment: FlowEnvironment(configuration: seed.configuration))
     }
 

@@ -7,10 +7,23 @@ import MdocTrust
 /// EncryptionInfo per request (signed with the reader identity when configured). The kept state is the private key
 /// PEM, the exact encryptionInfo text and the origin; the answer is the DigitalCredential `data` (docs/formats.md §2).
 public struct AnnexCFlow: RequestFlow {
-    enum StateKey {
-        static let privateKey = "privateKey"
-        static let encryptionInfo = "encryptionInfo"
-        static let origin = "origin"
+    /// The kept state: the recipient private key (PKCS #8 PEM), the exact encryptionInfo text and the origin.
+    struct Kept: Codable {
+        let privateKey: String
+        let encryptionInfo: String
+        let origin: String
+
+        init(privateKey: String, encryptionInfo: String, origin: String) {
+            self.privateKey = privateKey
+            self.encryptionInfo = encryptionInfo
+            self.origin = origin
+        }
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(privateKey: try members.nonEmpty(.privateKey), encryptionInfo: try members.nonEmpty(.encryptionInfo),
+                      origin: try members.nonEmpty(.origin))
+        }
     }
 
     /// The verifier that checks the answers.
@@ -48,19 +61,19 @@ public struct AnnexCFlow: RequestFlow {
         let identifiers = try IssuerIdentifiers.narrowed(policy, in: store)
             ?? (issuerIdentifiersInRequests ? IssuerIdentifiers.offer(for: policy.documents.map(\.docType), in: store) : [:])
         let request = try AnnexCWebRequest.create(origin: origin, request: policy, reader: reader, issuerIdentifiers: identifiers)
-        return PreparedRequest(state: Self.state(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo, origin: origin),
+        return PreparedRequest(state: try Self.state(privateKey: request.session.privateKey, encryptionInfo: request.encryptionInfo, origin: origin),
                                publicFields: [("data", request.data)])
     }
 
     /// The kept state: the recipient private key, the exact encryptionInfo text and the origin.
-    public static func state(privateKey: PrivateKey, encryptionInfo: String, origin: String) -> [String: String] {
-        [StateKey.privateKey: privateKey.pkcs8PEM(), StateKey.encryptionInfo: encryptionInfo, StateKey.origin: origin]
+    public static func state(privateKey: PrivateKey, encryptionInfo: String, origin: String) throws(VerificationError) -> KeptState {
+        try KeptState(Kept(privateKey: privateKey.pkcs8PEM(), encryptionInfo: encryptionInfo, origin: origin))
     }
 
     /// Verifies the DigitalCredential `data` the page posted against the kept `state`, as of `time`.
     ///
     /// An incomplete `state` gives a rejected report; a nil `policy` skips the request-policy check.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    public func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
         do {
             return verifier.verify(response: response, session: try Self.session(state, request: policy), at: time, noting: lookups)
@@ -75,18 +88,11 @@ public struct AnnexCFlow: RequestFlow {
     ///   - state: what `state(privateKey:encryptionInfo:origin:)` kept.
     ///   - request: the request policy, or nil to skip the request-policy check.
     /// - Throws: `input.malformed` naming what the state lacks (or a private key that is not PEM).
-    public static func session(_ state: [String: String], request: RequestPolicy?) throws(VerificationError) -> AnnexCSession {
-        func value(_ key: String) throws(VerificationError) -> String {
-            guard let value = state[key], !value.isEmpty else {
-                throw VerificationError(.inputMalformed, "the kept annex-c state has no \(key)")
-            }
-            return value
-        }
-        let pem = try value(StateKey.privateKey)
-        guard let key = try? PrivateKey(pemEncoded: pem) else {
+    public static func session(_ state: KeptState, request: RequestPolicy?) throws(VerificationError) -> AnnexCSession {
+        let kept = try state.decode(Kept.self, format: .annexC)
+        guard let key = try? PrivateKey(pemEncoded: kept.privateKey) else {
             throw VerificationError(.inputMalformed, "the kept annex-c state's privateKey is not a PEM private key")
         }
-        return AnnexCSession(privateKey: key, encryptionInfo: try value(StateKey.encryptionInfo), origin: try value(StateKey.origin),
-                             request: request)
+        return AnnexCSession(privateKey: key, encryptionInfo: kept.encryptionInfo, origin: kept.origin, request: request)
     }
 }

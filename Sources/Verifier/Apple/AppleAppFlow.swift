@@ -10,7 +10,19 @@ import MdocTrust
 /// is base64 (or base64url) of `PKIdentityDocument.encryptedData`, verified with the configured merchant and team IDs
 /// (docs/formats.md §1).
 public struct AppleAppFlow: RequestFlow {
-    static let nonceKey = "nonce"
+    /// The kept state: the nonce, base64url.
+    struct Kept: Codable {
+        let nonce: String
+
+        init(nonce: String) {
+            self.nonce = nonce
+        }
+
+        init(from decoder: any Decoder) throws {
+            nonce = try decoder.container(keyedBy: CodingKeys.self).nonEmpty(.nonce)
+        }
+    }
+
     static let nonceLength = 32
 
     /// The verifier that checks the answers.
@@ -49,21 +61,21 @@ public struct AppleAppFlow: RequestFlow {
         let identifiers = JSONValue.object(offers.keys.sorted().map { docType in
             (docType, .array((offers[docType] ?? []).map { .string(Base64URL.encode($0)) }))
         })
-        return PreparedRequest(state: Self.state(nonce: nonce),
+        return PreparedRequest(state: try Self.state(nonce: nonce),
                                publicFields: [("nonce", .string(Base64URL.encode(nonce))), ("issuerIdentifiers", identifiers)])
     }
 
     /// The kept state for a request with `nonce`.
-    public static func state(nonce: [UInt8]) -> [String: String] {
-        [nonceKey: Base64URL.encode(nonce)]
+    public static func state(nonce: [UInt8]) throws(VerificationError) -> KeptState {
+        try KeptState(Kept(nonce: Base64URL.encode(nonce)))
     }
 
     /// The nonce back from kept `state`.
     ///
     /// - Parameter state: what `state(nonce:)` kept.
     /// - Throws: `input.malformed` when the state has no nonce, or one that is not base64url.
-    public static func nonce(_ state: [String: String]) throws(VerificationError) -> [UInt8] {
-        guard let text = state[nonceKey], !text.isEmpty else { throw VerificationError(.inputMalformed, "the kept apple-app state has no nonce") }
+    public static func nonce(_ state: KeptState) throws(VerificationError) -> [UInt8] {
+        let text = try state.decode(Kept.self, format: .appleApp).nonce
         guard let nonce = Base64URL.decode(text), !nonce.isEmpty else {
             throw VerificationError(.inputMalformed, "the kept apple-app state's nonce is not base64url")
         }
@@ -74,7 +86,7 @@ public struct AppleAppFlow: RequestFlow {
     ///
     /// A kept state without a nonce or an undecodable response gives a rejected report; a nil `policy` skips the
     /// request-policy check.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    public func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
         let nonce: [UInt8]
         do {

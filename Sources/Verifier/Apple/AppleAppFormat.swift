@@ -17,7 +17,7 @@ extension FormatDescriptor {
             guard let nonce = values["nonce"].flatMap(BinaryText.decode) else {
                 throw VerificationError(.inputMalformed, "an apple-app response needs its nonce (hex or base64) or a requestId")
             }
-            return AppleAppFlow.state(nonce: nonce)
+            return try AppleAppFlow.state(nonce: nonce)
         },
         // Without a merchant key no answer can be opened: no flow (a server without Apple settings does not offer it).
         flow: { environment, verifier in environment.recipientKeys.isEmpty ? nil : AppleAppFlow(environment, verifier: verifier) })

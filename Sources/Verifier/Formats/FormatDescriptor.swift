@@ -28,14 +28,14 @@ public struct FormatDescriptor: Sendable {
     /// Rebuilds a request's kept state from values a caller pastes by name (the inspector, without a stored request:
     /// Apple's `nonce`); nil for a format whose state holds secrets no paste carries. Throws a coded error naming
     /// what is missing.
-    public let pastedState: (@Sendable ([String: String]) throws(VerificationError) -> [String: String])?
+    public let pastedState: (@Sendable ([String: String]) throws(VerificationError) -> KeptState)?
     /// Builds the format's request flow on the runtime's one verifier, or nil when the environment cannot serve it (a
     /// signed-only format without a reader identity); the builder is nil when the caller builds the transcript.
     let flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> (any RequestFlow)?)?
 
     package init(format: VerificationReport.Format, title: String, documentation: String, checks: [CheckID], codes: [ErrorCode],
          wire: FormatWire, bindsOrigin: Bool = false, mockDataApplies: Bool = false,
-         pastedState: (@Sendable ([String: String]) throws(VerificationError) -> [String: String])? = nil,
+         pastedState: (@Sendable ([String: String]) throws(VerificationError) -> KeptState)? = nil,
          flow: (@Sendable (FlowEnvironment, ResponseVerifier) -> (any RequestFlow)?)?) {
         self.format = format
         self.title = title

@@ -22,7 +22,7 @@ public protocol RequestFlow: Sendable {
     ///
     /// The revocation checks note in `lookups` the lists the configured source would have to fetch first (see
     /// `RevocationFetcher.resolving(_:)`); nil when nobody fetches.
-    func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date,
                 noting lookups: RevocationLookups?) -> VerificationReport
 
     /// Creates a request for `policy` in `context`: what `prepare(policy:origin:)` does, and for a format whose
@@ -31,18 +31,18 @@ public protocol RequestFlow: Sendable {
 
     /// The request object a wallet fetches for the kept `state`, signed now (`FormatWire.byReference` formats; every
     /// other format throws `envelope.unsupported`). `walletNonce` and `walletMetadata` are what the wallet POSTed.
-    func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+    func requestObject(state: KeptState, walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
         -> String
 
     /// Checks an answer against the kept `state` before the request is consumed, so that input that can never verify
     /// (a body that is not the format's at all, or not made for this request) uses nothing up; the full checks run in
     /// `verify(_:state:policy:at:noting:)` with what this returns, so work done here (a decryption) is not done twice.
     /// Every format accepts anything here unless it says otherwise.
-    func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer
+    func precheck(response: String, state: KeptState) throws(VerificationError) -> PrecheckedAnswer
 
     /// Verifies an answer `precheck` let through, against the same kept `state`: `verify(response:…)` reusing what
     /// the precheck already opened.
-    func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+    func verify(_ answer: PrecheckedAnswer, state: KeptState, policy: RequestPolicy?, at time: Date,
                 noting lookups: RevocationLookups?) -> VerificationReport
 }
 
@@ -53,24 +53,24 @@ extension RequestFlow {
     }
 
     /// Accepts any answer: the format's checks all run in `verify`.
-    public func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer {
+    public func precheck(response: String, state: KeptState) throws(VerificationError) -> PrecheckedAnswer {
         PrecheckedAnswer(response)
     }
 
     /// Verifies the answer's text: the precheck opened nothing.
-    public func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+    public func verify(_ answer: PrecheckedAnswer, state: KeptState, policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
         verify(response: answer.response, state: state, policy: policy, at: time, noting: lookups)
     }
 
     /// Throws `envelope.unsupported`: the format's request is not fetched by reference.
-    public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+    public func requestObject(state: KeptState, walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
         -> String {
         throw VerificationError(.envelopeUnsupported, "a \(format.rawValue) request has no request object to fetch")
     }
 
     /// Verifies the wallet's answer against the kept state, as of `time`, noting no revocation lookups.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date) -> VerificationReport {
+    public func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date) -> VerificationReport {
         verify(response: response, state: state, policy: policy, at: time, noting: nil)
     }
 }
@@ -130,12 +130,12 @@ public struct WalletURLs: Sendable, Equatable {
 /// A new request: what the relying party keeps and what the client receives.
 public struct PreparedRequest: Sendable {
     /// Kept server-side until the answer arrives; secret.
-    public var state: [String: String]
+    public var state: KeptState
     /// Handed to the client, in order (e.g. `nonce` for Apple, `data` for Annex C).
     public var publicFields: [(String, JSONValue)]
 
     /// Creates a prepared request from the kept `state` and the client's `publicFields`.
-    public init(state: [String: String], publicFields: [(String, JSONValue)]) {
+    public init(state: KeptState, publicFields: [(String, JSONValue)]) {
         self.state = state
         self.publicFields = publicFields
     }

@@ -16,11 +16,8 @@ extension FormatDescriptor {
 
 /// OpenID4VP 1.0 by reference as a request flow (docs/formats.md §8): the request is made with the wallet-facing URLs
 /// the server publishes for it, signed with the reader identity when the wallet fetches it, and its answer is the
-/// form the wallet posts. The kept state is the `OpenID4VPRedirectSession` as one JSON document.
+/// form the wallet posts. The kept state is the `OpenID4VPRedirectSession`'s own members.
 public struct OpenID4VPRedirectFlow: RequestFlow {
-    /// The kept state's one member: the session as JSON.
-    static let stateKey = "session"
-
     /// The verifier that checks the answers.
     public let verifier: ResponseVerifier
     let reader: ReaderIdentity?
@@ -72,28 +69,36 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
     }
 
     /// The kept state of `session` (secret: it holds the encryption key).
-    public static func state(_ session: OpenID4VPRedirectSession) throws(VerificationError) -> [String: String] {
-        do {
-            return [stateKey: String(decoding: try JSONEncoder().encode(session), as: UTF8.self)]
-        } catch {
-            throw VerificationError(.redirectRequestInvalid, "the request's session cannot be kept: \(error)")
-        }
+    public static func state(_ session: OpenID4VPRedirectSession) throws(VerificationError) -> KeptState {
+        try KeptState(session)
     }
 
-    /// The session back from kept state; nil when it is missing or does not decode.
-    public static func session(_ state: [String: String]) -> OpenID4VPRedirectSession? {
-        guard let text = state[stateKey] else { return nil }
-        return try? JSONDecoder().decode(OpenID4VPRedirectSession.self, from: Data(text.utf8))
+    /// The session back from kept state (or from the one `session` member of JSON text an earlier version kept).
+    /// Throws `input.malformed` naming what it lacks or cannot use.
+    public static func session(_ state: KeptState) throws(VerificationError) -> OpenID4VPRedirectSession {
+        if let earlier = try? state.decode(EarlierState.self, format: .openID4VPRedirect) {
+            return try KeptState(json: Array(earlier.session.utf8)).decode(OpenID4VPRedirectSession.self, format: .openID4VPRedirect)
+        }
+        return try state.decode(OpenID4VPRedirectSession.self, format: .openID4VPRedirect)
+    }
+
+    /// The kept state of an earlier version: the session as JSON text.
+    private struct EarlierState: Decodable {
+        let session: String
     }
 
     /// The request object for the kept `state`, signed with the reader identity at `time`, echoing `walletNonce`.
     ///
     /// Throws `redirect.expired` at or after the request's expiry, `redirect.request_invalid` for a state that does
     /// not decode or a missing reader identity, and what `OpenID4VPRedirectSession.requestObject` throws.
-    public func requestObject(state: [String: String], walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
+    public func requestObject(state: KeptState, walletNonce: String?, walletMetadata: String?, at time: Date) throws(VerificationError)
         -> String {
-        guard let session = Self.session(state), let reader else {
-            throw VerificationError(.redirectRequestInvalid, "the stored openid4vp-redirect request is incomplete, or no reader identity is configured")
+        guard let reader else {
+            throw VerificationError(.redirectRequestInvalid, "an openid4vp-redirect request object is signed: configure a reader identity")
+        }
+        let session: OpenID4VPRedirectSession
+        do { session = try Self.session(state) } catch {
+            throw VerificationError(.redirectRequestInvalid, "the stored openid4vp-redirect request is unusable: \(error.message)")
         }
         guard time < session.expiresAt else {
             throw VerificationError(.redirectExpired, "the request expired at \(RFC3339.format(session.expiresAt)); ask for a new one")
@@ -108,9 +113,9 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
     /// an error) that is missing or not the request's (`redirect.state_mismatch`). A kept state that does not decode is
     /// left to `verify`, which reports it. The decrypted plaintext travels in the result to `verify`, which does not
     /// decrypt again.
-    public func precheck(response: String, state: [String: String]) throws(VerificationError) -> PrecheckedAnswer {
+    public func precheck(response: String, state: KeptState) throws(VerificationError) -> PrecheckedAnswer {
         let form = try FormEncoding.parse(response, significant: OpenID4VPRedirectAdapter.parameters)
-        let session = Self.session(state)
+        let session = try? Self.session(state)
         if let text = form["response"] {
             let jwe: CompactJWE
             do { jwe = try CompactJWE(text) } catch { throw error.jweError }
@@ -140,20 +145,22 @@ public struct OpenID4VPRedirectFlow: RequestFlow {
     }
 
     /// Verifies the form the wallet posted to `response_uri` against the kept `state`, as of `time`.
-    public func verify(response: String, state: [String: String], policy: RequestPolicy?, at time: Date,
+    public func verify(response: String, state: KeptState, policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
-        guard let session = Self.session(state) else {
-            return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp-redirect request is incomplete"))
+        do {
+            return verifier.verify(directPost: response, session: try Self.session(state), request: policy, at: time, noting: lookups)
+        } catch {
+            return verifier.rejected(format, error)
         }
-        return verifier.verify(directPost: response, session: session, request: policy, at: time, noting: lookups)
     }
 
     /// Verifies an answer `precheck` let through, reusing the plaintext it decrypted.
-    public func verify(_ answer: PrecheckedAnswer, state: [String: String], policy: RequestPolicy?, at time: Date,
+    public func verify(_ answer: PrecheckedAnswer, state: KeptState, policy: RequestPolicy?, at time: Date,
                        noting lookups: RevocationLookups?) -> VerificationReport {
-        guard let session = Self.session(state) else {
-            return verifier.rejected(format, VerificationError(.inputMalformed, "stored openid4vp-redirect request is incomplete"))
+        do {
+            return verifier.verify(directPost: answer.response, opened: answer.opened, session: try Self.session(state), request: policy, at: time, noting: lookups)
+        } catch {
+            return verifier.rejected(format, error)
         }
-        return verifier.verify(directPost: answer.response, opened: answer.opened, session: session, request: policy, at: time, noting: lookups)
     }
 }

@@ -47,7 +47,7 @@ extension ServerHandlers {
             let redirect = body.sameDevice == true ? try redirectURI(origin + "/demo", for: format, origins: [origin]) : nil
             return try await transaction(format: format, policy: policy, origin: descriptor(format)?.bindsOrigin == true ? origin : nil,
                                          owner: TransactionOwner.demo, counted: .address(client),
-                                         serverState: [ReferencedRequest.redirectKey: redirect].compactMapValues { $0 }, retryAfter: &retryAfter)
+                                         serverState: ServerKeptState(redirectURI: redirect), retryAfter: &retryAfter)
         } catch {
             var response = error.response
             if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }

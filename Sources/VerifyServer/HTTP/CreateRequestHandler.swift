@@ -51,7 +51,7 @@ extension ServerHandlers {
     /// key's ID); `serverState` joins the format's state (a same-device redirect, a transaction's own webhook URL).
     /// Over a cap, `retryAfter` is set and the 429 thrown.
     func store(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, counted: Counted,
-               binding: (secretHash: String, keyID: String)?, serverState: [String: String] = [:],
+               binding: (secretHash: String, keyID: String)?, serverState: ServerKeptState = ServerKeptState(),
                retryAfter: inout Int?) async throws(APIError) -> (StoredRequest, PreparedRequest) {
         guard let handler = runtimes.current.flows[format] else {
             throw APIError.malformed("format \(format.rawValue) is not supported by this server", code: .envelopeUnsupported)
@@ -70,8 +70,7 @@ extension ServerHandlers {
             throw refusal.error
         }
         let creation = RequestCreation(origin: origin, walletURLs: try walletURLs(id, format: format), expiresAt: expiresAt)
-        var prepared = try prepare(handler, policy: policy, creation: creation, releasing: id)
-        prepared.state.merge(serverState) { _, server in server }
+        let prepared = try prepare(handler, policy: policy, creation: creation, serverState: serverState, releasing: id)
         let stored = StoredRequest(id: id, format: format, policy: policy, state: prepared.state, createdAt: now, expiresAt: expiresAt,
                                    clientSecretHash: binding?.secretHash, apiKeyID: binding?.keyID)
         try await insert(stored)
@@ -149,10 +148,12 @@ extension ServerHandlers {
     }
 
     /// The format's secret state and public fields; a failure releases the admitted `id`.
-    private func prepare(_ handler: any RequestFlow, policy: RequestPolicy, creation: RequestCreation,
+    private func prepare(_ handler: any RequestFlow, policy: RequestPolicy, creation: RequestCreation, serverState: ServerKeptState,
                          releasing id: String) throws(APIError) -> PreparedRequest {
         do {
-            return try handler.prepare(policy: policy, context: creation)
+            var prepared = try handler.prepare(policy: policy, context: creation)
+            prepared.state = prepared.state.merging(try KeptState(serverState))
+            return prepared
         } catch {
             outstanding.release(id: id)
             throw APIError.malformed(error.message, code: error.code)

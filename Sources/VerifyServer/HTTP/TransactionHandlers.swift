@@ -53,8 +53,8 @@ extension ServerHandlers {
                     + "\(key.formats.map(\.rawValue).joined(separator: ", "))); use a key configured for it")
             }
             let origin = try Self.origin(body.origin, bound: descriptor(format)?.bindsOrigin == true, key: key)
-            let serverState = [ReferencedRequest.redirectKey: try redirectURI(body.redirectUri, for: format, origins: key.origins),
-                               WebhookSender.urlKey: try transactionWebhookURL(body.webhookURL)].compactMapValues { $0 }
+            let serverState = ServerKeptState(redirectURI: try redirectURI(body.redirectUri, for: format, origins: key.origins),
+                                              webhookURL: try transactionWebhookURL(body.webhookURL))
             return try await transaction(format: format, policy: policy, origin: origin, owner: key.id,
                                          counted: .apiKey(key.id), serverState: serverState, retryAfter: &retryAfter)
         } catch {
@@ -90,7 +90,7 @@ extension ServerHandlers {
     /// Stores a transaction for `owner` and answers 201: `requestId`, `clientSecret` (not for a format the wallet
     /// answers by reference: no page relays its answer), the origin, the format's public fields and `expiresAt`.
     func transaction(format: VerificationReport.Format, policy: RequestPolicy, origin: String?, owner: String, counted: Counted,
-                     serverState: [String: String] = [:], retryAfter: inout Int?) async throws(APIError) -> Response {
+                     serverState: ServerKeptState = ServerKeptState(), retryAfter: inout Int?) async throws(APIError) -> Response {
         let secret = ClientSecret.make()
         let (stored, prepared) = try await store(format: format, policy: policy, origin: origin, counted: counted,
                                                  binding: (secret.hash, owner), serverState: serverState, retryAfter: &retryAfter)

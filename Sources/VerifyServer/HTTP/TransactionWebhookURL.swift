@@ -3,9 +3,6 @@ import MdocModel
 import RevocationFetch
 
 extension WebhookSender {
-    /// The key of a transaction's own webhook destination in its kept state (read back when its event is queued).
-    static let urlKey = "server.webhookURL"
-
     /// Whether `url`'s host is one `allow` names: a host name (any case), or a network holding the address written
     /// out. A transaction's own URL is checked at create and again at every delivery, so a host the operator removed
     /// from `webhookAllow` gets no event queued before.

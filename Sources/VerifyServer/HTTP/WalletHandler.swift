@@ -119,7 +119,7 @@ extension ServerHandlers {
                                   responseCodeHash: responseCodeHash)
         // The webhook event joins the store's outbox with the result, in one step: kept together or not at all.
         var event = webhooks?.event(requestId: stored.id, status: result.status, report: result.report, at: clock.now())
-        event?.url = stored.state[WebhookSender.urlKey]
+        event?.url = ServerKeptState(stored.state).webhookURL
         do {
             try await store.recordResult(id: stored.id, result: result, webhook: event)
         } catch {

@@ -67,7 +67,7 @@ extension ServerHandlers {
                 throw APIError.malformed(error.message, code: error.code)
             }
             let consumed = try await consumeReferenced(stored)
-            let redirect = consumed.state[ReferencedRequest.redirectKey]
+            let redirect = ServerKeptState(consumed.state).redirectURI
             let code = redirect.map { _ in Base64URL.encode(SecureRandom.bytes(32)) }
             switch await verifyAndKeep(.success(answer), of: consumed, responseCodeHash: code.map(ClientSecret.hash), logID: Self.loggable(id), start: start) {
             case .success:
@@ -143,10 +143,4 @@ extension ServerHandlers {
             throw APIError.malformed(error.message, code: error.code)
         }
     }
-}
-
-/// What the server adds to a by-reference request's kept state, beside the format's own members.
-enum ReferencedRequest {
-    /// The same-device page the wallet returns the user to (`redirectUri` of `POST /v1/transactions`).
-    static let redirectKey = "server.redirectUri"
 }

@@ -100,12 +100,12 @@ extension ServerHandlers {
     /// A pasted response without a requestId, for a format whose kept state the paste's values rebuild (Apple: the
     /// nonce), verified through the format's flow with the pasted merchant and team IDs, else the configured ones.
     private func inspectPasted(_ body: InspectRequestBody, format: VerificationReport.Format,
-                               rebuild: @Sendable ([String: String]) throws(VerificationError) -> [String: String],
+                               rebuild: @Sendable ([String: String]) throws(VerificationError) -> KeptState,
                                runtime: VerifierRuntime, inspection: PipelineInspection, at time: Date) -> VerificationReport {
         var environment = runtime.environment
         if let merchantID = body.merchantId { environment.merchantID = merchantID }
         if let teamID = body.teamId { environment.teamID = teamID }
-        let state: [String: String]
+        let state: KeptState
         let flows: [any RequestFlow]
         do {
             state = try rebuild(["nonce": body.nonce].compactMapValues { $0 })

@@ -47,7 +47,7 @@ public final class InMemoryRequestStore: RequestStore {
             guard var entry = entries[id], Self.sameHash(entry.request.clientSecretHash, clientSecretHash) else { return .unknown }
             let request = entry.request
             entry.attempts += 1
-            entry.request.state = [:]
+            entry.request.state = .empty
             entries[id] = entry
             return ConsumeDecision.outcome(attempts: entry.attempts, expiresAt: request.expiresAt, now: now, request: request)
         }
@@ -143,7 +143,7 @@ public final class InMemoryRequestStore: RequestStore {
     public func eraseState(expiredBefore cutoff: Date) async throws -> Int {
         entries.withLockedValue { entries in
             let expired = entries.filter { $0.value.request.expiresAt <= cutoff && !$0.value.request.state.isEmpty }.map(\.key)
-            for id in expired { entries[id]?.request.state = [:] }
+            for id in expired { entries[id]?.request.state = .empty }
             return expired.count
         }
     }

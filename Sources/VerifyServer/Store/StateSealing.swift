@@ -3,6 +3,7 @@ import Foundation
 import Mdoc
 import MdocModel
 import ServiceLifecycle
+import Verifier
 
 /// The key that encrypts every request's state (the format's secrets) before the store keeps it: 32 random bytes,
 /// from the file `requestStateKeyFile` names.
@@ -166,17 +167,16 @@ struct SealedStateStore: RequestStoreLayer {
         return String(decoding: plaintext, as: UTF8.self)
     }
 
-    func seal(_ state: [String: String], id: String) throws -> [String: String] {
+    func seal(_ state: KeptState, id: String) throws -> KeptState {
         guard let key, !state.isEmpty else { return state }
-        let plaintext = [UInt8](try JSONEncoder.sorted.encode(state))
         let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
-        let sealed = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: plaintext, aad: Array(id.utf8))
-        return [Self.field: Base64URL.encode(nonce + sealed)]
+        let sealed = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(state.json.utf8), aad: Array(id.utf8))
+        return try KeptState(Sealed(value: Base64URL.encode(nonce + sealed)))
     }
 
-    func open(_ state: [String: String], id: String) throws -> [String: String] {
+    func open(_ state: KeptState, id: String) throws -> KeptState {
         guard !state.isEmpty else { return state }
-        let sealed = state.count == 1 ? state[Self.field] : nil
+        let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(state.json.utf8)).value
         guard let key else {
             guard sealed == nil else {
                 throw RequestStoreError("request \(id) was stored encrypted, and requestStateKeyFile is not set now")
@@ -188,8 +188,17 @@ struct SealedStateStore: RequestStoreLayer {
         guard let bytes = Base64URL.decode(sealed), bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
               let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
                                                   ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: Array(id.utf8)),
-              let opened = try? JSONDecoder().decode([String: String].self, from: Data(plaintext))
+              let opened = try? KeptState(json: plaintext)
         else { throw RequestStoreError("request \(id)'s state does not open with the configured requestStateKeyFile (was the key changed?)") }
         return opened
+    }
+}
+
+/// A sealed kept state: one member, the AES-256-GCM nonce and ciphertext (base64url).
+private struct Sealed: Codable, Equatable {
+    let value: String
+
+    enum CodingKeys: String, CodingKey {
+        case value = "aes-256-gcm"
     }
 }

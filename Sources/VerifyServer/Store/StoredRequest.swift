@@ -14,8 +14,9 @@ public struct StoredRequest: Sendable, Equatable {
     public var format: VerificationReport.Format
     /// What was asked for: per docType, the namespaces, elements and intent to retain.
     public var policy: RequestPolicy
-    /// Format-specific values the verifier needs later; never sent to the client, never logged.
-    public var state: [String: String]
+    /// What the format keeps for the answer (and the server's own members beside it, `ServerKeptState`); never sent
+    /// to the client, never logged.
+    public var state: KeptState
     /// When the request was created.
     public var createdAt: Date
     /// When the request expires: a first verify attempt at or after this instant gets `nonce.expired`.
@@ -32,7 +33,7 @@ public struct StoredRequest: Sendable, Equatable {
     public var fetchedAt: Date?
 
     /// Creates a stored request from its fields.
-    public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: [String: String], createdAt: Date, expiresAt: Date,
+    public init(id: String, format: VerificationReport.Format, policy: RequestPolicy, state: KeptState, createdAt: Date, expiresAt: Date,
                 clientSecretHash: String? = nil, apiKeyID: String? = nil, result: StoredResult? = nil, fetchedAt: Date? = nil) {
         self.id = id
         self.format = format
@@ -90,16 +91,16 @@ enum StoredRequestColumns {
         String(decoding: try JSONEncoder.sorted.encode(policy), as: UTF8.self)
     }
 
-    static func encode(state: [String: String]) throws -> String {
-        String(decoding: try JSONEncoder.sorted.encode(state), as: UTF8.self)
+    static func encode(state: KeptState) -> String {
+        state.json
     }
 
     static func decodePolicy(_ text: String) throws -> RequestPolicy {
         try JSONDecoder().decode(RequestPolicy.self, from: Data(text.utf8))
     }
 
-    static func decodeState(_ text: String) throws -> [String: String] {
-        try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+    static func decodeState(_ text: String) throws -> KeptState {
+        try KeptState(json: Array(text.utf8))
     }
 }
 

@@ -27,7 +27,7 @@ enum AppleSample {
     /// A stored request bound to the sample's nonce, as if `POST /v1/requests` had issued it.
     static func request(id: String = StoredRequest.newID(), policy: RequestPolicy = policy, now: Date = Date(),
                         ttl: TimeInterval = 300) -> StoredRequest {
-        StoredRequest(id: id, format: .appleApp, policy: policy, state: ["nonce": Base64URL.encode(AppleSampleVector.nonce)],
+        StoredRequest(id: id, format: .appleApp, policy: policy, state: .strings(["nonce": Base64URL.encode(AppleSampleVector.nonce)]),
                       createdAt: now, expiresAt: now.addingTimeInterval(ttl))
     }
 

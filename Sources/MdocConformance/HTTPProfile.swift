@@ -36,10 +36,13 @@ extension HTTPProfileTarget {
             return Call(method: method, url: url, body: spec["body"])
         }
         guard let origin = try member(object, "origin", "origin", "a string", \.string) else { throw bad("origin is missing") }
-        let names = try member(object, "formats", "formats", "a list of format names", Self.strings) ?? ["apple-app", "annex-c", "openid4vp"]
+        // A client creates the request and posts the answer: every format with a request flow but one a wallet
+        // fetches by reference.
+        let posted = FormatRegistry.descriptors.filter { $0.hasRequestFlow && !$0.wire.byReference }.map(\.format.rawValue)
+        let names = try member(object, "formats", "formats", "a list of format names", Self.strings) ?? posted
         let formats = try Set(names.map { name in
-            guard let format = ResponseFormat(rawValue: name), format.hasRequestFlow else {
-                throw bad("formats: \(InputQuote.short(name)) is not apple-app, annex-c or openid4vp")
+            guard posted.contains(name), let format = ResponseFormat(rawValue: name) else {
+                throw bad("formats: \(InputQuote.short(name)) is not \(posted.joined(separator: ", "))")
             }
             return format
         })

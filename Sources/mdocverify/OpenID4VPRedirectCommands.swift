@@ -204,3 +204,14 @@ extension Verify {
         }
     }
 }
+
+extension SessionFile {
+    /// The OpenID4VP redirect session this file keeps.
+    func redirect() throws -> OpenID4VPRedirectSession {
+        do {
+            return try OpenID4VPRedirectFlow.session(state)
+        } catch {
+            throw incomplete(error)
+        }
+    }
+}

@@ -173,15 +173,6 @@ struct SessionFile: Equatable {
         }
     }
 
-    /// The OpenID4VP redirect session this file keeps.
-    func redirect() throws -> OpenID4VPRedirectSession {
-        do {
-            return try OpenID4VPRedirectFlow.session(state)
-        } catch {
-            throw incomplete(error)
-        }
-    }
-
     /// The Apple in-app nonce this file keeps.
     func appleNonce() throws -> [UInt8] {
         do {
@@ -192,7 +183,7 @@ struct SessionFile: Equatable {
     }
 
     /// What the format's flow says the kept state lacks, and the fix.
-    private func incomplete(_ error: VerificationError) -> UsageFailure {
+    func incomplete(_ error: VerificationError) -> UsageFailure {
         let command = "`mdocverify request \(format.rawValue)`"
         return UsageFailure(error.message.hasSuffix("create the request again") ? "\(error.message) with \(command)"
                             : "\(error.message): create the request again with \(command)")

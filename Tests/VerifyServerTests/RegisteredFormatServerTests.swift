@@ -24,7 +24,8 @@ struct RegisteredFormatServerTests {
 
     @Test("create → wallet endpoint → result on every store: /readyz lists it, the answer verifies, a replay is 409, another nonce is rejected")
     func endToEnd() async throws {
-        let key = TransactionAPITests.key("shop")
+        // A key limited to the registered format: its name is checked against the registry the server is made with.
+        let key = TransactionAPITests.key("shop", formats: [.orgExampleTest])
         let wallet = try SimulatedWallet(time: Date())
         defer { wallet.remove() }
         var settings = wallet.configuration()
@@ -63,6 +64,18 @@ struct RegisteredFormatServerTests {
                 #expect((report["errors"] as? [[String: Any]])?.compactMap { $0["code"] as? String } == ["device.signature_invalid"])
             }
         }
+    }
+
+    @Test("an API key limited to the format is a configuration problem, naming the format, only where it is not registered")
+    func keyFormats() throws {
+        let wallet = try SimulatedWallet(time: Date())
+        defer { wallet.remove() }
+        var configuration = wallet.configuration()
+        configuration.apiKeys = [TransactionAPITests.key("shop", formats: [.orgExampleTest]).entry]
+        #expect(configuration.problems(formats: .withExample).filter { $0.hasPrefix("apiKeys") }.isEmpty)
+        let problems = configuration.problems.filter { $0.hasPrefix("apiKeys") }
+        #expect(problems.count == 1 && problems.first?.contains("org-example-test") == true && problems.first?.contains("annex-c") == true,
+                "\(problems)")
     }
 
     @Test("without the registration the server does not know it: /readyz omits it, creating one is 400 naming the formats it serves")

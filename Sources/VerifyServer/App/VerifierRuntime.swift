@@ -59,7 +59,7 @@ public struct VerifierRuntime: Sendable {
     /// `load(_:earlierProblems:fetcher:formats:)` judging VICALs at `trustTime()`.
     static func load(_ configuration: ServerConfiguration, earlierProblems: [String] = [], fetcher: RevocationFetcher?,
                      formats: FormatRegistry = .standard, trustTime: @escaping @Sendable () -> Date) throws(ConfigurationProblems) -> VerifierRuntime {
-        var problems = earlierProblems + configuration.problems
+        var problems = earlierProblems + configuration.problems(formats: formats)
         let keys = loadDecryptionKeys(configuration, problems: &problems)
 
         let trust = TrustLoader.load(configuration, at: trustTime(), problems: &problems)

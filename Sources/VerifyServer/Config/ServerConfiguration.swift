@@ -243,9 +243,13 @@ public struct ServerConfiguration: Sendable {
     /// The highest outstanding-request cap accepted: each counted request costs about 200 bytes of memory.
     static let mostOutstandingRequests = 10_000_000
 
-    /// The configuration problems that need no file access; `VerifierRuntime.load(_:earlierProblems:fetcher:)` adds the
+    /// The configuration problems that need no file access, for the built-in formats; `VerifierRuntime.load` adds the
     /// key and trust store ones.
-    public var problems: [String] {
+    public var problems: [String] { problems(formats: .standard) }
+
+    /// The configuration problems that need no file access, for a server that serves `formats` (the API keys' format
+    /// lists are checked against it).
+    public func problems(formats: FormatRegistry) -> [String] {
         var problems: [String] = []
         if host.isEmpty { problems.append("host is empty") }
         if !(0 ... 65535).contains(port) { problems.append("port \(port) is outside 0…65535") }
@@ -290,7 +294,7 @@ public struct ServerConfiguration: Sendable {
             problems.append("readerKey and readerCertificates go together: set both or neither")
         }
         if verificationTime != nil && !testMode { problems.append("verificationTime pins the clock for tests; it needs test mode") }
-        problems += APIKey.problems(apiKeys)
+        problems += APIKey.problems(apiKeys, formats: formats)
         problems += webhookProblems
         problems += publishedURLProblems
         problems += trustListProblems

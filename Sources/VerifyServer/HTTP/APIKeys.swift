@@ -64,8 +64,8 @@ public struct APIKey: Sendable, Equatable {
     func allows(_ format: VerificationReport.Format) -> Bool { formats.isEmpty || formats.contains(format) }
 
     /// The configuration problems of `keys`: IDs missing or repeated, hashes that are not 64 hex digits, origins that
-    /// are not serialized web origins, formats without a request flow, the same key listed twice.
-    static func problems(_ keys: [APIKey]) -> [String] {
+    /// are not serialized web origins, formats `registry` does not serve with a request flow, the same key listed twice.
+    static func problems(_ keys: [APIKey], formats registry: FormatRegistry = .standard) -> [String] {
         var problems: [String] = []
         var ids = Set<String>()
         var hashes = Set<[UInt8]>()
@@ -80,8 +80,13 @@ public struct APIKey: Sendable, Equatable {
             for origin in key.origins where !isSerializedOrigin(origin) {
                 problems.append("apiKeys \(name): origin \(InputQuote.short(origin)) is not a serialized web origin (https://host[:port], no path)")
             }
-            if key.origins.isEmpty, key.formats.isEmpty || key.formats.contains(where: { $0.descriptor?.bindsOrigin == true }) {
-                let web = VerificationReport.Format.allCases.filter { $0.descriptor?.bindsOrigin == true }.map(\.rawValue)
+            let offered = registry.descriptors.filter(\.hasRequestFlow).map(\.format)
+            for format in key.formats where !offered.contains(format) {
+                problems.append("apiKeys \(name): format \(InputQuote.short(format.rawValue)) is not one of "
+                                + offered.map(\.rawValue).joined(separator: ", "))
+            }
+            if key.origins.isEmpty, key.formats.isEmpty || key.formats.contains(where: { registry.descriptor($0)?.bindsOrigin == true }) {
+                let web = registry.descriptors.filter(\.bindsOrigin).map(\.format.rawValue)
                 problems.append("apiKeys \(name): \(web.joined(separator: " and ")) transactions need origins (list the pages' origins, or limit formats to the others)")
             }
         }
@@ -150,14 +155,8 @@ public struct APIKey: Sendable, Equatable {
         func list(_ name: String) -> [String] {
             (object[name] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        var formats: [VerificationReport.Format] = []
-        for name in list("formats") {
-            guard let format = VerificationReport.Format(rawValue: name), format.hasRequestFlow else {
-                let known = VerificationReport.Format.allCases.filter(\.hasRequestFlow).map(\.rawValue).joined(separator: ", ")
-                throw ConfigurationValueError("entry \(InputQuote.short(id)): format \(InputQuote.short(name)) is not one of \(known)")
-            }
-            formats.append(format)
-        }
+        // Checked against the formats the server is made with (`problems(_:formats:)`), which a test may extend.
+        let formats = list("formats").map(VerificationReport.Format.init(registering:))
         return APIKey(id: id, sha256: sha256, origins: list("origins"), formats: formats)
     }
 

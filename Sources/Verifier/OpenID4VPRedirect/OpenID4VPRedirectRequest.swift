@@ -73,10 +73,7 @@ public struct OpenID4VPRedirectRequest: Sendable {
 
 /// The URLs a request publishes: absolute https URLs (http only to a loopback host, which only a test uses), with a
 /// host, without a fragment or user information, at most 2,048 characters.
-package enum RedirectURL {
-    /// Whether `host` (as URLComponents gives it) names this machine: the only host plain http is accepted for.
-    package static func isLoopback(_ host: String) -> Bool { ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased()) }
-
+enum RedirectURL {
     static func validate(_ text: String, what: String) throws(VerificationError) {
         guard text.utf8.count <= 2_048, let components = URLComponents(string: text), let host = components.host, !host.isEmpty,
               components.fragment == nil, components.user == nil, components.password == nil
@@ -84,7 +81,7 @@ package enum RedirectURL {
             throw VerificationError(.redirectRequestInvalid, "the \(what) \(InputQuote.short(text)) is not an absolute URL with a host, "
                                     + "without fragment or user information, of at most 2,048 characters")
         }
-        guard components.scheme == "https" || (components.scheme == "http" && isLoopback(host)) else {
+        guard components.scheme == "https" || (components.scheme == "http" && LoopbackHost.contains(host)) else {
             throw VerificationError(.redirectRequestInvalid, "the \(what) \(InputQuote.short(text)) must use https (OpenID4VP 1.0 §5.10, "
                                     + "§8.2); http is accepted only for a loopback host, in tests")
         }

@@ -448,10 +448,10 @@ extension ServerConfiguration {
         return problems
     }
 
-    /// The request URLs' own rule (`RedirectURL`): https, or http to this machine (a local test).
+    /// The rule of the URLs published to wallets: https, or http to this machine (a local test).
     static func isWalletBaseURL(_ text: String) -> Bool {
         guard text.utf8.count <= 1_024, let url = URLComponents(string: text), let host = url.host, !host.isEmpty,
               url.query == nil, url.fragment == nil, url.user == nil, url.password == nil else { return false }
-        return url.scheme == "https" || (url.scheme == "http" && RedirectURL.isLoopback(host))
+        return url.scheme == "https" || (url.scheme == "http" && LoopbackHost.contains(host))
     }
 }

@@ -49,6 +49,10 @@ package struct DocumentVerification {
     /// What the checks established, for the assembly; set when `run()` ends. A check gets only the facts it declares
     /// (`DocumentCheck`), never these.
     package private(set) var facts: DocumentFacts
+    /// This document's failed issuer-side checks (those before `revocation.status`), in order, other than
+    /// `revocation.certificate` failing only for want of an answer (the CRL and the status list are then looked up in
+    /// one round): the status check follows the MSO's reference only when there is none.
+    private(set) var issuerSideFailures: [CheckID] = []
     /// Every returned element, issuer-signed first, with its value and provenance (listed once per document: the
     /// type, policy and assembly steps all read it).
     let returnedElements: [ReturnedElement]
@@ -147,6 +151,10 @@ package struct DocumentVerification {
 
     mutating func fail(_ id: CheckID, _ code: ErrorCode, _ detail: String, clause: String? = nil) {
         log.fail(id, code, detail, clause: clause, document: index)
+        if Self.issuerSideChecks.contains(id.rawValue), !(id == .revocationCertificate && code == .revocationUnknown),
+           !issuerSideFailures.contains(id) {
+            issuerSideFailures.append(id)
+        }
     }
 
     /// Issuer-signed items by namespace, for the digest, content and policy steps.

@@ -57,15 +57,15 @@ extension DocumentVerification {
 
     /// The checks that run before this one: issuer algorithm, x5chain, chain, profile, signature, certificate
     /// revocation, and the MSO's decoding, digest algorithm, docType, validity and signing time.
-    private static let issuerSideChecks: Set<String> = Set(DocumentCheck.order.prefix { $0 !== DocumentCheck.msoStatus }.map(\.id.rawValue))
+    static let issuerSideChecks: Set<String> = Set(DocumentCheck.order.prefix { $0 !== DocumentCheck.msoStatus }.map(\.id.rawValue))
 
     /// `chain`: the document signer's trusted chain; a status token must be signed under its anchor.
     mutating func checkStatus(mso: MobileSecurityObject, chain: [Certificate]) {
         let id = CheckID.revocationStatus
         guard !revocationIsOff(id) else { return }
-        let failed = issuerSideFailures()
-        guard failed.isEmpty else {
-            skip(id, "not looked up: \(failed.joined(separator: ", ")) failed for this document, so its status reference is not followed")
+        guard issuerSideFailures.isEmpty else {
+            let failed = issuerSideFailures.map(\.rawValue).joined(separator: ", ")
+            skip(id, "not looked up: \(failed) failed for this document, so its status reference is not followed")
             return
         }
         guard let node = mso.status else {
@@ -92,18 +92,6 @@ extension DocumentVerification {
         for mechanism in mechanisms {
             check(mechanism, id: id, anchor: chain.last)
         }
-    }
-
-    /// The ids of this document's issuer-side checks (those before this one) that failed, other than
-    /// `revocation.certificate` failing only for want of an answer (the CRL and the list are then looked up in one
-    /// round). The log also holds the response's and earlier documents' lines: only this document's count.
-    private func issuerSideFailures() -> [String] {
-        var ids: [String] = []
-        for check in log.checks where check.document == index && check.status == .fail && Self.issuerSideChecks.contains(check.id.rawValue)
-            && !(check.id == .revocationCertificate && check.code == .revocationUnknown) {
-            if !ids.contains(check.id.rawValue) { ids.append(check.id.rawValue) }
-        }
-        return ids
     }
 
     private mutating func check(_ mechanism: StatusMechanism, id: CheckID, anchor: Certificate?) {

@@ -70,6 +70,16 @@ struct KeptStateTests {
         #expect(try AppleAppFlow.nonce(replaced) == [1, 2, 3])
     }
 
+    @Test("printing a kept state shows its member names, never a key or a nonce")
+    func printing() throws {
+        let nonce = [UInt8](repeating: 0xAB, count: 32)
+        let state = try AppleAppFlow.state(nonce: nonce).merging(try Self.annexCState())
+        for text in [String(describing: state), String(reflecting: state), { var out = ""; dump(state, to: &out); return out }()] {
+            #expect(text.contains("nonce") && text.contains("privateKey"), "\(text)")
+            #expect(!text.contains(Base64URL.encode(nonce)) && !text.contains("PRIVATE KEY"), "\(text)")
+        }
+    }
+
     @Test("read back from storage: anything but one JSON object within the size limit is refused by name")
     func readBack() throws {
         #expect(try KeptState(json: Array("{}".utf8)) == .empty)

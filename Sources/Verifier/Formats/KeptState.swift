@@ -7,7 +7,7 @@ import MdocModel
 /// beside the format's (`merging(_:)`), each side reading only the members its own type names. The server's store, its
 /// state sealing, `session.json` and the conformance corpus keep the object whole without knowing a member. Secret: it
 /// holds private keys and nonces, so it is never logged or sent to a client.
-public struct KeptState: Sendable, Equatable {
+public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The largest kept state read back; a format's is a few kilobytes.
     public static let maxBytes = 1 << 20
     static let maxNodes = 10_000
@@ -52,6 +52,12 @@ public struct KeptState: Sendable, Equatable {
 
     /// Whether nothing is kept.
     public var isEmpty: Bool { members.isEmpty }
+
+    /// The member names only: the values (keys, nonces) never reach a log or a failure message by printing.
+    public var description: String { "KeptState(\(members.map(\.0).joined(separator: ", ")))" }
+
+    /// As `description`: `dump` and debuggers see the member names, not the values.
+    public var customMirror: Mirror { Mirror(self, children: ["members": members.map(\.0)]) }
 
     /// This state with `other`'s members added; on a name both hold, `other`'s value.
     public func merging(_ other: KeptState) -> KeptState {

@@ -176,7 +176,8 @@ struct SealedStateStore: RequestStoreLayer {
 
     func open(_ state: KeptState, id: String) throws -> KeptState {
         guard !state.isEmpty else { return state }
-        let sealed = try? JSONDecoder().decode(Sealed.self, from: Data(state.json.utf8)).value
+        // Sealed: the one member the seal writes, and nothing beside it.
+        let sealed = state.value.members?.count == 1 ? try? JSONDecoder().decode(Sealed.self, from: Data(state.json.utf8)).value : nil
         guard let key else {
             guard sealed == nil else {
                 throw RequestStoreError("request \(id) was stored encrypted, and requestStateKeyFile is not set now")

@@ -27,6 +27,22 @@ struct RegisteredFormatFaultTableTests {
         #expect(result.failure == nil, "\(result.failure ?? "")")
     }
 
+    @Test("the mock-data rule follows the registered descriptor: issuer.mock_data where it says mock data applies, the signature failure where not")
+    func mockDataFollowsTheDescriptor() throws {
+        let example = FormatDescriptor.orgExampleTest
+        let mocking = FormatDescriptor(format: example.format, title: example.title, documentation: example.documentation, checks: [],
+                                       codes: [], wire: example.wire, bindsOrigin: true, mockDataApplies: true,
+                                       flow: { _, verifier in OrgExampleTestFlow(verifier: verifier) })
+        for (registry, code) in [(KitRegistry.withExample, ErrorCode.issuerSignatureInvalid),
+                                 (KitRegistry.standard.adding(mocking, .orgExampleTest), ErrorCode.issuerMockData)] {
+            var testCase = SimulatedCase(faults: [.mockData], format: .orgExampleTest, time: Fixtures.time)
+            testCase.registry = registry
+            let report = try testCase.run().report
+            #expect(report.errors.map(\.code) == [code], "\(report.errors)")
+            #expect(report.checks.contains { $0.id == .issuerMockData } == (code == .issuerMockData))
+        }
+    }
+
     @Test("an unfaulted answer verifies; the built-in registry cannot simulate the format, and a transport fault does not apply")
     func seam() throws {
         var testCase = SimulatedCase(format: .orgExampleTest, time: Fixtures.time)

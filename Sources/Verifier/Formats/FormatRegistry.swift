@@ -50,6 +50,7 @@ public struct FormatRegistry: Sendable {
     /// Every flow for `environment`, whose verifier hands each DeviceResponse it opens to `inspection` (the inspectors).
     package func flows(_ environment: FlowEnvironment, inspection: PipelineInspection?) throws(VerificationError) -> [any RequestFlow] {
         var verifier = try ResponseVerifier(configuration: environment.configuration, keys: environment.recipientKeys)
+            .recognisingMockData(of: self)
         if let inspection { verifier = verifier.inspecting(inspection) }
         return descriptors.compactMap { $0.flow?(environment, verifier) ?? nil }
     }

@@ -33,14 +33,20 @@ extension ErrorCode {
 /// becomes a `skip`: there is no signature to verify. Every other check stands, so in test mode a mock document whose
 /// x5chain reaches the trust store and that passes every other check is released, under assurance `test`.
 package struct MockDataRule: Sendable {
-    /// The formats Apple's wallet produces: in-app (`apple-app`) and Safari's Digital Credentials API (`annex-c`).
-    package static let formats = Set(FormatRegistry.descriptors.filter(\.mockDataApplies).map(\.format))
+    /// The built-in formats it applies to: those Apple's wallet produces, in-app (`apple-app`) and Safari's Digital
+    /// Credentials API (`annex-c`). A verifier built by a registry (`FormatRegistry.flows`) takes its descriptors' own.
+    package static let formats = formats(of: .standard)
+
+    /// The formats of `registry` whose descriptor says mock data applies.
+    package static func formats(of registry: FormatRegistry) -> Set<VerificationReport.Format> {
+        Set(registry.descriptors.filter(\.mockDataApplies).map(\.format))
+    }
 
     let testMode: Bool
 
-    /// The rule for `format`; nil for a format it does not apply to.
-    package init?(format: VerificationReport.Format, testMode: Bool) {
-        guard Self.formats.contains(format) else { return nil }
+    /// The rule for `format`; nil for a format outside `formats`.
+    package init?(format: VerificationReport.Format, testMode: Bool, formats: Set<VerificationReport.Format> = Self.formats) {
+        guard formats.contains(format) else { return nil }
         self.testMode = testMode
     }
 

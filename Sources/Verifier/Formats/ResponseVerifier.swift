@@ -34,15 +34,24 @@ public final class ResponseVerifier: Sendable {
         self.pipeline = VerificationPipeline(configuration: configuration)
     }
 
-    private init(configuration: VerifierConfiguration, keys: RecipientKeyRing, inspection: PipelineInspection) {
+    private init(configuration: VerifierConfiguration, keys: RecipientKeyRing, pipeline: VerificationPipeline) {
         self.configuration = configuration
         self.keys = keys
-        self.pipeline = VerificationPipeline(configuration: configuration, inspection: inspection)
+        self.pipeline = pipeline
     }
 
     /// The same verifier, handing every DeviceResponse it opens to `inspection`, whatever the outcome (the inspectors).
     package func inspecting(_ inspection: PipelineInspection) -> ResponseVerifier {
-        ResponseVerifier(configuration: configuration, keys: keys, inspection: inspection)
+        ResponseVerifier(configuration: configuration, keys: keys,
+                         pipeline: VerificationPipeline(configuration: configuration, inspection: inspection,
+                                                        mockDataFormats: pipeline.mockDataFormats))
+    }
+
+    /// The same verifier, recognising mock data in the formats of `registry` whose descriptors say it applies.
+    package func recognisingMockData(of registry: FormatRegistry) -> ResponseVerifier {
+        ResponseVerifier(configuration: configuration, keys: keys,
+                         pipeline: VerificationPipeline(configuration: configuration, inspection: pipeline.inspection,
+                                                        mockDataFormats: MockDataRule.formats(of: registry)))
     }
 
     /// Production or test assurance, from the configuration's test mode.

@@ -13,10 +13,14 @@ package struct VerificationPipeline: Sendable {
     let macOrSignature: MdocVerifier
     /// Receives every DeviceResponse an adapter opens (the inspectors only).
     let inspection: PipelineInspection?
+    /// The formats whose documents `MockDataRule` reviews.
+    let mockDataFormats: Set<VerificationReport.Format>
 
-    package init(configuration: VerifierConfiguration, inspection: PipelineInspection? = nil) {
+    package init(configuration: VerifierConfiguration, inspection: PipelineInspection? = nil,
+                 mockDataFormats: Set<VerificationReport.Format> = MockDataRule.formats) {
         self.configuration = configuration
         self.inspection = inspection
+        self.mockDataFormats = mockDataFormats
         let cache = configuration.certificateCache
         func verifier(deviceMac: Bool) -> MdocVerifier {
             MdocVerifier(trustStore: configuration.trustStore,
@@ -34,7 +38,7 @@ package struct VerificationPipeline: Sendable {
     package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
                                                 at time: Date, revocationLookups: RevocationLookups? = nil) -> VerificationReport {
         var run = PipelineRun(limits: configuration.cborLimits, testMode: configuration.testMode)
-        let mockData = MockDataRule(format: Adapter.format, testMode: configuration.testMode)
+        let mockData = MockDataRule(format: Adapter.format, testMode: configuration.testMode, formats: mockDataFormats)
         let assurance: VerificationReport.Assurance = configuration.testMode ? .test : .production
         func report(_ documents: [VerifiedDocument] = []) -> VerificationReport {
             VerificationReport(format: Adapter.format, assurance: assurance, log: run.log, documents: documents, timings: run.timings)

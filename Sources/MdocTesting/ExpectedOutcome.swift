@@ -19,18 +19,20 @@ public enum ExpectedOutcome: Sendable, Hashable, CustomStringConvertible {
     public static func forFaults(_ faults: [Fault], format: ResponseFormat, profile: CertificateProfile = .default,
                                  deviceAuthentication: SimulationOptions.DeviceAuthMode = .signature) -> ExpectedOutcome {
         forFaults(faults, format: format, profile: profile, deviceAuthentication: deviceAuthentication,
-                  refusesDeviceMac: KitFormat.of(format)?.refusesDeviceMac == true)
+                  refusesDeviceMac: KitFormat.of(format)?.refusesDeviceMac == true, mockDataApplies: MockDataRule.formats.contains(format))
     }
 
-    /// `forFaults(_:format:profile:deviceAuthentication:)` for a format whose kit side says whether it refuses deviceMac.
+    /// `forFaults(_:format:profile:deviceAuthentication:)` for a format whose kit side says whether it refuses deviceMac
+    /// and whose descriptor says whether mock data applies (a registered one).
     package static func forFaults(_ faults: [Fault], format: ResponseFormat, profile: CertificateProfile,
-                                  deviceAuthentication: SimulationOptions.DeviceAuthMode, refusesDeviceMac: Bool) -> ExpectedOutcome {
-        let transport = faults.filter { $0.transportStage != nil && $0.expectedCode(format: format, profile: profile) != nil }
-        if let first = transport.min(by: { ($0.transportStage ?? 0) < ($1.transportStage ?? 0) }),
-           let code = first.expectedCode(format: format, profile: profile) {
+                                  deviceAuthentication: SimulationOptions.DeviceAuthMode, refusesDeviceMac: Bool,
+                                  mockDataApplies: Bool) -> ExpectedOutcome {
+        func code(_ fault: Fault) -> ErrorCode? { fault.expectedCode(format: format, profile: profile, mockDataApplies: mockDataApplies) }
+        let transport = faults.filter { $0.transportStage != nil && code($0) != nil }
+        if let first = transport.min(by: { ($0.transportStage ?? 0) < ($1.transportStage ?? 0) }), let code = code(first) {
             return .rejected(code)
         }
-        var codes = Set(faults.compactMap { $0.expectedCode(format: format, profile: profile) })
+        var codes = Set(faults.compactMap(code))
         if deviceAuthentication == .mac {
             if refusesDeviceMac {
                 codes.remove(.deviceSignatureInvalid)

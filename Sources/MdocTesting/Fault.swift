@@ -257,12 +257,17 @@ public enum Fault: String, CaseIterable, Sendable, Hashable, Codable {
     /// The code the verifier must return for this fault alone; nil when the response must still verify.
     /// Annex C transport codes are those of ISO/IEC 18013-7 Annex C decryption (HPKE open fails).
     public func expectedCode(format: ResponseFormat, profile: CertificateProfile = .default) -> ErrorCode? {
+        expectedCode(format: format, profile: profile, mockDataApplies: MockDataRule.formats.contains(format))
+    }
+
+    /// `expectedCode(format:profile:)` for a format whose descriptor says whether mock data applies (a registered one).
+    package func expectedCode(format: ResponseFormat, profile: CertificateProfile, mockDataApplies: Bool) -> ErrorCode? {
         switch self {
         case .tamperedElementValue: return .digestMismatch
         case .missingDigestID: return .digestMissing
         case .duplicateDigestID, .duplicateItem, .duplicateElement: return .digestDuplicate
         case .issuerSignatureCorrupted: return .issuerSignatureInvalid
-        case .mockData: return MockDataRule.formats.contains(format) ? .issuerMockData : .issuerSignatureInvalid
+        case .mockData: return mockDataApplies ? .issuerMockData : .issuerSignatureInvalid
         case .untrustedRoot, .intermediateCA: return .issuerChainUntrusted
         case .documentSignerExpired, .documentSignerNotYetValid: return .issuerCertificateExpired
         case .documentSignerWrongEKU, .documentSignerKeyUsageWithoutDigitalSignature, .documentSignerIsCA: return .issuerCertificateProfile

@@ -80,7 +80,8 @@ public struct SimulatedCase: Sendable {
         let report = try request.verify(response, policy: response.request, at: options.time)
         let mode: SimulationOptions.DeviceAuthMode = response.faults.contains(.deviceMacWithoutReaderKey) ? .mac : options.deviceAuthentication
         let expected = self.expected ?? ExpectedOutcome.forFaults(response.faults, format: format, profile: profile, deviceAuthentication: mode,
-                                                                  refusesDeviceMac: registry.kit(format)?.refusesDeviceMac == true)
+                                                                  refusesDeviceMac: registry.kit(format)?.refusesDeviceMac == true,
+                                                                  mockDataApplies: registry.formats.descriptor(format)?.mockDataApplies == true)
         return Result(response: response, report: report, expected: expected, failure: expectation(report, expected), pki: pki)
     }
 }

@@ -37,8 +37,11 @@ struct RegisteredFormatFaultTableTests {
                                  (KitRegistry.standard.adding(mocking, .orgExampleTest), ErrorCode.issuerMockData)] {
             var testCase = SimulatedCase(faults: [.mockData], format: .orgExampleTest, time: Fixtures.time)
             testCase.registry = registry
-            let report = try testCase.run().report
+            let result = try testCase.run()
+            let report = result.report
             #expect(report.errors.map(\.code) == [code], "\(report.errors)")
+            // The kit predicts the same from the registered descriptor.
+            #expect(result.expected == .rejected(code) && result.failure == nil, "\(result.failure ?? "")")
             #expect(report.checks.contains { $0.id == .issuerMockData } == (code == .issuerMockData))
         }
     }

@@ -9,7 +9,8 @@ import Verifier
 /// classes the kit can build.
 enum ConformanceCatalog {
     static func cases(for kit: KitFormat, in registry: KitRegistry) -> [ConformanceCase] {
-        var list = CaseList(kit: kit, hasRequestFlow: registry.formats.descriptor(kit.format)?.hasRequestFlow == true)
+        let descriptor = registry.formats.descriptor(kit.format)
+        var list = CaseList(kit: kit, hasRequestFlow: descriptor?.hasRequestFlow == true, mockDataApplies: descriptor?.mockDataApplies == true)
         addPositiveControls(to: &list)
         addFaults(to: &list)
         addAttacks(to: &list)
@@ -23,6 +24,8 @@ enum ConformanceCatalog {
         let kit: KitFormat
         /// Whether the format has a request flow (a replay is then an attack).
         let hasRequestFlow: Bool
+        /// Whether the format's descriptor says mock data applies (`issuer.mock_data`).
+        let mockDataApplies: Bool
         var cases: [ConformanceCase] = []
 
         var format: ResponseFormat { kit.format }
@@ -73,7 +76,7 @@ enum ConformanceCatalog {
             let mode: SimulationOptions.DeviceAuthMode = fault == .deviceMacWithoutReaderKey ? .mac : .signature
             list.add(.fault, fault.name, clause: clause(fault), summary: fault.summary,
                      expected: ExpectedOutcome.forFaults([fault], format: format, profile: profile, deviceAuthentication: mode,
-                                                         refusesDeviceMac: list.kit.refusesDeviceMac),
+                                                         refusesDeviceMac: list.kit.refusesDeviceMac, mockDataApplies: list.mockDataApplies),
                      requires: requires, fault: fault, recipe: recipe)
         }
     }

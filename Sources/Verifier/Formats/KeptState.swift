@@ -17,9 +17,12 @@ public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomRef
 
     /// The members, sorted by name.
     let members: [(String, JSONValue)]
+    /// The object as JSON text, members sorted: written once, read by every `decode` and by the stores.
+    public let json: String
 
     private init(members: [(String, JSONValue)]) {
         self.members = members.sorted { $0.0 < $1.0 }
+        json = JSONValue.object(self.members).serialized()
     }
 
     /// `state` encoded as a JSON object (a format's own `Codable` state).
@@ -47,9 +50,6 @@ public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomRef
     /// The kept state as a JSON value (an object), to embed in a larger document.
     public var value: JSONValue { .object(members) }
 
-    /// The object as JSON text, members sorted.
-    public var json: String { value.serialized() }
-
     /// Whether nothing is kept.
     public var isEmpty: Bool { members.isEmpty }
 
@@ -65,9 +65,9 @@ public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomRef
         return KeptState(members: members.filter { !names.contains($0.0) } + other.members)
     }
 
-    /// Whether both hold the same members with the same values.
+    /// Whether both hold the same members with the same values (the same sorted JSON text).
     public static func == (lhs: KeptState, rhs: KeptState) -> Bool {
-        lhs.value == rhs.value
+        lhs.json == rhs.json
     }
 
     /// The `State` this kept state holds, as kept by `format`.
@@ -77,11 +77,9 @@ public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomRef
     /// the request is created again.
     public func decode<State: Decodable>(_ type: State.Type, format: VerificationReport.Format) throws(VerificationError) -> State {
         do {
-            return try JSONDecoder().decode(State.self, from: Data(value.serializedBytes()))
+            return try JSONDecoder().decode(State.self, from: Data(json.utf8))
         } catch let error as DecodingError {
             throw VerificationError(.inputMalformed, "the kept \(format.rawValue) state \(Self.describe(error)); create the request again")
-        } catch let error as VerificationError {
-            throw error
         } catch {
             throw VerificationError(.inputMalformed, "the kept \(format.rawValue) state does not read back; create the request again")
         }

@@ -69,6 +69,7 @@ public struct APIKey: Sendable, Equatable {
         var problems: [String] = []
         var ids = Set<String>()
         var hashes = Set<[UInt8]>()
+        let offered = registry.descriptors.filter(\.hasRequestFlow).map(\.format)
         for key in keys {
             let name = InputQuote.short(key.id)
             if key.id.isEmpty || key.id.count > 64 || !key.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
@@ -80,7 +81,6 @@ public struct APIKey: Sendable, Equatable {
             for origin in key.origins where !isSerializedOrigin(origin) {
                 problems.append("apiKeys \(name): origin \(InputQuote.short(origin)) is not a serialized web origin (https://host[:port], no path)")
             }
-            let offered = registry.descriptors.filter(\.hasRequestFlow).map(\.format)
             for format in key.formats where !offered.contains(format) {
                 problems.append("apiKeys \(name): format \(InputQuote.short(format.rawValue)) is not one of "
                                 + offered.map(\.rawValue).joined(separator: ", "))

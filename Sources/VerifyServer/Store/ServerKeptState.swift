@@ -14,9 +14,10 @@ struct ServerKeptState: Codable, Equatable {
         case webhookURL = "server.webhookURL"
     }
 
-    /// The server's members of `state`; none when it holds none (or they do not read back).
+    /// The server's members of `state`, read straight from its members; a member that is absent or not text is none.
     init(_ state: KeptState) {
-        self = (try? JSONDecoder().decode(Self.self, from: Data(state.json.utf8))) ?? Self()
+        let value = state.value
+        self.init(redirectURI: value[CodingKeys.redirectURI.rawValue]?.string, webhookURL: value[CodingKeys.webhookURL.rawValue]?.string)
     }
 
     init(redirectURI: String? = nil, webhookURL: String? = nil) {

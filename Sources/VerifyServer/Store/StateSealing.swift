@@ -171,13 +171,14 @@ struct SealedStateStore: RequestStoreLayer {
         guard let key, !state.isEmpty else { return state }
         let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
         let sealed = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(state.json.utf8), aad: Array(id.utf8))
-        return try KeptState(Sealed(value: Base64URL.encode(nonce + sealed)))
+        return try KeptState(json: JSONValue.object([(Self.field, .string(Base64URL.encode(nonce + sealed)))]).serializedBytes())
     }
 
     func open(_ state: KeptState, id: String) throws -> KeptState {
         guard !state.isEmpty else { return state }
         // Sealed: the one member the seal writes, and nothing beside it.
-        let sealed = state.value.members?.count == 1 ? try? JSONDecoder().decode(Sealed.self, from: Data(state.json.utf8)).value : nil
+        let members = state.value.members ?? []
+        let sealed = members.count == 1 && members[0].0 == Self.field ? members[0].1.string : nil
         guard let key else {
             guard sealed == nil else {
                 throw RequestStoreError("request \(id) was stored encrypted, and requestStateKeyFile is not set now")
@@ -192,14 +193,5 @@ struct SealedStateStore: RequestStoreLayer {
               let opened = try? KeptState(json: plaintext)
         else { throw RequestStoreError("request \(id)'s state does not open with the configured requestStateKeyFile (was the key changed?)") }
         return opened
-    }
-}
-
-/// A sealed kept state: one member, the AES-256-GCM nonce and ciphertext (base64url).
-private struct Sealed: Codable, Equatable {
-    let value: String
-
-    enum CodingKeys: String, CodingKey {
-        case value = "aes-256-gcm"
     }
 }

@@ -106,6 +106,10 @@ struct KeptStateTests {
         #expect(throws: VerificationError(.inputMalformed, "the kept openid4vp state has an unusable queryDocTypes; create the request again")) {
             try OpenID4VPFlow.session(try earlier.setting("queryDocTypes", .string("[1]")), request: nil)
         }
+        // A nested value of the wrong type names the top-level member only, never the (stored) key under it.
+        #expect(throws: VerificationError(.inputMalformed, "the kept openid4vp state has an unusable queryDocTypes; create the request again")) {
+            try OpenID4VPFlow.session(try today.setting("queryDocTypes", .object([("\u{1B}[31mq", .int(1))])), request: nil)
+        }
         #expect(throws: VerificationError(.inputMalformed, "the kept openid4vp state has no encryption key for its dc_api.jwt request")) {
             try OpenID4VPFlow.session(try today.setting("kid", nil), request: nil)
         }

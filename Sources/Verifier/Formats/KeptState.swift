@@ -98,8 +98,10 @@ public struct KeptState: Sendable, Equatable, CustomStringConvertible, CustomRef
         }
     }
 
+    /// The top-level member: a name of the format's own type, never text from the stored state (a nested key, such
+    /// as a query id, could carry anything to a terminal).
     private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map(\.stringValue).joined(separator: ".")
+        context.codingPath.first?.stringValue ?? ""
     }
 }
 

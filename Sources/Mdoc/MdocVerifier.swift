@@ -37,6 +37,9 @@ package final class MdocVerifier: Sendable {
         package var count = 0
         /// Documents per docType, this response's (those that parsed) added to `earlierDocTypes`.
         package var docTypeCounts: [String: Int] = [:]
+        /// Each parsed document's verification, kept when a revocation record was given: what finishes the
+        /// verification once the lists it noted are fetched.
+        package var checked: [DocumentVerification] = []
     }
 
     /// Verifies `item` with a log and timings of its own (a caller that recorded nothing before it).
@@ -84,6 +87,7 @@ package final class MdocVerifier: Sendable {
         let verified = Self.verifyDocuments(documents, from: firstDocumentIndex, context: context, log: &log, timings: &timings)
         // The format's own reading of the lines (e.g. mock data from a development device), before documents are released.
         review(&log, documents)
+        if revocationLookups != nil { result.checked = verified }
         if !log.hasFailures {
             result.verified = verified.compactMap { $0.verifiedDocument() }
         }

@@ -30,12 +30,12 @@ extension ListKey {
     var wanted: RevocationLookups.Wanted { RevocationLookups.Wanted(kind: kind.rawValue, uri: uri) }
 }
 
-/// The lists one verification needs fetched (`RevocationFetcher.noting(_:)`), with the fetch generation it saw.
+/// The lists one verification needs fetched (for `RevocationFetcher.fetch(_:)`), with the fetch generation it saw.
 public struct PendingFetches: Sendable {
     let seen: [ListKey: Int]
 
     /// The lists `lookups` noted, as this fetcher's keys (a kind it does not know is not its to fetch).
-    init(_ lookups: RevocationLookups) {
+    public init(_ lookups: RevocationLookups) {
         var seen: [ListKey: Int] = [:]
         for (wanted, generation) in lookups.wants {
             guard let kind = ListKey.Kind(rawValue: wanted.kind) else { continue }

@@ -10,7 +10,7 @@ import MdocTrust
 ///
 /// The checks never wait on the network: `source(files:)` answers from the cache and notes what is missing or due.
 /// `resolving(_:)` runs a verification, fetches what it noted (one fetch in flight per URI, shared by every
-/// verification that needs it), and runs it again on the fetched lists. A list is reused until its `exp`, its
+/// verification that needs it), and runs its revocation checks again on the fetched lists. A list is reused until its `exp`, its
 /// `ttl`, its `nextUpdate` or `FetchSettings.maxLifetime`, whichever is first, and refreshed in the background
 /// (`run()`) before that. A failed fetch is an unknown status, never a valid one.
 ///
@@ -44,21 +44,15 @@ public final class RevocationFetcher: Sendable {
     }
 
     /// Runs `body` (a verification that notes its revocation lookups in the record it is given), fetches the lists it
-    /// found missing or due, and, if there were any, runs it again. The second run's result is returned; lists that
-    /// still cannot be fetched are reported as unknown by it.
+    /// found missing or due, and, if there were any, finishes it on them: only its revocation checks run again
+    /// (`RevocationLookups.finished(as:)`). Lists that still cannot be fetched are reported as unknown.
     public func resolving<R>(_ body: (RevocationLookups) -> R) async -> R {
-        let (first, pending) = noting(body)
+        let lookups = RevocationLookups()
+        let first = body(lookups)
+        let pending = PendingFetches(lookups)
         guard !pending.isEmpty else { return first }
         await fetch(pending)
-        return body(RevocationLookups())
-    }
-
-    /// Runs `body` (a verification) with a fresh record and returns what it looked up and found missing or due, for
-    /// `fetch(_:)`: the two halves of `resolving(_:)` for a synchronous caller (the CLI).
-    public func noting<R>(_ body: (RevocationLookups) -> R) -> (R, PendingFetches) {
-        let lookups = RevocationLookups()
-        let result = body(lookups)
-        return (result, PendingFetches(lookups))
+        return lookups.finished(as: R.self) ?? first
     }
 
     /// Fetches what a verification noted, each list once however many verifications wait for it.

@@ -76,7 +76,7 @@ struct VerificationOptions: ParsableArguments {
 }
 
 /// One CLI verification's revocation material. With `--fetch`, `verify` runs the verification, fetches the lists
-/// it needs (blocking: the commands are synchronous), and runs it again on them.
+/// it needs (blocking: the commands are synchronous), and runs its revocation checks again on them.
 struct RevocationRun {
     let source: (any RevocationSource)?
     let fetcher: RevocationFetcher?
@@ -84,11 +84,12 @@ struct RevocationRun {
     /// `body` notes in the record it is given the lists its revocation checks would have to fetch.
     func verify(_ body: (RevocationLookups?) -> VerificationReport) -> VerificationReport {
         guard let fetcher else { return body(nil) }
-        let (first, pending) = fetcher.noting { lookups in body(lookups) }
-        var report = first
+        let lookups = RevocationLookups()
+        var report = body(lookups)
+        let pending = PendingFetches(lookups)
         if !pending.isEmpty {
             Self.block { await fetcher.fetch(pending) }
-            report = body(nil)
+            report = lookups.finished(as: VerificationReport.self) ?? report
         }
         Self.block { await fetcher.shutdown() }
         return report

@@ -90,6 +90,43 @@ struct RevocationFetchTests {
         await server.stop()
     }
 
+    @Test("a fetch finishes the verification that noted it: the response is opened once, and the report is the one a verification on the warm cache gives")
+    func finishedNotRunTwice() async throws {
+        let server = try await RevocationListServer.start()
+        let fetcher = Self.fetcher()
+        for fault in [Fault?.none] + Self.revocationFaults.map(Optional.some) {
+            let name = "once-" + (fault?.name ?? "clean")
+            let (pki, response) = try Self.simulate(server, name: name, faults: fault.map { [$0] } ?? [])
+            let opened = PipelineInspection()
+            let verifier = DeviceResponseVerifier(configuration: VerifierConfiguration(
+                trustStore: pki.trustStore, revocation: .hard, revocationSource: fetcher.source())).inspecting(opened)
+            func verify() async -> VerificationReport {
+                await fetcher.resolving { verifier.verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Self.time, noting: $0) }
+            }
+            let finished = await verify()
+            #expect(opened.deviceResponses.count == 1, "\(name): the response was opened \(opened.deviceResponses.count) times")
+            #expect(server.requests("/lists/\(name)") + server.requests("/crl/\(name)") == 2, "\(name)")
+            let expected = fault?.expectedCode(format: .deviceResponse)
+            #expect(finished.errors.map(\.code) == (expected.map { [$0] } ?? []), "\(name): \(finished.errors)")
+
+            let warm = await verify()
+            // An expired list is past its lifetime as soon as it is fetched, so the next verification fetches it again.
+            let refetched = fault?.name == Fault.statusListExpired.name ? 1 : 0
+            #expect(opened.deviceResponses.count == 2 && server.requests("/lists/\(name)") == 1 + refetched, "\(name): the warm run fetched")
+            #expect(finished.checks == warm.checks, "\(name)")
+            #expect(finished.errors.map(\.message) == warm.errors.map(\.message), "\(name)")
+            #expect(finished.documents.map(\.docType) == warm.documents.map(\.docType), "\(name)")
+            #expect(finished.documents.count == (fault == nil ? 1 : 0), "\(name): documents released")
+            if fault?.name == Fault.documentSignerRevoked.name {
+                // Looked up in the same round as the CRL, the status list is not followed once the CRL says revoked.
+                let status = try #require(Self.line(finished, .revocationStatus))
+                #expect(status.status == .skip && status.detail.contains("revocation.certificate failed"), "\(status.detail)")
+            }
+        }
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
     @Test("list server down: soft verifies with a warning naming the failed fetch, hard rejects with revocation.unknown")
     func serverDown() async throws {
         let server = try await RevocationListServer.start()

@@ -227,7 +227,7 @@ package final class DocumentCheck: Sendable {
 
 extension DocumentVerification {
     /// The caller-facing document, from the facts the run established (see `VerifiedDocumentAssembly`).
-    func verifiedDocument() -> VerifiedDocument? {
+    package func verifiedDocument() -> VerifiedDocument? {
         guard let mso = facts.mso, let chain = facts.documentSigner else { return nil }
         return verifiedDocument(mso: mso, signer: chain.signer, trustedChain: facts.trustedChain,
                                 request: facts.documentRequest, ages: facts.ageDisclosure)

@@ -40,7 +40,7 @@ package struct MdocVerificationContext: Sendable {
 /// whose needed facts are missing is skipped with one line naming the fact and the check that should have
 /// established it; later checks run after a failure when their facts exist, so the report shows every problem at
 /// once. Element values stay internal.
-package struct DocumentVerification {
+package struct DocumentVerification: Sendable {
     package let index: Int
     package let document: MdocDocument
     package let context: MdocVerificationContext
@@ -59,7 +59,7 @@ package struct DocumentVerification {
 
     /// One returned element. A struct, not a tuple: reading one field of a tuple in an array copied all of its fields
     /// (a reference count each way for each).
-    struct ReturnedElement {
+    struct ReturnedElement: Sendable {
         let nameSpace: String
         let element: String
         let value: CBORItem
@@ -128,6 +128,26 @@ package struct DocumentVerification {
         self.facts = facts
     }
 
+    /// Runs the revocation checks again on what the source holds now (after the lists they noted were fetched), on the
+    /// facts the first run established, and puts their lines in place of that run's in `log`; their time counts to
+    /// `timings`. No other check runs again. The status check decides afresh whether to follow the MSO's reference,
+    /// from the new `revocation.certificate` outcome.
+    package mutating func revisitRevocation(in log: inout CheckLog, timings: inout StageTimings) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var facts = self.facts
+        issuerSideFailures.removeAll { $0 == .revocationCertificate }
+        for check in DocumentCheck.revocation {
+            self.log = CheckLog()
+            check.run(&self, facts: &facts)
+            log.replaceLines(of: check.id, document: index, with: self.log.checks)
+        }
+        // In check order, as a first run lists them.
+        issuerSideFailures.sort { DocumentCheck.position(of: $0) < DocumentCheck.position(of: $1) }
+        self.log = CheckLog()
+        timings[.chain] += clock.now - started
+    }
+
     /// The log: the lines it was created with, then this document's. Left empty here, so the caller holds the only
     /// copy and appends to it in place.
     package mutating func handOverLog() -> CheckLog {
@@ -172,6 +192,15 @@ extension DocumentCheck {
         .valueDigests, .deviceAuthentication, .keyAuthorizations, .issuerContent, .elementTypes, .documentExpiry, .documentErrors,
         .policyDocType, .policyIssuer, .policyElements, .policyAgeFallback,
     ]
+
+    /// The checks that consult the revocation source, in run order: those a verification runs again once the lists
+    /// its source lacked are fetched (`DocumentVerification.revisitRevocation(in:timings:)`).
+    package static let revocation: [DocumentCheck] = order.filter { $0 === certificateRevocation || $0 === msoStatus }
+
+    /// Where the check `id` runs in `order`.
+    static func position(of id: CheckID) -> Int {
+        order.firstIndex { $0.id == id } ?? order.count
+    }
 
     /// Why a check did not run: the missing fact and who should have provided it.
     static func skipDetail(_ fact: DocumentFact) -> String {

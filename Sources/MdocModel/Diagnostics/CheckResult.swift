@@ -104,6 +104,18 @@ extension CheckLog {
         checks[index] = result
     }
 
+    /// Replaces the lines check `id` wrote for `document` (one contiguous run, where it first appears) with `results`,
+    /// keeping `errors` one per failed line, in line order. Nothing changes when the check wrote no line.
+    package mutating func replaceLines(of id: CheckID, document: Int, with results: [CheckResult]) {
+        guard let start = checks.firstIndex(where: { $0.id == id && $0.document == document }) else { return }
+        var end = start
+        while end < checks.endIndex, checks[end].id == id, checks[end].document == document { end += 1 }
+        let position = failures(before: start)
+        let removed = checks[start..<end].reduce(0) { $0 + (Self.rejection($1) == nil ? 0 : 1) }
+        errors.replaceSubrange(position..<(position + removed), with: results.compactMap(Self.rejection))
+        checks.replaceSubrange(start..<end, with: results)
+    }
+
     /// The failed lines before `index` (each has its rejection in `errors`, in the same order).
     private func failures(before index: Int) -> Int {
         checks[..<index].reduce(0) { $0 + ($1.status == .fail && $1.code != nil ? 1 : 0) }

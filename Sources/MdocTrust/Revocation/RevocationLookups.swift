@@ -1,8 +1,9 @@
 import CryptoCore
 
 /// The revocation lists one verification looked up and found missing or due, handed explicitly from its caller
-/// through the checks to the revocation source, so the caller can fetch them and verify again
-/// (`RevocationFetcher.resolving(_:)`). A source without a network side (files) records nothing.
+/// through the checks to the revocation source, so the caller can fetch them (`RevocationFetcher.resolving(_:)`). The
+/// verification leaves here how to finish once they are fetched: its revocation checks run again on what the source
+/// holds then, and nothing else runs twice. A source without a network side (files) records nothing.
 public final class RevocationLookups: Sendable {
     /// A list a source could not answer from what it holds: its kind (the source's own name for it) and URI.
     public struct Wanted: Hashable, Sendable {
@@ -19,6 +20,7 @@ public final class RevocationLookups: Sendable {
     }
 
     private let wanted = Locked<[Wanted: Int]>([:])
+    private let finish = Locked<(@Sendable () -> any Sendable)?>(nil)
 
     /// Creates an empty record.
     public init() {}
@@ -31,4 +33,16 @@ public final class RevocationLookups: Sendable {
 
     /// Every list noted, with the generation seen.
     public var wants: [Wanted: Int] { wanted.withLockedValue { $0 } }
+
+    /// Leaves how to finish the verification that noted these lists once they are fetched (the verifier's own
+    /// continuation: its revocation checks on what the source holds then). A later call replaces an earlier one.
+    package func deferring(_ finish: @escaping @Sendable () -> any Sendable) {
+        self.finish.withLockedValue { $0 = finish }
+    }
+
+    /// The verification finished on what the source holds now, or nil when none was left to finish (nothing was
+    /// noted, or the result is not an `R`).
+    public func finished<R>(as type: R.Type = R.self) -> R? {
+        finish.withLockedValue { $0 }?() as? R
+    }
 }

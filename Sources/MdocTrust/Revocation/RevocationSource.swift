@@ -17,7 +17,8 @@ public struct RevocationMaterial<Value: Sendable>: Sendable {
 }
 
 /// Where the checks find CRLs and status tokens. Lookups are synchronous and must not block on the network: a
-/// fetching source answers from its cache and records what it lacks (the server fetches and verifies again).
+/// fetching source answers from its cache and records what it lacks (the caller fetches it, and the revocation checks
+/// run again on it; `RevocationLookups`).
 public protocol RevocationSource: Sendable {
     /// CRLs that may cover `certificate` (by its issuer's name or its CRL distribution points); the check verifies
     /// each one's issuer, signature and currency itself.

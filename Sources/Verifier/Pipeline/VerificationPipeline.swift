@@ -34,7 +34,7 @@ package struct VerificationPipeline: Sendable {
     }
 
     /// Verifies `input` with `adapter`; the revocation checks note in `revocationLookups` the lists their source would
-    /// have to fetch.
+    /// have to fetch, and the verification leaves there how to finish once they are fetched (`VerificationDraft`).
     package func verify<Adapter: FormatAdapter>(_ adapter: Adapter, _ input: Adapter.Input, request: RequestPolicy?,
                                                 at time: Date, revocationLookups: RevocationLookups? = nil) -> VerificationReport {
         var run = PipelineRun(limits: configuration.cborLimits, testMode: configuration.testMode)
@@ -58,6 +58,7 @@ package struct VerificationPipeline: Sendable {
         // on, so every report line names a distinct document, and counted per docType across them all, so the
         // request's one document per docType holds for the answer, not for each DeviceResponse.
         var documents: [VerifiedDocument] = []
+        var checked: [DocumentVerification] = []
         var documentCount = 0
         var docTypeCounts: [String: Int] = [:]
         for deviceResponse in opened.deviceResponses {
@@ -68,8 +69,13 @@ package struct VerificationPipeline: Sendable {
                 mockData?.review(&log, documents: parsed, firstDocumentIndex: documentCount)
             }
             documents += outcome.verified
+            checked += outcome.checked
             documentCount += outcome.count
             docTypeCounts = outcome.docTypeCounts
+        }
+        if let revocationLookups, !revocationLookups.wants.isEmpty {
+            let draft = VerificationDraft(format: Adapter.format, assurance: assurance, log: run.log, timings: run.timings, documents: checked)
+            revocationLookups.deferring { draft.finished() }
         }
         return report(run.log.hasFailures ? [] : documents)
     }

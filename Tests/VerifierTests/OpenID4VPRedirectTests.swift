@@ -246,9 +246,12 @@ struct OpenID4VPRedirectTests {
         // The server's request-object route reports an unusable stored request under the flow's own code.
         let flow = OpenID4VPRedirectFlow(FlowEnvironment(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])),
                                                          readerIdentity: try TestReaderPKI.shared().identity))
-        #expect(throws: VerificationError.self) {
+        let unusable = #expect(throws: VerificationError.self) {
             try flow.requestObject(state: .empty, walletNonce: nil, walletMetadata: nil, at: Self.time)
         }
+        #expect(unusable?.code == .redirectRequestInvalid, "\(String(describing: unusable))")
+        #expect(unusable?.message.hasPrefix("the stored openid4vp-redirect request is unusable: the kept openid4vp-redirect state") == true,
+                "\(String(describing: unusable))")
     }
 
     @Test("state: missing, another request's, or a form state beside the JWE's that differs")

@@ -10,9 +10,9 @@ import MdocTrust
 ///
 /// The checks never wait on the network: `source(files:)` answers from the cache and notes what is missing or due.
 /// `resolving(_:)` runs a verification, fetches what it noted (one fetch in flight per URI, shared by every
-/// verification that needs it), and runs its revocation checks again on the fetched lists. A list is reused until its `exp`, its
-/// `ttl`, its `nextUpdate` or `FetchSettings.maxLifetime`, whichever is first, and refreshed in the background
-/// (`run()`) before that. A failed fetch is an unknown status, never a valid one.
+/// verification that needs it), and runs its revocation checks again on the fetched lists. A list is reused until its
+/// `exp`, its `ttl`, its `nextUpdate` or `FetchSettings.maxLifetime`, whichever is first, and refreshed in the
+/// background (`run()`) before that. A failed fetch is an unknown status, never a valid one.
 ///
 /// Downloads go through libcurl with a destination policy (`FetchSettings.allowedDestinations`): only public addresses
 /// unless the operator allows more. Call `shutdown()` when done; later fetches fail as unknown status.

@@ -4,6 +4,7 @@ import Foundation
 import Mdoc
 import MdocModel
 import MdocTesting
+import MdocTrust
 import Testing
 import Verifier
 
@@ -159,5 +160,35 @@ struct MockDataTests {
         log.replace(at: 1, with: CheckResult(id: .issuerMockData, status: .warn, detail: "e", document: 0))
         #expect(log.errors.isEmpty && !log.hasFailures)
         #expect(log.checks.map(\.status) == [.pass, .warn, .skip])
+    }
+
+    @Test("CheckLog.replaceLines swaps one check's run of lines for one document, keeping one rejection per failed line in line order")
+    func logReplaceLines() {
+        var log = CheckLog()
+        log.fail(.issuerSignature, .issuerSignatureInvalid, "a", document: 0)
+        log.fail(.revocationStatus, .revocationUnknown, "b", document: 0)
+        log.pass(.revocationStatus, "c", document: 0)
+        log.fail(.revocationStatus, .revocationUnknown, "d", document: 1)
+        log.fail(.deviceAuthentication, .deviceSignatureInvalid, "e", document: 0)
+
+        log.replaceLines(of: .revocationStatus, document: 0, with: [
+            CheckResult(id: .revocationStatus, status: .fail, detail: "f", document: 0, code: .statusRevoked),
+        ])
+        #expect(log.checks.map(\.detail) == ["a", "f", "d", "e"])
+        #expect(log.errors.map(\.message) == ["document 0: a", "document 0: f", "document 1: d", "document 0: e"])
+        #expect(log.errors.map(\.code) == [.issuerSignatureInvalid, .statusRevoked, .revocationUnknown, .deviceSignatureInvalid])
+
+        // One failed line becomes two passing ones: the rejection goes, the lines after stay in place.
+        log.replaceLines(of: .revocationStatus, document: 1, with: [
+            CheckResult(id: .revocationStatus, status: .pass, detail: "g", document: 1),
+            CheckResult(id: .revocationStatus, status: .pass, detail: "h", document: 1),
+        ])
+        #expect(log.checks.map(\.detail) == ["a", "f", "g", "h", "e"])
+        #expect(log.errors.map(\.message) == ["document 0: a", "document 0: f", "document 0: e"])
+
+        // A check that wrote no line for the document changes nothing.
+        let before = log.checks
+        log.replaceLines(of: .revocationCertificate, document: 0, with: [CheckResult(id: .revocationCertificate, status: .pass, detail: "i", document: 0)])
+        #expect(log.checks == before && log.errors.count == 3)
     }
 }

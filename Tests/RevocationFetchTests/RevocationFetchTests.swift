@@ -127,6 +127,42 @@ struct RevocationFetchTests {
         await server.stop()
     }
 
+    @Test("the record a verification is kept in is freed: finished once, or never finished; what it kept goes with it")
+    func recordFreed() async throws {
+        let server = try await RevocationListServer.start()
+        let fetcher = Self.fetcher()
+        let (pki, response) = try Self.simulate(server, name: "freed")
+        let verifier = DeviceResponseVerifier(configuration: VerifierConfiguration(
+            trustStore: pki.trustStore, revocation: .hard, revocationSource: fetcher.source()))
+        func verify(_ lookups: RevocationLookups) -> VerificationReport {
+            verifier.verify(deviceResponse: response.bytes, transcript: Self.transcript, at: Self.time, noting: lookups)
+        }
+        weak var abandoned: RevocationLookups?
+        do {
+            let lookups = RevocationLookups()
+            abandoned = lookups
+            #expect(verify(lookups).errors.map(\.code) == [.revocationUnknown, .revocationUnknown])
+            #expect(lookups.wants.count == 2)
+        }
+        #expect(abandoned == nil, "a verification left unfinished keeps its record alive")
+
+        // Finishing is once: the record lets go of the verification.
+        let once = RevocationLookups()
+        _ = verify(once)
+        #expect(once.finished(as: VerificationReport.self)?.errors.map(\.code) == [.revocationUnknown, .revocationUnknown])
+        #expect(once.finished(as: VerificationReport.self) == nil)
+
+        weak var resolved: RevocationLookups?
+        let report = await fetcher.resolving { lookups in
+            resolved = lookups
+            return verify(lookups)
+        }
+        #expect(report.verified, "\(report.errors)")
+        #expect(resolved == nil, "a finished verification keeps its record alive")
+        await fetcher.shutdown()
+        await server.stop()
+    }
+
     @Test("list server down: soft verifies with a warning naming the failed fetch, hard rejects with revocation.unknown")
     func serverDown() async throws {
         let server = try await RevocationListServer.start()

@@ -34,6 +34,13 @@ package struct MdocVerificationContext: Sendable {
         self.documentTimings = documentTimings
         self.revocationLookups = revocationLookups
     }
+
+    /// The same inputs without the revocation record, for a verification kept in that record to be finished later:
+    /// it must not hold the record that holds it.
+    var withoutRevocationLookups: MdocVerificationContext {
+        MdocVerificationContext(time: time, transcript: transcript, readerKey: readerKey, options: options, trustStore: trustStore,
+                                cache: cache, request: request, documentTimings: documentTimings)
+    }
 }
 
 /// The checks of one document, run as the declared list `DocumentCheck.order` (ISO/IEC 18013-5 §9.3). A check
@@ -43,7 +50,7 @@ package struct MdocVerificationContext: Sendable {
 package struct DocumentVerification: Sendable {
     package let index: Int
     package let document: MdocDocument
-    package let context: MdocVerificationContext
+    package private(set) var context: MdocVerificationContext
     package var log = CheckLog()
     package var timings: StageTimings
     /// What the checks established, for the assembly; set when `run()` ends. A check gets only the facts it declares
@@ -146,6 +153,15 @@ package struct DocumentVerification: Sendable {
         issuerSideFailures.sort { DocumentCheck.position(of: $0) < DocumentCheck.position(of: $1) }
         self.log = CheckLog()
         timings[.chain] += clock.now - started
+    }
+
+    /// This verification without its revocation record, to be kept in that record until it is finished
+    /// (`revisitRevocation(in:timings:)`): a record that held a verification holding the record would never be freed,
+    /// nor the element values in it.
+    package var detachedFromRevocationLookups: DocumentVerification {
+        var detached = self
+        detached.context = context.withoutRevocationLookups
+        return detached
     }
 
     /// The log: the lines it was created with, then this document's. Left empty here, so the caller holds the only

@@ -41,8 +41,13 @@ public final class RevocationLookups: Sendable {
     }
 
     /// The verification finished on what the source holds now, or nil when none was left to finish (nothing was
-    /// noted, or the result is not an `R`).
+    /// noted, it was finished already, or the result is not an `R`). Finishing lets go of what the verification kept
+    /// here (its documents among it).
     public func finished<R>(as type: R.Type = R.self) -> R? {
-        finish.withLockedValue { $0 }?() as? R
+        let finish = self.finish.withLockedValue { finish in
+            defer { finish = nil }
+            return finish
+        }
+        return finish?() as? R
     }
 }

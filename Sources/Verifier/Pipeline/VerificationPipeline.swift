@@ -74,7 +74,8 @@ package struct VerificationPipeline: Sendable {
             docTypeCounts = outcome.docTypeCounts
         }
         if let revocationLookups, !revocationLookups.wants.isEmpty {
-            let draft = VerificationDraft(format: Adapter.format, assurance: assurance, log: run.log, timings: run.timings, documents: checked)
+            let draft = VerificationDraft(format: Adapter.format, assurance: assurance, log: run.log, timings: run.timings,
+                                          documents: checked.map(\.detachedFromRevocationLookups))
             revocationLookups.deferring { draft.finished() }
         }
         return report(run.log.hasFailures ? [] : documents)

@@ -122,7 +122,6 @@ public enum HPKE {
         case authPSK = 0x03
 
         var usesPSK: Bool { self == .psk || self == .authPSK }
-        var usesSenderKey: Bool { self == .auth || self == .authPSK }
     }
 
     /// An HPKE ciphersuite: a KEM, a KDF and an AEAD (RFC 9180 §7).

@@ -19,7 +19,6 @@ enum DERWriter {
 
     static func sequence(_ elements: [[UInt8]]) -> [UInt8] { tlv(0x30, elements.flatMap { $0 }) }
     static func octetString(_ bytes: [UInt8]) -> [UInt8] { tlv(0x04, bytes) }
-    static func ia5String(_ text: String) -> [UInt8] { tlv(0x16, Array(text.utf8)) }
     static func boolean(_ value: Bool) -> [UInt8] { [0x01, 0x01, value ? 0xff : 0x00] }
 
     /// Minimal two's-complement INTEGER.

@@ -55,29 +55,6 @@ package enum X509Support {
     }
 
     /// Lowercase hex, for messages and descriptions.
-    /// Bytes of a hex text (upper or lower case); nil for anything else.
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: c - 48
-            case 65...70: c - 55
-            case 97...102: c - 87
-            default: nil
-            }
-        }
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-            index += 2
-        }
-        return out
-    }
-
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()

@@ -72,9 +72,6 @@ final class RateLimiter: Sendable {
             return decision
         }
     }
-
-    /// How many clients have a bucket now (tests).
-    var trackedClients: Int { state.withLockedValue { $0.buckets.count } }
 }
 
 /// Finds each request's client (`ClientAddressResolver`), records it for per-client limits and log lines, and applies

@@ -149,8 +149,6 @@ package struct DocumentVerification: Sendable {
             check.run(&self, facts: &facts)
             log.replaceLines(of: check.id, document: index, with: self.log.checks)
         }
-        // In check order, as a first run lists them.
-        issuerSideFailures.sort { DocumentCheck.position(of: $0) < DocumentCheck.position(of: $1) }
         self.log = CheckLog()
         timings[.chain] += clock.now - started
     }
@@ -189,7 +187,10 @@ package struct DocumentVerification: Sendable {
         log.fail(id, code, detail, clause: clause, document: index)
         if Self.issuerSideChecks.contains(id.rawValue), !(id == .revocationCertificate && code == .revocationUnknown),
            !issuerSideFailures.contains(id) {
-            issuerSideFailures.append(id)
+            // In check order, also when `revisitRevocation` records revocation.certificate after later checks.
+            let position = DocumentCheck.position(of: id)
+            issuerSideFailures.insert(id, at: issuerSideFailures.firstIndex { DocumentCheck.position(of: $0) > position }
+                                      ?? issuerSideFailures.endIndex)
         }
     }
 

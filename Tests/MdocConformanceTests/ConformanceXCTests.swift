@@ -10,7 +10,7 @@ final class ConformanceXCTests: XCTestCase {
         let environment = FlowEnvironment(configuration: VerifierConfiguration(trustStore: TrustStore(anchors: [])),
                                           recipientKeys: [try PrivateKey.generate(.p256)],
                                           merchantID: "merchant.com.example", teamID: "ABCDE12345")
-        let corpus = ConformanceCorpus(formats: [.appleApp, .annexC])
+        let corpus = ConformanceCorpus()
         let target = try RequestFlowTarget(environment: environment, corpus: corpus)
         let summary = ConformanceRun(target: target, cases: corpus.cases.map(ConformanceRunCase.init)).run()
         XCTAssertEqual(summary.count(.wronglyAccepted), 0, summary.text())

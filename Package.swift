@@ -75,7 +75,11 @@ let package = Package(
         // The ISO/IEC 18013-5 checks over the model, with their catalog, options and stage timings (spans).
         .target(name: "Mdoc", dependencies: ["MdocModel", "MdocTrust", "CBOR", "CryptoCore",
                                              .product(name: "Tracing", package: "swift-distributed-tracing")], swiftSettings: strictSettings),
-        .target(name: "Verifier", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore"], swiftSettings: strictSettings),
+        .target(name: "Verifier", dependencies: ["Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore"],
+                // The production trust bundle (a copy of Certificates/production kept equal by a test), in the binary.
+                resources: [.embedInCode("Trust/Embedded/ProductionBundle.pem"),
+                            .embedInCode("Trust/Embedded/ProductionManifest.json")],
+                swiftSettings: strictSettings),
         // Fetches status list tokens and CRLs over HTTP(S) into a cache the synchronous checks read (server; CLI --fetch).
         .target(
             name: "RevocationFetch",

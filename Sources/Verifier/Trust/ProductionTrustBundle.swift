@@ -5,25 +5,23 @@ import MdocTrust
 
 /// The curated production trust bundle (`Certificates/production/`), embedded in the binaries so the CLI and the
 /// server trust real issuers from any working directory. `--trust` and the server's `trustStore` replace it.
-/// `ProductionTrustBundle+Embedded.swift` is generated from the folder; a test keeps the two equal.
+/// `Trust/Embedded/` holds the folder's PEM files concatenated and its manifest, embedded by SwiftPM; a test keeps
+/// them equal to the folder.
 public enum ProductionTrustBundle {
     /// The bundle's anchors, scoped by its manifest; any certificate in it may anchor (see `TrustFolder`).
     ///
     /// Throws when an embedded certificate or the embedded manifest cannot be parsed.
     public static func trustStore() throws -> TrustStore {
-        var anchors: [Certificate] = []
-        for pem in embeddedPEM {
-            anchors += try Certificate.certificates(fromPEM: pem)
-        }
-        let provenance = embeddedManifest.isEmpty ? [:] : try TrustFolder.manifestProvenance(data: Array(embeddedManifest.utf8),
-                                                                                          name: "the embedded production manifest")
+        let anchors = try Certificate.certificates(fromPEM: String(decoding: PackageResources.ProductionBundle_pem, as: UTF8.self))
+        let provenance = try TrustFolder.manifestProvenance(data: PackageResources.ProductionManifest_json,
+                                                            name: "the embedded production manifest")
         return TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance)
     }
 
     /// The trust lists the bundle took entries from, as its manifest's `lists` records them: each list's name (as
     /// the entries' sources give it) and its nextUpdate. Display only: the anchors' provenance carries no staleness.
     public static func sourceLists() -> [(source: String, nextUpdate: Date)] {
-        guard let lists = JSONValue.object(embeddedManifest, maxNodes: 1_000_000)?["lists"]?.array else { return [] }
+        guard let lists = JSONValue.read(PackageResources.ProductionManifest_json)?["lists"]?.array else { return [] }
         return lists.compactMap { list in
             guard let source = list["source"]?.string, let text = list["nextUpdate"]?.string,
                   let date = RFC3339.parseDateTime(text)

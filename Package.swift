@@ -91,7 +91,9 @@ let package = Package(
         // Certificate and CRL builders for test PKIs: the kit and the tests, never the verifier.
         .target(name: "KitCertificates", dependencies: ["CryptoCore", "COpenSSLShims", "COpenSSL"], cSettings: opensslSettings),
         // Signed test responses from a test PKI, with named faults (compliance-test kit).
-        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "KitCertificates"]),
+        .target(name: "MdocTesting", dependencies: ["Verifier", "Mdoc", "MdocModel", "MdocTrust", "HPKE", "CBOR", "CryptoCore", "KitCertificates"],
+                // Apple's sample envelope (TestVectors/apple/in-app-sample/hpke_envelope.cbor.hex as bytes).
+                resources: [.embedInCode("Embedded/AppleSampleEnvelope.cbor")]),
         // The conformance corpus run against a verifier: a command, verify-server, an HTTP profile or flows in-process.
         .target(name: "MdocConformance", dependencies: ["MdocTesting", "Verifier", "Mdoc", "MdocModel", "CBOR", "CryptoCore", "RevocationFetch"]),
         // The kit's lists on loopback over HTTP (RevocationListServer).

@@ -6,6 +6,7 @@ import MdocModel
 import MdocTesting
 import MdocTrust
 import Testing
+import TestSupport
 import Verifier
 
 /// Mock data from a development device (Apple's Wallet developer profile): no issuer signature, a device signature that
@@ -135,6 +136,7 @@ struct MockDataTests {
     @Test("Apple's test key (Simulator, sample) is unchanged: refused before decryption in production, verified in test mode")
     func testKeyUnchanged() throws {
         let sample = AppleSignedSample.self
+        #expect(sample.envelope == AppleSampleVector.envelope && sample.nonce == AppleSampleVector.nonce, "the kit embeds the vector")
         let session = AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID)
         let trust = TrustStore(anchors: [try sample.issuerRoot()])
         let production = try AppleAppVerifier(configuration: VerifierConfiguration(trustStore: trust), keys: [try PrivateKey.generate(.p256)])

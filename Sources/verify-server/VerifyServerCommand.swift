@@ -55,7 +55,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
             runtime = try VerifierRuntime.load(settings, earlierProblems: readProblems)
         } catch {
             // --connect: the store's problems too, so one run lists them all.
-            Self.refuse(ConfigurationProblems(error.problems + (checkConfig && connect ? await Self.connectProblems(settings) : [])))
+            Self.refuse(ConfigurationProblems(error.problems + (checkConfig && connect ? await Self.connectCheck(settings).problems : [])))
         }
         let unknownVariables = ConfigurationLoader.unknownVariableWarnings(in: environment)
         if checkConfig {
@@ -164,10 +164,7 @@ struct VerifyServerCommand: AsyncParsableCommand {
     }
 
     /// What reaching the configured store and the VICALs and LoTEs to download went wrong with (--check-config --connect), one
-    /// line each.
-    static func connectProblems(_ settings: ServerConfiguration) async -> [String] { await connectCheck(settings).problems }
-
-    /// The same, with a line per trust list downloaded and verified.
+    /// line each, and a line per trust list downloaded and verified.
     static func connectCheck(_ settings: ServerConfiguration) async -> (problems: [String], fetched: [String]) {
         var quiet = Logger(label: "verify-server")
         quiet.logLevel = .critical

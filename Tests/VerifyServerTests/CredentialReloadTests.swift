@@ -44,7 +44,7 @@ struct CredentialReloadTests {
             #expect(!server.app.reloadCredentials())
             var webhook = configuration
             webhook.webhookURL = "https://hooks.example/verify"
-            webhook.webhookSecret = try WebhookSecret(text: WebhookTests.secretText)
+            webhook.webhookSecrets = [try WebhookSecret(text: WebhookTests.secretText)]
             next.withLock { $0 = (webhook, []) }
             #expect(!server.app.reloadCredentials())
             #expect(try await TransactionAPITests.create(server, old).status == 401)

@@ -440,10 +440,10 @@ struct TrustListRefreshTests {
             #expect(checked.fetched.count == 1 && checked.fetched[0].hasPrefix("\(kind.rawValue) \(list.url): downloaded and verified: "), "\(checked.fetched)")
             #expect(checked.fetched.first?.contains(kind == .vical ? "issue 1," : "sequence 1,") == true, "\(checked.fetched)")
             #expect(!FileManager.default.fileExists(atPath: list.cache))
-            let refused = await list.configuration(allowLoopback: false).checkTrustListSources()
+            let refused = await list.configuration(allowLoopback: false).checkTrustLists().problems
             #expect(refused.count == 1 && refused[0].contains("\(kind.rawValue) \(list.url): the download failed (refused_destination)"), "\(refused)")
             list.lists.serve(list.tamper(bytes))
-            let bad = await list.configuration().checkTrustListSources()
+            let bad = await list.configuration().checkTrustLists().problems
             #expect(bad.count == 1 && bad[0].contains("\(kind.rawValue).signature_invalid"), "\(bad)")
         }
     }

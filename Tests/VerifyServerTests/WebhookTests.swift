@@ -201,7 +201,7 @@ struct WebhookTests {
         #expect(problems.contains("webhookURL needs webhookSecretFile"))
         #expect(problems.contains("webhookAllow entry"))
         configuration.webhookURL = "https://hooks.example/verify"
-        configuration.webhookSecret = try WebhookSecret(text: Self.secretText)
+        configuration.webhookSecrets = [try WebhookSecret(text: Self.secretText)]
         configuration.webhookAllow = []
         #expect(!configuration.problems.joined().contains("webhook"))
     }

@@ -117,10 +117,10 @@ final class RuntimeBox: Sendable {
     /// One `vical.rollback` problem per VICAL of `runtime` older than what was accepted, unless its source allows it.
     static func rollbacks(_ runtime: VerifierRuntime, against highest: [String: UInt64]) -> [String] {
         runtime.vicals.compactMap { vical in
-            guard !vical.allowRollback, let previous = highest[vical.provider] else { return nil }
+            guard !vical.source.allowRollback, let previous = highest[vical.provider] else { return nil }
             if let id = vical.issueID, id >= previous { return nil }
             let found = vical.issueID.map { "issue \($0)" } ?? "a list without vicalIssueID"
-            return "vical \(vical.file): vical.rollback: \(found) of \(vical.provider) is older than issue \(previous) this server accepted "
+            return "vical \(vical.source.name): vical.rollback: \(found) of \(vical.provider) is older than issue \(previous) this server accepted "
                 + "before; set allowRollback: true on this VICAL to accept it on purpose"
         }
     }

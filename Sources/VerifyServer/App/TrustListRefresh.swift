@@ -15,7 +15,6 @@ final class TrustListRefreshStatus: Sendable {
     struct Source: Sendable {
         /// The last download that verified and was taken into use (or was the list in use already).
         var lastRefresh: Date?
-        var lastAttempt: Date?
         /// The category of the last failure, nil after a success: `unreachable`, `refused_destination`, `too_large`, a
         /// `vical.*` or `lote.*` code, `provider_changed`, `root_unreadable`, `cache_unwritable` or `reload_failed`.
         var lastError: String?
@@ -34,7 +33,7 @@ final class TrustListRefreshStatus: Sendable {
     func succeeded(_ list: TrustList, at time: Date) {
         guard let key = Self.key(list) else { return }
         sources.withLockedValue { sources in
-            sources[key] = Source(lastRefresh: time, lastAttempt: time)
+            sources[key] = Source(lastRefresh: time)
         }
     }
 
@@ -53,7 +52,6 @@ final class TrustListRefreshStatus: Sendable {
         guard let key = Self.key(list) else { return }
         sources.withLockedValue { sources in
             var source = sources[key] ?? Source()
-            source.lastAttempt = time
             source.lastError = category
             if source.failingSince == nil { source.failingSince = time }
             source.consecutiveFailures += 1

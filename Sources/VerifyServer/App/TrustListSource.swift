@@ -182,10 +182,8 @@ extension ServerConfiguration {
     }
 
     /// Downloads and verifies each VICAL and LoTE with a `url` once, writing nothing (for `verify-server --check-config
-    /// --connect`); one line per list that could not be downloaded or does not verify against its pinned root.
-    public func checkTrustListSources() async -> [String] { await checkTrustLists().problems }
-
-    /// The same, with a line per list that downloaded and verified (`--check-config --connect` prints them).
+    /// --connect`): one line per list that could not be downloaded or does not verify against its pinned root, and one
+    /// per list that downloaded and verified (`--check-config --connect` prints them).
     public func checkTrustLists() async -> (problems: [String], fetched: [String]) {
         var problems: [String] = [], fetched: [String] = []
         for list in downloadedLists {

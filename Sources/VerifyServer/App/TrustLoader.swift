@@ -30,11 +30,6 @@ struct TrustLoader {
         let entries: Int
         let anchoring: Bool
 
-        /// The file, or the URL without user info or query.
-        var file: String { source.name }
-        /// The source accepts an older list than the highest issue accepted before.
-        var allowRollback: Bool { source.allowRollback }
-
         var listNextUpdate: Date? { nextUpdate?.date }
     }
 

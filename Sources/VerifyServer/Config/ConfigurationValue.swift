@@ -65,30 +65,6 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         }
     }
 
-    /// Objects with the given keys: from a file, a list of objects; from the environment, `a=b` pairs
-    /// separated by commas (for `vicals`: `FILE=ROOT,…`).
-    func objects(keys: (String, String)) throws(ConfigurationValueError) -> [(String, String)] {
-        if case .objects(let objects) = self {
-            var out: [(String, String)] = []
-            for object in objects {
-                guard let first = object[keys.0], let second = object[keys.1] else {
-                    throw ConfigurationValueError("every entry needs `\(keys.0)` and `\(keys.1)`")
-                }
-                out.append((first, second))
-            }
-            return out
-        }
-        var out: [(String, String)] = []
-        for pair in try list() {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw ConfigurationValueError("every entry is `\(keys.0)=\(keys.1)` or an object with those keys")
-            }
-            out.append((parts[0], parts[1]))
-        }
-        return out
-    }
-
     func integer() throws(ConfigurationValueError) -> Int {
         guard let value = Int(try text()) else { throw ConfigurationValueError("must be an integer") }
         return value

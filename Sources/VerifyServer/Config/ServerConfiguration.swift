@@ -189,11 +189,6 @@ public struct ServerConfiguration: Sendable {
     /// `webhookURL`. Every delivery is signed with each (Standard Webhooks), so a receiver can move to a new secret
     /// while the old one still verifies.
     public var webhookSecrets: [WebhookSecret] = []
-    /// The first signing secret; setting it replaces them all.
-    public var webhookSecret: WebhookSecret? {
-        get { webhookSecrets.first }
-        set { webhookSecrets = newValue.map { [$0] } ?? [] }
-    }
     /// Whether the webhook's body carries the report (the disclosed elements); off by default: status only.
     public var webhookIncludeReport = false
     /// Destinations the webhook may reach although they are not public addresses: host names or CIDR networks. Also

@@ -88,14 +88,6 @@ final class OutstandingRequests: Sendable {
         }
     }
 
-    /// The outstanding requests: in total, and of `client`.
-    func count(client: String? = nil, now: Date) -> Int {
-        state.withLockedValue { state in
-            Self.sweep(&state, now: now)
-            return client.map { state.clients[$0]?.count ?? 0 } ?? state.live.count
-        }
-    }
-
     /// Stops counting every request that expired at or before `now`.
     ///
     /// The queue is in creation order, which is expiry order while the clock runs forward (a clock set back leaves

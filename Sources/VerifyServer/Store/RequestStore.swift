@@ -89,11 +89,6 @@ extension RequestStore {
     public func consume(id: String, now: Date) async throws -> ConsumeOutcome {
         try await consume(id: id, clientSecretHash: nil, now: now, deadline: .distantFuture)
     }
-
-    /// Consumes request `id`, made without a client secret (`POST /v1/requests`), as of `now` within `deadline`.
-    public func consume(id: String, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        try await consume(id: id, clientSecretHash: nil, now: now, deadline: deadline)
-    }
 }
 
 /// A failure of a request store, or an unusable store URL.

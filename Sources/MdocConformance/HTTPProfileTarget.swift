@@ -100,7 +100,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
         }
         do {
             var values = ["format": format.rawValue, "origin": profile.origin]
-            let documents = VerifyServerTarget.documents(corpus.requestPolicy(for: libraryCase))
+            let documents = corpus.requestPolicy(for: libraryCase).documentsJSON
             let (createStatus, created) = try send(profile.create, values: values, json: ["documents": documents])
             guard (200..<300).contains(createStatus), let object = created, object.isObject else {
                 return .error("the create call answered \(createStatus)")

@@ -94,7 +94,7 @@ public struct VerifyServerTarget: ConformanceTarget {
     /// transaction's `clientSecret`).
     func createRequest(format: ResponseFormat, policy: RequestPolicy) throws -> (String, JSONValue) {
         let body = JSONValue.object([("format", .string(format.rawValue)), ("origin", .string(relyingParty.origin)),
-                                     ("documents", Self.documents(policy))])
+                                     ("documents", policy.documentsJSON)])
         let path = apiKey == nil ? "v1/requests" : "v1/transactions"
         let (status, object) = try call("POST", path, body)
         guard status == 201, let requestID = object["requestId"]?.string else {
@@ -217,17 +217,5 @@ public struct VerifyServerTarget: ConformanceTarget {
     static func errorText(_ object: JSONValue) -> String {
         guard let code = object["error"]?["code"]?.string else { return "" }
         return " (\(code): \(object["error"]?["message"]?.string ?? ""))"
-    }
-
-    /// The request's documents as `POST /v1/requests` takes them.
-    static func documents(_ policy: RequestPolicy) -> JSONValue {
-        .array(policy.documents.map { document in
-            .object([
-                ("docType", .string(document.docType)),
-                ("nameSpaces", .object(document.nameSpaces.sorted { $0.key < $1.key }.map { nameSpace, elements in
-                    (nameSpace, .object(elements.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }))
-                })),
-            ])
-        })
     }
 }

@@ -33,56 +33,10 @@ struct SessionFile: Equatable {
             ("format", .string(format.rawValue)),
             ("state", state.value),
         ]
-        if let request { members.append(("request", try Self.json(request))) }
+        if let request { members.append(("request", request.json)) }
         if let merchantID { members.append(("merchantID", .string(merchantID))) }
         if let teamID { members.append(("teamID", .string(teamID))) }
         return Data((JSONValue.object(members).serialized(pretty: true) + "\n").utf8)
-    }
-
-    /// `policy` as request.json holds it (every member the policy encodes, keys sorted).
-    static func json(_ policy: RequestPolicy) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(SortedJSON.self, from: try JSONEncoder().encode(policy)).value
-        } catch {
-            throw UsageFailure("cannot encode the request policy: \(error)")
-        }
-    }
-
-    /// Any JSON, as a `JSONValue` with object keys sorted.
-    private struct SortedJSON: Decodable {
-        let value: JSONValue
-
-        init(from decoder: any Decoder) throws {
-            if let object = try? decoder.container(keyedBy: Key.self) {
-                value = .object(try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map {
-                    ($0.stringValue, try object.decode(SortedJSON.self, forKey: $0).value)
-                })
-            } else if var array = try? decoder.unkeyedContainer() {
-                var items: [JSONValue] = []
-                while !array.isAtEnd { items.append(try array.decode(SortedJSON.self).value) }
-                value = .array(items)
-            } else {
-                let single = try decoder.singleValueContainer()
-                if single.decodeNil() {
-                    value = .null
-                } else if let bool = try? single.decode(Bool.self) {
-                    value = .bool(bool)
-                } else if let text = try? single.decode(String.self) {
-                    value = .string(text)
-                } else if let number = try? single.decode(Int64.self) {
-                    value = .int(number)
-                } else {
-                    value = .number(String(try single.decode(Double.self)))
-                }
-            }
-        }
-
-        struct Key: CodingKey {
-            let stringValue: String
-            init?(stringValue: String) { self.stringValue = stringValue }
-            var intValue: Int? { nil }
-            init?(intValue: Int) { nil }
-        }
     }
 
     /// The file at `path` as `request <expected>` writes it (a folder: its session.json); with `expected` nil, a

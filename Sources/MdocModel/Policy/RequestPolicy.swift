@@ -83,3 +83,26 @@ extension RequestPolicy.DocumentRequest {
         nameSpaces[nameSpace]?[element]
     }
 }
+
+extension RequestPolicy {
+    /// The policy as session.json and the corpus's request.json hold it: `allowedIssuers` (base64url) when it names
+    /// any, then the documents; keys sorted.
+    package var json: JSONValue {
+        var members: [(String, JSONValue)] = []
+        if !allowedIssuers.isEmpty { members.append(("allowedIssuers", .array(allowedIssuers.map { .string(Base64URL.encode($0)) }))) }
+        members.append(("documents", documentsJSON))
+        return .object(members)
+    }
+
+    /// The documents in order, each `{"docType", "nameSpaces"}` with namespaces and elements sorted.
+    package var documentsJSON: JSONValue {
+        .array(documents.map { document in
+            .object([
+                ("docType", .string(document.docType)),
+                ("nameSpaces", .object(document.nameSpaces.sorted { $0.key < $1.key }.map { nameSpace, elements in
+                    (nameSpace, .object(elements.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }))
+                })),
+            ])
+        })
+    }
+}

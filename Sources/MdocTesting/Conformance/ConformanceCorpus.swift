@@ -122,7 +122,7 @@ public struct ConformanceCorpus: Sendable {
                 files[uri == response.revocation.identifierListURI ? "identifier-list.cwt" : "status-list.cwt"] = token
             }
         }
-        if let policy = response.request { files["request.json"] = Array((Self.json(policy).serialized(pretty: true) + "\n").utf8) }
+        if let policy = response.request { files["request.json"] = Array((policy.json.serialized(pretty: true) + "\n").utf8) }
         if let key = registry.kit(request.format)?.corpus.privateKey(request) { files[inputs.privateKey ?? "private-key.pem"] = Array(key.pkcs8PEM().utf8) }
         if let state = request.state {
             files["session.json"] = Array((session(format: testCase.format, state: state, policy: response.request,
@@ -320,18 +320,6 @@ public struct ConformanceCorpus: Sendable {
         return ResponseTarget(OtherTranscriptWallet(base: target.wallet, transcript: other))
     }
 
-    /// `policy` as request.json holds it: documents in order, namespaces and elements sorted.
-    static func json(_ policy: RequestPolicy) -> JSONValue {
-        .object([("documents", .array(policy.documents.map { document in
-            .object([
-                ("docType", .string(document.docType)),
-                ("nameSpaces", .object(document.nameSpaces.sorted { $0.key < $1.key }.map { nameSpace, elements in
-                    (nameSpace, .object(elements.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) }))
-                })),
-            ])
-        }))])
-    }
-
     /// `session.json` as `mdocverify request <format>` writes it (version 1): the flow's kept state, the request and,
     /// for Apple, the merchant and team IDs.
     func session(format: ResponseFormat, state: KeptState, policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
@@ -340,7 +328,7 @@ public struct ConformanceCorpus: Sendable {
             ("format", .string(format.rawValue)),
             ("state", state.value),
         ]
-        if let policy { members.append(("request", Self.json(policy))) }
+        if let policy { members.append(("request", policy.json)) }
         members += registry.kit(format)?.corpus.sessionValues(environment) ?? []
         return .object(members)
     }

@@ -3,6 +3,7 @@ import CryptoCore
 import Foundation
 import Mdoc
 import MdocModel
+import MdocTesting
 import Verifier
 
 /// `session.json`: what `request <format>` keeps for `verify <format> --session` (README, "Kept state").
@@ -15,7 +16,7 @@ import Verifier
 /// written with mode 0600. What an earlier mdocverify kept instead (an unversioned `session.json`, Annex C's separate
 /// files) is refused: the request is created again.
 struct SessionFile: Equatable {
-    static let version = 1
+    static let version = SessionJSON.version
     static let name = "session.json"
     /// The largest session file read; a real one is a few kilobytes.
     static let maxBytes = 1 << 20
@@ -28,15 +29,8 @@ struct SessionFile: Equatable {
 
     /// The document, keys sorted, with a final newline.
     func encoded() throws -> Data {
-        var members: [(String, JSONValue)] = [
-            ("version", .int(UInt64(Self.version))),
-            ("format", .string(format.rawValue)),
-            ("state", state.value),
-        ]
-        if let request { members.append(("request", request.json)) }
-        if let merchantID { members.append(("merchantID", .string(merchantID))) }
-        if let teamID { members.append(("teamID", .string(teamID))) }
-        return Data((JSONValue.object(members).serialized(pretty: true) + "\n").utf8)
+        let apple = [("merchantID", merchantID), ("teamID", teamID)].compactMap { name, value in value.map { (name, JSONValue.string($0)) } }
+        return Data(SessionJSON.bytes(format: format.rawValue, state: state, request: request, extra: apple))
     }
 
     /// The file at `path` as `request <expected>` writes it (a folder: its session.json); with `expected` nil, a

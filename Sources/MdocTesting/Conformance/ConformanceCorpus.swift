@@ -125,8 +125,8 @@ public struct ConformanceCorpus: Sendable {
         if let policy = response.request { files["request.json"] = Array((policy.json.serialized(pretty: true) + "\n").utf8) }
         if let key = registry.kit(request.format)?.corpus.privateKey(request) { files[inputs.privateKey ?? "private-key.pem"] = Array(key.pkcs8PEM().utf8) }
         if let state = request.state {
-            files["session.json"] = Array((session(format: testCase.format, state: state, policy: response.request,
-                                                        environment: request.environment).serialized(pretty: true) + "\n").utf8)
+            files["session.json"] = SessionJSON.bytes(format: testCase.format.rawValue, state: state, request: response.request,
+                                                       extra: registry.kit(testCase.format)?.corpus.sessionValues(request.environment) ?? [])
         } else {
             files["session-transcript.cbor"] = request.target.transcript.bytes
         }
@@ -318,19 +318,6 @@ public struct ConformanceCorpus: Sendable {
             other = .openID4VPDCAPIDraft24(origin: request.origin, clientID: "web-origin:" + request.origin, nonce: request.nonce)
         }
         return ResponseTarget(OtherTranscriptWallet(base: target.wallet, transcript: other))
-    }
-
-    /// `session.json` as `mdocverify request <format>` writes it (version 1): the flow's kept state, the request and,
-    /// for Apple, the merchant and team IDs.
-    func session(format: ResponseFormat, state: KeptState, policy: RequestPolicy?, environment: FlowEnvironment) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("version", .int(1)),
-            ("format", .string(format.rawValue)),
-            ("state", state.value),
-        ]
-        if let policy { members.append(("request", policy.json)) }
-        members += registry.kit(format)?.corpus.sessionValues(environment) ?? []
-        return .object(members)
     }
 }
 

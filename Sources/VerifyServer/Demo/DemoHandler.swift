@@ -30,8 +30,8 @@ extension ServerHandlers {
     func demo(_ endpoint: Endpoint, request: Request, id: String?, client: String) async -> Response {
         guard demoEnabled, let origin = configuration.demoOrigin else { return Response(status: .notFound) }
         switch endpoint {
-        case .demoPage: return demoFile(PackageResources.demo_html, type: "text/html; charset=utf-8")
-        case .demoScript: return demoFile(PackageResources.demo_js, type: "text/javascript; charset=utf-8")
+        case .demoPage: return Response.embeddedFile(PackageResources.demo_html, type: "text/html; charset=utf-8", policy: Self.demoPolicy)
+        case .demoScript: return Response.embeddedFile(PackageResources.demo_js, type: "text/javascript; charset=utf-8", policy: Self.demoPolicy)
         case .demoStatus:
             return await status(of: id, owner: TransactionOwner.demo, responseCode: request.uri.queryParameters["response_code"].map(String.init))
         case .demoQRCode: return demoQRCode(request.uri.queryParameters["text"].map(String.init))
@@ -49,9 +49,7 @@ extension ServerHandlers {
                                          owner: TransactionOwner.demo, counted: .address(client),
                                          serverState: ServerKeptState(redirectURI: redirect), retryAfter: &retryAfter)
         } catch {
-            var response = error.response
-            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-            return response
+            return error.response(retryAfter: retryAfter)
         }
     }
 
@@ -68,13 +66,6 @@ extension ServerHandlers {
         }
         return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store", .xContentTypeOptions: "nosniff"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: svg)))
-    }
-
-    private func demoFile(_ bytes: [UInt8], type: String) -> Response {
-        var headers: HTTPFields = [.contentType: type, .contentSecurityPolicy: Self.demoPolicy, .xContentTypeOptions: "nosniff",
-                                   .cacheControl: "no-store"]
-        if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static let demoPolicy = "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self'; "

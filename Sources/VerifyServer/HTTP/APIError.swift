@@ -93,6 +93,13 @@ struct APIError: Error, Sendable, HTTPResponseError {
         Response.json(status, .object([("error", error.json)]))
     }
 
+    /// The response, with `Retry-After` when `retryAfter` seconds are given (a 429).
+    func response(retryAfter: Int?) -> Response {
+        var response = response
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        return response
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }
 
@@ -104,5 +111,13 @@ extension Response {
     /// A JSON response whose body is `bytes`, already serialized.
     static func json(_ status: HTTPResponse.Status, bytes: [UInt8]) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// An embedded page, script or style sheet of media `type` under the Content-Security-Policy `policy`: not stored,
+    /// not sniffed, no referrer sent.
+    static func embeddedFile(_ bytes: [UInt8], type: String, policy: String) -> Response {
+        var headers: HTTPFields = [.contentType: type, .contentSecurityPolicy: policy, .xContentTypeOptions: "nosniff", .cacheControl: "no-store"]
+        if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -33,9 +33,7 @@ extension ServerHandlers {
                 [("requestId", .string(stored.id))] + prepared.publicFields + [("expiresAt", .string(RFC3339.format(stored.expiresAt)))]))
         } catch {
             logger.info("request refused", metadata: ["status": "\(error.status.code)", "code": "\(error.code.rawValue)"])
-            var response = error.response
-            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
-            return response
+            return error.response(retryAfter: retryAfter)
         }
     }
 
@@ -114,13 +112,7 @@ extension ServerHandlers {
     /// under `maxOutstandingRequestsPerKey`; over it, the 429 and its `Retry-After` seconds (until the first expires).
     /// Checked before the insert, so instances creating at the same moment may pass the cap by as many requests.
     private func admitKey(_ keyID: String, now: Date) async throws(APIError) -> (error: APIError, retryAfter: Int)? {
-        let open: KeyOutstanding
-        do {
-            open = try await store.outstanding(apiKeyID: keyID, now: now)
-        } catch {
-            logger.error("request store count failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
-        }
+        let open = try await fromStore("count") { try await store.outstanding(apiKeyID: keyID, now: now) }
         let most = configuration.maxOutstandingRequestsPerKey
         guard open.count >= most else { return nil }
         // At most requestTTL: a store that keeps milliseconds may round the expiry a fraction past it.
@@ -194,12 +186,11 @@ extension ServerHandlers {
 
     /// Stores the request; a failure releases its admission and answers 503.
     private func insert(_ stored: StoredRequest) async throws(APIError) {
-        do {
-            try await store.insert(stored)
+        do throws(APIError) {
+            try await fromStore("insert") { try await store.insert(stored) }
         } catch {
             outstanding.release(id: stored.id)
-            logger.error("request store insert failed", metadata: ["error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
+            throw error
         }
     }
 }

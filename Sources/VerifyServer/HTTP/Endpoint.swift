@@ -104,14 +104,14 @@ public enum Endpoint: String, CaseIterable, Sendable {
     /// Whether the route is a liveness or readiness probe, which every listener answers.
     public var isProbe: Bool { [.healthz, .healthzHead, .readyz, .readyzHead].contains(self) }
 
-    var httpMethod: HTTPRequest.Method {
-        switch method {
-        case "POST": return .post
-        case "HEAD": return .head
-        case "OPTIONS": return .options
-        default: return .get
-        }
-    }
+    var httpMethod: HTTPRequest.Method { HTTPRequest.Method.known.first { $0.rawValue == method } ?? .get }
+}
+
+extension HTTPRequest.Method {
+    /// The methods the server knows: a route's path answers 405 to those it does not take, and the metrics label any
+    /// other method "other".
+    static let known: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+        + ["QUERY"].compactMap { HTTPRequest.Method($0) }
 }
 
 /// Which routes a listener serves (`ServerConfiguration.operatorListener`).
@@ -142,12 +142,10 @@ extension Router where Context == ServerRequestContext {
                 await handlers.respond(endpoint, to: request, context: context)
             }
         }
-        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
-            + ["QUERY"].compactMap { HTTPRequest.Method($0) }
         for (path, endpoints) in Dictionary(grouping: endpoints, by: \.path) {
             let allowed = endpoints.map(\.httpMethod)
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            for method in methods where !allowed.contains(method) {
+            for method in HTTPRequest.Method.known where !allowed.contains(method) {
                 on(RouterPath(path), method: method) { _, _ in
                     Response(status: .methodNotAllowed, headers: [.allow: allow])
                 }

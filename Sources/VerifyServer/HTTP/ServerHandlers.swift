@@ -1,3 +1,4 @@
+import CBOR
 import CryptoCore
 import Foundation
 import Hummingbird
@@ -184,4 +185,16 @@ extension ServerHandlers {
 
     /// The descriptor of `format` among `formats`; nil for a format this server does not know.
     func descriptor(_ format: VerificationReport.Format) -> FormatDescriptor? { formats.descriptor(format) }
+
+    /// What the store's `operation` returns, or 503 after logging "request store `name` failed" with `metadata`.
+    func fromStore<T>(_ name: String, _ metadata: Logger.Metadata = [:], _ operation: () async throws -> T) async throws(APIError) -> T {
+        do {
+            return try await operation()
+        } catch {
+            var metadata = metadata
+            metadata["error"] = "\(TerminalText.escaped("\(error)"))"
+            logger.error("request store \(name) failed", metadata: metadata)
+            throw APIError.storeUnavailable
+        }
+    }
 }

@@ -61,8 +61,7 @@ extension ServerHandlers {
             logger.info("transaction refused", metadata: [
                 "keyId": "\(key.id)", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
             ])
-            var response = error.response
-            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            var response = error.response(retryAfter: retryAfter)
             response.headers[.cacheControl] = "no-store"
             return response
         }
@@ -154,12 +153,7 @@ extension ServerHandlers {
 
     /// The stored request `id` (nil when there is none), or 503 when the store fails.
     func lookupStored(_ id: String) async throws(APIError) -> StoredRequest? {
-        do {
-            return try await store.lookup(id: id)
-        } catch {
-            logger.error("request store lookup failed", metadata: ["requestId": "\(Self.loggable(id))", "error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
-        }
+        try await fromStore("lookup", ["requestId": "\(Self.loggable(id))"]) { try await store.lookup(id: id) }
     }
 
     /// The configured API key the request's `Authorization: Bearer` names, or the 401 answer (logged with the client's

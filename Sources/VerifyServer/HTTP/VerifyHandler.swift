@@ -16,29 +16,21 @@ extension ServerHandlers {
         do throws(APIError) {
             body = try await verifyBody(request)
         } catch {
-            return refuse(error, format: "unknown", requestId: nil, start: start)
+            return refuse(error, message: "verification refused", requestId: nil, start: start)
         }
         let logID = Self.loggable(body.requestId)
         let stored: StoredRequest
         do throws(APIError) {
             stored = try await consume(body.requestId, logID: logID)
         } catch {
-            return refuse(error, format: await storedFormat(body.requestId, after: error), requestId: logID, start: start)
+            return refuse(error, message: "verification refused", requestId: logID, format: await storedFormat(body.requestId, after: error),
+                          start: start)
         }
 
-        if let hook = hooks.beforeVerification { await hook() }
-        let report = await verificationReport(PrecheckedAnswer(body.response), of: stored)
-        if !report.checks.isEmpty { metrics.stages(report.timings) }
-        let verified = report.verified
-        let code = report.primaryError?.code
-        let outcomeLabel = verified ? "verified" : "rejected"
-        metrics.verification(format: stored.format.rawValue, outcome: outcomeLabel, code: code, duration: ContinuousClock.now - start)
-        logger.info("verification", metadata: [
-            "requestId": "\(logID)", "format": "\(stored.format.rawValue)", "outcome": "\(outcomeLabel)",
-            "code": "\(code?.rawValue ?? "none")",
-        ])
+        let report = await verifyAndCount(.success(PrecheckedAnswer(body.response)), of: stored, log: "verification",
+                                          metadata: ["requestId": "\(logID)"], start: start)
         // Written straight into bytes: building the report's JSON tree first cost more than the HTTP handling.
-        return Response.json(verified ? .ok : .unprocessableContent, bytes: report.jsonBytes(leading: [("requestId", stored.id)]))
+        return Response.json(report.verified ? .ok : .unprocessableContent, bytes: report.jsonBytes(leading: [("requestId", stored.id)]))
     }
 
     /// The decoded and validated body.
@@ -55,13 +47,7 @@ extension ServerHandlers {
     /// Consumes the stored request `id` (whatever comes next, it cannot be used again); unknown, replayed and expired
     /// requests are refused, as is a store that fails.
     private func consume(_ id: String, logID: String) async throws(APIError) -> StoredRequest {
-        let outcome: ConsumeOutcome
-        do {
-            outcome = try await store.consume(id: id, now: clock.now())
-        } catch {
-            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
-            throw .storeUnavailable
-        }
+        let outcome = try await fromStore("consume", ["requestId": "\(logID)"]) { try await store.consume(id: id, now: clock.now()) }
         switch outcome {
         case .unknown:
             throw .unknownRequest
@@ -103,14 +89,6 @@ extension ServerHandlers {
             span.attributes["mdoc.error_code"] = report.primaryError?.code.rawValue ?? "none"
             return report
         } : await verifyResponse()
-    }
-
-    private func refuse(_ error: APIError, format: String, requestId: String?, start: ContinuousClock.Instant) -> Response {
-        metrics.verification(format: format, outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
-        logger.info("verification refused", metadata: [
-            "requestId": "\(requestId ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
-        ])
-        return error.response
     }
 
     /// A client-supplied request ID is logged only if it looks like one of ours.

@@ -60,28 +60,29 @@ extension ServerHandlers {
         // Unhashed and unlooked-up when absent or oversized: the same 404 as a wrong secret.
         guard let id, !id.isEmpty, id.unicodeScalars.count <= 128,
               let secret = request.headers[ClientSecret.header], !secret.isEmpty, secret.utf8.count <= ClientSecret.longestHeader
-        else { return refuseAnswer(.unknownWalletRequest, requestId: id, start: start) }
+        else { return refuse(.unknownWalletRequest, requestId: id, start: start) }
         let logID = Self.loggable(id)
         let answer: WalletAnswer
         do throws(APIError) {
             answer = try WalletAnswer(try await bodies.collect(request).readableBytesView)
         } catch {
-            return refuseAnswer(error, requestId: logID, start: start)
+            return refuse(error, requestId: logID, start: start)
         }
         let outcome: ConsumeOutcome
-        do {
-            outcome = try await store.consume(id: id, clientSecretHash: ClientSecret.hash(secret), now: clock.now(), deadline: .distantFuture)
+        do throws(APIError) {
+            outcome = try await fromStore("consume", ["requestId": "\(logID)"]) {
+                try await store.consume(id: id, clientSecretHash: ClientSecret.hash(secret), now: clock.now(), deadline: .distantFuture)
+            }
         } catch {
-            logger.error("request store consume failed", metadata: ["requestId": "\(logID)", "error": "\(TerminalText.escaped("\(error)"))"])
-            return refuseAnswer(.storeUnavailable, requestId: logID, start: start)
+            return refuse(error, requestId: logID, start: start)
         }
         let stored: StoredRequest
         switch outcome {
-        case .unknown: return refuseAnswer(.unknownWalletRequest, requestId: logID, start: start)
+        case .unknown: return refuse(.unknownWalletRequest, requestId: logID, start: start)
         case .replayed:
-            return refuseAnswer(.walletReplayed, requestId: logID, format: await storedFormat(id, after: .walletReplayed), start: start)
+            return refuse(.walletReplayed, requestId: logID, format: await storedFormat(id, after: .walletReplayed), start: start)
         case .expired:
-            return refuseAnswer(.walletExpired, requestId: logID, format: await storedFormat(id, after: .walletExpired), start: start)
+            return refuse(.walletExpired, requestId: logID, format: await storedFormat(id, after: .walletExpired), start: start)
         case .consumed(let request): stored = request
         }
 
@@ -99,21 +100,8 @@ extension ServerHandlers {
     /// when the store cannot keep it.
     func verifyAndKeep(_ answer: Result<PrecheckedAnswer, VerificationError>, of stored: StoredRequest, responseCodeHash: String?, logID: String,
                        start: ContinuousClock.Instant) async -> Result<VerificationReport, APIError> {
-        if let hook = hooks.beforeVerification { await hook() }
-        let report: VerificationReport
-        switch answer {
-        case .success(let response): report = await verificationReport(response, of: stored)
-        case .failure(let error):
-            report = .rejected(format: stored.format, assurance: configuration.testMode ? .test : .production, error: error)
-        }
-        if !report.checks.isEmpty { metrics.stages(report.timings) }
-        let outcomeLabel = report.verified ? "verified" : "rejected"
-        let code = report.primaryError?.code
-        metrics.verification(format: stored.format.rawValue, outcome: outcomeLabel, code: code, duration: ContinuousClock.now - start)
-        logger.info("wallet answer verified", metadata: [
-            "requestId": "\(logID)", "keyId": "\(stored.apiKeyID ?? "-")", "format": "\(stored.format.rawValue)",
-            "outcome": "\(outcomeLabel)", "code": "\(code?.rawValue ?? "none")",
-        ])
+        let report = await verifyAndCount(answer, of: stored, log: "wallet answer verified",
+                                          metadata: ["requestId": "\(logID)", "keyId": "\(stored.apiKeyID ?? "-")"], start: start)
         let result = StoredResult(verified: report.verified,
                                   report: String(decoding: report.jsonBytes(leading: [("requestId", stored.id)]), as: UTF8.self),
                                   responseCodeHash: responseCodeHash)
@@ -130,10 +118,32 @@ extension ServerHandlers {
         return .success(report)
     }
 
-    /// The refusal, counted under `format` (a replayed or expired transaction names its own; otherwise "unknown").
-    func refuseAnswer(_ error: APIError, requestId: String?, format: String = "unknown", start: ContinuousClock.Instant) -> Response {
+    /// Verifies `answer` for the consumed `stored` (a precheck's failure is a rejected report), counts it and logs it as
+    /// `message` with `metadata`, the format, outcome and code.
+    func verifyAndCount(_ answer: Result<PrecheckedAnswer, VerificationError>, of stored: StoredRequest, log message: Logger.Message,
+                        metadata: Logger.Metadata, start: ContinuousClock.Instant) async -> VerificationReport {
+        if let hook = hooks.beforeVerification { await hook() }
+        let report: VerificationReport
+        switch answer {
+        case .success(let response): report = await verificationReport(response, of: stored)
+        case .failure(let error):
+            report = .rejected(format: stored.format, assurance: configuration.testMode ? .test : .production, error: error)
+        }
+        if !report.checks.isEmpty { metrics.stages(report.timings) }
+        let outcomeLabel = report.verified ? "verified" : "rejected"
+        let code = report.primaryError?.code
+        metrics.verification(format: stored.format.rawValue, outcome: outcomeLabel, code: code, duration: ContinuousClock.now - start)
+        logger.info(message, metadata: metadata.merging([
+            "format": "\(stored.format.rawValue)", "outcome": "\(outcomeLabel)", "code": "\(code?.rawValue ?? "none")"]) { $1 })
+        return report
+    }
+
+    /// The refusal of a verify call or a wallet's answer, logged as `message` and counted under `format` (a replayed or
+    /// expired request names its own; otherwise "unknown").
+    func refuse(_ error: APIError, message: Logger.Message = "wallet answer refused", requestId: String?, format: String = "unknown",
+                start: ContinuousClock.Instant) -> Response {
         metrics.verification(format: format, outcome: error.outcome, code: error.code, duration: ContinuousClock.now - start)
-        logger.info("wallet answer refused", metadata: [
+        logger.info(message, metadata: [
             "requestId": "\(requestId.map(Self.loggable) ?? "-")", "status": "\(error.status.code)", "code": "\(error.code.rawValue)",
         ])
         return error.response

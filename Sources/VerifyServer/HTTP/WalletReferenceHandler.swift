@@ -78,7 +78,7 @@ extension ServerHandlers {
                 response = error.response
             }
         } catch {
-            response = refuseAnswer(error, requestId: id.map(Self.loggable), start: start)
+            response = refuse(error, requestId: id, start: start)
         }
         response.headers[.cacheControl] = "no-store"
         return response
@@ -98,12 +98,8 @@ extension ServerHandlers {
 
     /// Consumes `stored` (its own secret hash finds it): the request as it was, or 409 or 410.
     private func consumeReferenced(_ stored: StoredRequest) async throws(APIError) -> StoredRequest {
-        let outcome: ConsumeOutcome
-        do {
-            outcome = try await store.consume(id: stored.id, clientSecretHash: stored.clientSecretHash, now: clock.now(), deadline: .distantFuture)
-        } catch {
-            logger.error("request store consume failed", metadata: ["requestId": "\(stored.id)", "error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
+        let outcome = try await fromStore("consume", ["requestId": "\(stored.id)"]) {
+            try await store.consume(id: stored.id, clientSecretHash: stored.clientSecretHash, now: clock.now(), deadline: .distantFuture)
         }
         switch outcome {
         case .consumed(let request): return request
@@ -114,12 +110,7 @@ extension ServerHandlers {
     }
 
     private func markFetched(_ id: String, now: Date) async throws(APIError) -> Bool {
-        do {
-            return try await store.markFetched(id: id, now: now)
-        } catch {
-            logger.error("request store mark-fetched failed", metadata: ["requestId": "\(Self.loggable(id))", "error": "\(TerminalText.escaped("\(error)"))"])
-            throw APIError.storeUnavailable
-        }
+        try await fromStore("mark-fetched", ["requestId": "\(Self.loggable(id))"]) { try await store.markFetched(id: id, now: now) }
     }
 
     /// The body of a wallet's form post as text: `application/x-www-form-urlencoded`, else 415; UTF-8, else 400.

@@ -138,10 +138,7 @@ extension ServerHandlers {
         case .inspectorStyle: (PackageResources.inspector_css, "text/css; charset=utf-8")
         default: (PackageResources.inspector_html, "text/html; charset=utf-8")
         }
-        var headers: HTTPFields = [.contentType: type, .contentSecurityPolicy: Self.inspectorPolicy, .xContentTypeOptions: "nosniff",
-                                   .cacheControl: "no-store"]
-        if let referrer = HTTPFields.Element.Name("Referrer-Policy") { headers[referrer] = "no-referrer" }
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response.embeddedFile(bytes, type: type, policy: Self.inspectorPolicy)
     }
 
     static let inspectorPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; connect-src 'self'; "

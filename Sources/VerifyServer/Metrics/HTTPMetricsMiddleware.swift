@@ -12,7 +12,7 @@ struct HTTPMetricsMiddleware: RouterMiddleware {
 
     /// The paths the router serves.
     private static let routes = Set(Endpoint.allCases.map(\.path))
-    private static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "QUERY"]
+    private static let methods = Set(HTTPRequest.Method.known.map(\.rawValue))
 
     /// The `route` label of the path the router matched: itself when it is an endpoint's, else "unmatched".
     static func route(_ matched: String?) -> String {

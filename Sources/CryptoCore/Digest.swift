@@ -19,14 +19,6 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    /// The internal block size in bytes (the B of HMAC): 64 for SHA-256, 128 for SHA-384 and SHA-512.
-    public var blockByteCount: Int {
-        switch self {
-        case .sha256: return 64
-        case .sha384, .sha512: return 128
-        }
-    }
-
     /// The shared, pre-fetched EVP_MD.
     package var md: OpaquePointer {
         switch self {

@@ -19,10 +19,6 @@ struct LabeledKDF {
         return labeledIKM.withUnsafeBytes { HKDF.extract(digest, salt: salt, ikm: $0) }
     }
 
-    func extract(salt: [UInt8], label: StaticString, ikm: [UInt8]) -> [UInt8] {
-        salt.withUnsafeBytes { salt in ikm.withUnsafeBytes { ikm in extract(salt: salt, label: label, ikm: ikm) } }
-    }
-
     /// LabeledExpand(prk, label, info, L) = Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id || label || info, L).
     func expand(prk: [UInt8], label: StaticString, info: UnsafeRawBufferPointer, length: Int) throws -> [UInt8] {
         guard length > 0, length <= 255 * digest.outputByteCount, length <= 0xFFFF else {

@@ -74,15 +74,6 @@ public enum Curve: String, Sendable, CaseIterable {
         isEC ? 1 + 2 * coordinateByteCount : coordinateByteCount
     }
 
-    /// The length of a raw signature: r || s for ECDSA, 64 bytes for Ed25519, nil for X25519.
-    public var signatureByteCount: Int? {
-        switch self {
-        case .p256, .p384, .p521, .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return 2 * coordinateByteCount
-        case .ed25519: return 64
-        case .x25519: return nil
-        }
-    }
-
     /// A shared EVP_PKEY holding only this NIST curve's domain parameters (import template).
     var parameterTemplate: OpaquePointer {
         switch self {

@@ -114,8 +114,6 @@ public enum X509ExtensionOID {
     public static let subjectKeyIdentifier = "2.5.29.14"
     /// The keyUsage extension, 2.5.29.15.
     public static let keyUsage = "2.5.29.15"
-    /// The subjectAltName extension, 2.5.29.17.
-    public static let subjectAlternativeName = "2.5.29.17"
     /// The issuerAltName extension, 2.5.29.18.
     public static let issuerAlternativeName = "2.5.29.18"
     /// The basicConstraints extension, 2.5.29.19.
@@ -124,8 +122,6 @@ public enum X509ExtensionOID {
     public static let nameConstraints = "2.5.29.30"
     /// The cRLDistributionPoints extension, 2.5.29.31.
     public static let crlDistributionPoints = "2.5.29.31"
-    /// The certificatePolicies extension, 2.5.29.32.
-    public static let certificatePolicies = "2.5.29.32"
     /// The policyMappings extension, 2.5.29.33.
     public static let policyMappings = "2.5.29.33"
     /// The authorityKeyIdentifier extension, 2.5.29.35.

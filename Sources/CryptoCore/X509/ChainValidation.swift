@@ -12,18 +12,6 @@ public enum ChainValidationResult: Sendable {
         if case .trusted = self { return true }
         return false
     }
-
-    /// The validated path (leaf first, trust anchor last), or nil when validation failed.
-    public var chain: [Certificate]? {
-        if case .trusted(let chain) = self { return chain }
-        return nil
-    }
-
-    /// The reason validation failed, or nil when the chain is trusted.
-    public var failure: ChainValidationFailure? {
-        if case .failed(let failure) = self { return failure }
-        return nil
-    }
 }
 
 /// Why path validation failed.

@@ -34,12 +34,8 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     public var countryName: String? { first("2.5.4.6") }
     /// The first stateOrProvinceName (ST, 2.5.4.8) value, if any.
     public var stateOrProvinceName: String? { first("2.5.4.8") }
-    /// The first localityName (L, 2.5.4.7) value, if any.
-    public var localityName: String? { first("2.5.4.7") }
     /// The first organizationName (O, 2.5.4.10) value, if any.
     public var organizationName: String? { first("2.5.4.10") }
-    /// The first organizationalUnitName (OU, 2.5.4.11) value, if any.
-    public var organizationalUnitName: String? { first("2.5.4.11") }
     /// The first commonName (CN, 2.5.4.3) value, if any.
     public var commonName: String? { first("2.5.4.3") }
 

@@ -76,12 +76,6 @@ public struct CheckLog: Sendable {
         errors.append(VerificationError(code, prefix + detail))
     }
 
-    /// Appends another log's results and errors after this log's own.
-    public mutating func append(contentsOf other: CheckLog) {
-        checks.append(contentsOf: other.checks)
-        errors.append(contentsOf: other.errors)
-    }
-
     /// Makes room for `lines` results in all, so that a log expected to grow that far is allocated once.
     package mutating func reserveCapacity(_ lines: Int) {
         checks.reserveCapacity(lines)

@@ -89,8 +89,6 @@ public struct VerifiedDocument: Sendable {
         public var validFrom: Date { validFromAt.date }
         /// `validUntilAt` as a `Date`.
         public var validUntil: Date { validUntilAt.date }
-        /// `expectedUpdateAt` as a `Date`, or nil.
-        public var expectedUpdate: Date? { expectedUpdateAt?.date }
 
         package init(signedAt: RFC3339.Timestamp, validFromAt: RFC3339.Timestamp, validUntilAt: RFC3339.Timestamp,
                      expectedUpdateAt: RFC3339.Timestamp?) {

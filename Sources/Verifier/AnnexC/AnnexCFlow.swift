@@ -34,11 +34,6 @@ public struct AnnexCFlow: RequestFlow {
     /// The Annex C format, `annex-c`.
     public var format: VerificationReport.Format { .annexC }
 
-    /// Creates the flow from the relying party's configuration, reader identity and issuer-identifier setting.
-    public init(_ environment: FlowEnvironment) {
-        self.init(environment, verifier: AnnexCVerifier(configuration: environment.configuration))
-    }
-
     /// Creates the flow on a runtime's shared `verifier` (see `FormatRegistry.flows`).
     init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
         self.verifier = verifier

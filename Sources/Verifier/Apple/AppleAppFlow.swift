@@ -33,14 +33,6 @@ public struct AppleAppFlow: RequestFlow {
     /// The Apple in-app format, `apple-app`.
     public var format: VerificationReport.Format { .appleApp }
 
-    /// Creates the flow from the relying party's configuration, decryption keys, merchant ID and team ID.
-    ///
-    /// Throws `envelope.unsupported` when a decryption key is not P-256, `envelope.test_key` when one is Apple's
-    /// published test key while test mode is off.
-    public init(_ environment: FlowEnvironment) throws(VerificationError) {
-        self.init(environment, verifier: try AppleAppVerifier(configuration: environment.configuration, keys: environment.recipientKeys))
-    }
-
     /// Creates the flow on a runtime's shared `verifier`, which holds the decryption keys (see `FormatRegistry.flows`).
     init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
         self.verifier = verifier

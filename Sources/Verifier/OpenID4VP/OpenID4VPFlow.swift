@@ -19,11 +19,6 @@ public struct OpenID4VPFlow: RequestFlow {
     /// The OpenID4VP format, `openid4vp`.
     public var format: VerificationReport.Format { .openID4VP }
 
-    /// Creates the flow from the relying party's configuration, reader identity and OpenID4VP response mode.
-    public init(_ environment: FlowEnvironment) {
-        self.init(environment, verifier: OpenID4VPVerifier(configuration: environment.configuration))
-    }
-
     /// Creates the flow on a runtime's shared `verifier` (see `FormatRegistry.flows`).
     init(_ environment: FlowEnvironment, verifier: ResponseVerifier) {
         self.verifier = verifier

@@ -152,36 +152,36 @@ extension HPKE {
         }
 
         mutating func seal(_ plaintext: some CryptoBytes, aad: some CryptoBytes) throws -> [UInt8] {
-            guard let aead = suite.aead.algorithm else {
-                throw HPKEError(.exportOnly, "seal is not available with the export-only AEAD")
+            try nextMessage("seal") { aead, key, nonce in
+                do {
+                    return try aead.seal(key: key, nonce: nonce, plaintext: plaintext, aad: aad)
+                } catch let error as CryptoError {
+                    throw HPKEError(.internalFailure, error.message)
+                }
             }
-            guard sequenceNumber < UInt64.max else {
-                throw HPKEError(.messageLimitReached, "sequence number limit reached")
-            }
-            var nonce = computeNonce(baseNonce: baseNonce, sequenceNumber: sequenceNumber)
-            defer { nonce.zeroize() }
-            let ciphertext: [UInt8]
-            do {
-                ciphertext = try aead.seal(key: key, nonce: nonce, plaintext: plaintext, aad: aad)
-            } catch let error as CryptoError {
-                throw HPKEError(.internalFailure, error.message)
-            }
-            sequenceNumber += 1
-            return ciphertext
         }
 
         mutating func open(_ ciphertext: some CryptoBytes, aad: some CryptoBytes) throws -> [UInt8] {
+            try nextMessage("open") { aead, key, nonce in
+                try HPKE.open(aead, key: key, nonce: nonce, ciphertext: ciphertext, aad: aad)
+            }
+        }
+
+        /// Runs `body` with the AEAD, key and this message's nonce (wiped after), advancing the sequence number
+        /// only when it succeeds; `operation` names seal or open in the export-only error.
+        private mutating func nextMessage(_ operation: String,
+                                          _ body: (AEADAlgorithm, [UInt8], [UInt8]) throws -> [UInt8]) throws -> [UInt8] {
             guard let aead = suite.aead.algorithm else {
-                throw HPKEError(.exportOnly, "open is not available with the export-only AEAD")
+                throw HPKEError(.exportOnly, "\(operation) is not available with the export-only AEAD")
             }
             guard sequenceNumber < UInt64.max else {
                 throw HPKEError(.messageLimitReached, "sequence number limit reached")
             }
             var nonce = computeNonce(baseNonce: baseNonce, sequenceNumber: sequenceNumber)
             defer { nonce.zeroize() }
-            let plaintext = try HPKE.open(aead, key: key, nonce: nonce, ciphertext: ciphertext, aad: aad)
+            let output = try body(aead, key, nonce)
             sequenceNumber += 1
-            return plaintext
+            return output
         }
 
         func export(context: some CryptoBytes, length: Int) throws -> [UInt8] {

@@ -27,14 +27,8 @@ public enum HPKE {
             }
         }
 
-        /// The length of the KEM shared secret in bytes (Nsecret).
-        public var sharedSecretByteCount: Int {
-            switch self {
-            case .p256HKDFSHA256, .x25519HKDFSHA256: return 32
-            case .p384HKDFSHA384: return 48
-            case .p521HKDFSHA512: return 64
-            }
-        }
+        /// The length of the KEM shared secret in bytes (Nsecret, equal to the KEM's Nh).
+        public var sharedSecretByteCount: Int { digest.outputByteCount }
 
         /// The length of the encapsulated key in bytes (Nenc, equal to Npk): 0x04 || X || Y for the NIST curves.
         public var encapsulatedKeyByteCount: Int { curve.publicKeyByteCount }

@@ -45,15 +45,9 @@ extension HPKE.KEM {
     /// is generated. Returns the shared secret (caller zeroizes) and enc.
     func encapsulate(recipientKey pkR: PublicKey, senderKey skS: PrivateKey?,
                      ephemeralKey: PrivateKey?) throws -> (sharedSecret: [UInt8], enc: [UInt8]) {
-        guard pkR.curve == curve else {
-            throw HPKEError(.invalidKey, "recipient key is \(pkR.curve.rawValue), the KEM needs \(curve.rawValue)")
-        }
-        if let skS, skS.curve != curve {
-            throw HPKEError(.invalidKey, "sender key is \(skS.curve.rawValue), the KEM needs \(curve.rawValue)")
-        }
-        if let ephemeralKey, ephemeralKey.curve != curve {
-            throw HPKEError(.invalidKey, "ephemeral key is \(ephemeralKey.curve.rawValue), the KEM needs \(curve.rawValue)")
-        }
+        try requireCurve(pkR.curve, of: "recipient")
+        try requireCurve(skS?.curve, of: "sender")
+        try requireCurve(ephemeralKey?.curve, of: "ephemeral")
         let skE: PrivateKey
         do {
             skE = try ephemeralKey ?? PrivateKey.generate(curve)
@@ -65,17 +59,12 @@ extension HPKE.KEM {
 
         var dh = try agree(skE, pkR, failure: .invalidKey, role: "recipient public key")
         defer { dh.zeroize() }
-        var kemContext = [UInt8]()
-        kemContext.reserveCapacity(3 * publicKeyByteCount)
-        kemContext.append(contentsOf: enc)
-        kemContext.append(contentsOf: pkRm)
         if let skS {
             // AuthEncap: dh = DH(skE, pkR) || DH(skS, pkR)
             var dhS = try agree(skS, pkR, failure: .invalidKey, role: "recipient public key")
             concatenateSecrets(&dh, &dhS)
-            kemContext.append(contentsOf: skS.publicKeyBytes)
         }
-        let sharedSecret = try extractAndExpand(dh: dh, kemContext: kemContext)
+        let sharedSecret = try extractAndExpand(dh: dh, kemContext: kemContext(enc: enc, pkRm: pkRm, pkSm: skS?.publicKeyBytes))
         return (sharedSecret, enc)
     }
 
@@ -83,12 +72,8 @@ extension HPKE.KEM {
     /// an all-zero X25519 result is rejected) and imported once; no further re-validation.
     func decapsulate(enc: UnsafeRawBufferPointer, recipientKey skR: PrivateKey,
                      senderPublicKey pkS: PublicKey?) throws -> [UInt8] {
-        guard skR.curve == curve else {
-            throw HPKEError(.invalidKey, "recipient key is \(skR.curve.rawValue), the KEM needs \(curve.rawValue)")
-        }
-        if let pkS, pkS.curve != curve {
-            throw HPKEError(.invalidKey, "sender key is \(pkS.curve.rawValue), the KEM needs \(curve.rawValue)")
-        }
+        try requireCurve(skR.curve, of: "recipient")
+        try requireCurve(pkS?.curve, of: "sender")
         let pkE: PublicKey
         do {
             pkE = try PublicKey(curve: curve, uncompressedPoint: enc)
@@ -97,18 +82,29 @@ extension HPKE.KEM {
         }
         var dh = try agree(skR, pkE, failure: .invalidEncapsulatedKey, role: "encapsulated key")
         defer { dh.zeroize() }
-        let pkRm = skR.publicKeyBytes
-        var kemContext = [UInt8]()
-        kemContext.reserveCapacity(3 * publicKeyByteCount)
-        kemContext.append(contentsOf: enc)
-        kemContext.append(contentsOf: pkRm)
         if let pkS {
             // AuthDecap: dh = DH(skR, pkE) || DH(skR, pkS)
             var dhS = try agree(skR, pkS, failure: .invalidKey, role: "sender public key")
             concatenateSecrets(&dh, &dhS)
-            kemContext.append(contentsOf: pkS.uncompressedPoint)
         }
-        return try extractAndExpand(dh: dh, kemContext: kemContext)
+        return try extractAndExpand(dh: dh, kemContext: kemContext(enc: enc, pkRm: skR.publicKeyBytes, pkSm: pkS?.uncompressedPoint))
+    }
+
+    /// Throws `invalidKey` when the `role` key (nil: not given) is not on the KEM's curve.
+    private func requireCurve(_ keyCurve: Curve?, of role: String) throws {
+        if let keyCurve, keyCurve != curve {
+            throw HPKEError(.invalidKey, "\(role) key is \(keyCurve.rawValue), the KEM needs \(curve.rawValue)")
+        }
+    }
+
+    /// kem_context = enc || pkRm, followed by pkSm in the Auth modes.
+    private func kemContext(enc: some Sequence<UInt8>, pkRm: [UInt8], pkSm: [UInt8]?) -> [UInt8] {
+        var context = [UInt8]()
+        context.reserveCapacity(3 * publicKeyByteCount)
+        context.append(contentsOf: enc)
+        context.append(contentsOf: pkRm)
+        if let pkSm { context.append(contentsOf: pkSm) }
+        return context
     }
 
     /// first = first || second, without leaving a copy of either in freed memory (a plain append could

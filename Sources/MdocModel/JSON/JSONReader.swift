@@ -128,60 +128,58 @@ struct JSONReader {
     }
 
     mutating func object(depth: Int, parent: String?) throws(JSONReadError) -> JSONValue {
-        index += 1
         var members: [(String, JSONValue)] = []
         var names = Set<String>()
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object([])
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("an object member name is not a string") }
-            let name = try string()
+        try elements(closedBy: "}") { (reader: inout JSONReader) throws(JSONReadError) in
+            reader.skipWhitespace()
+            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "\"") else {
+                throw reader.failure("an object member name is not a string")
+            }
+            let name = try reader.string()
             let isNew = names.insert(name).inserted
             if !isNew {
                 let found = JSONRepeat(name: name, parent: parent)
-                if refuseRepeats { throw JSONReadError(message: found.message, repeated: found) }
-                if firstRepeat == nil { firstRepeat = found }
+                if reader.refuseRepeats { throw JSONReadError(message: found.message, repeated: found) }
+                if reader.firstRepeat == nil { reader.firstRepeat = found }
             }
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("':' expected") }
-            index += 1
-            let member = try value(depth: depth, parent: name)
+            reader.skipWhitespace()
+            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: ":") else { throw reader.failure("':' expected") }
+            reader.index += 1
+            let member = try reader.value(depth: depth, parent: name)
             if isNew { members.append((name, member)) }
-            skipWhitespace()
-            guard index < bytes.count else { throw failure("the JSON ends early") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw failure("',' or '}' expected") }
-            index += 1
-            return .object(members)
         }
+        return .object(members)
     }
 
     mutating func array(depth: Int) throws(JSONReadError) -> JSONValue {
-        index += 1
         var items: [JSONValue] = []
+        try elements(closedBy: "]") { (reader: inout JSONReader) throws(JSONReadError) in
+            items.append(try reader.value(depth: depth))
+        }
+        return .array(items)
+    }
+
+    /// Steps over the opening byte at `index` and reads elements with `element` until `close`: after each element
+    /// comes ',' or `close`.
+    mutating func elements(closedBy close: Unicode.Scalar,
+                           _ element: (inout JSONReader) throws(JSONReadError) -> Void) throws(JSONReadError) {
+        index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < bytes.count, bytes[index] == UInt8(ascii: close) {
             index += 1
-            return .array([])
+            return
         }
         while true {
-            items.append(try value(depth: depth))
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw failure("the JSON ends early") }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            guard bytes[index] == UInt8(ascii: "]") else { throw failure("',' or ']' expected") }
+            guard bytes[index] == UInt8(ascii: close) else { throw failure("',' or '\(close)' expected") }
             index += 1
-            return .array(items)
+            return
         }
     }
 

@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 
 /// RFC 3339 date-times (`tdate`, CBOR tag 0) and full-dates (tag 1004) without DateFormatter, which is costly to
@@ -170,13 +171,7 @@ public enum RFC3339 {
     // MARK: - Calendar arithmetic (proleptic Gregorian, H. Hinnant's algorithms)
 
     package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        ASN1Time.daysFromCivil(year: year, month: month, day: day)
     }
 
     static func civilFromDays(_ days: Int) -> (Int, Int, Int) {

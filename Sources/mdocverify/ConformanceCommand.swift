@@ -161,62 +161,34 @@ struct ConformanceOptions {
         case command([String])
         case verifyServer(URL)
         case http(profile: String)
+
+        var isCommand: Bool { if case .command = self { true } else { false } }
     }
 
+    /// The options as given.
+    let run: Conformance.Run
     let target: Target
-    let corpusFolder: String?
-    let keep: String?
     let time: Date
-    let seed: UInt64
     let formats: [ResponseFormat]?
-    let casePrefixes: [String]
     let unsupported: Set<ConformanceCase.Requirement>
-    let expectCodes: Bool
-    let timeout: Double
-    let jobs: Int
-    let jsonPath: String?
-    let junitPath: String?
     let apiKey: String?
-    let merchantKeyPath: String?
-    let merchantID: String
-    let teamID: String
-    let origin: String
 
     init(_ run: Conformance.Run) throws {
-        let target = try Self.target(run)
-        self.target = target
-        var unsupported: Set<ConformanceCase.Requirement> = []
-        for name in run.without {
+        self.run = run
+        target = try Self.target(run)
+        unsupported = try Set(run.without.map { name in
             guard let requirement = ConformanceCase.Requirement(rawValue: name) else {
                 let names = ConformanceCase.Requirement.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageFailure("--without takes \(names), not \(InputQuote.short(name))")
             }
-            unsupported.insert(requirement)
-        }
+            return requirement
+        })
         guard run.timeout > 0 else { throw UsageFailure("--timeout must be positive") }
         guard (1...64).contains(run.jobs) else { throw UsageFailure("--jobs must be 1 to 64") }
-        jobs = run.jobs
-        if case .command = target {
-            time = try run.at.map { try InputFiles.time($0) } ?? ConformanceCorpus.defaultTime
-        } else {
-            // A server verifies at its own clock.
-            time = try run.at.map { try InputFiles.time($0) } ?? Date()
-        }
-        corpusFolder = run.corpus
-        keep = run.keep
-        seed = run.seed
+        // A server verifies at its own clock.
+        time = try run.at.map { try InputFiles.time($0) } ?? (target.isCommand ? ConformanceCorpus.defaultTime : Date())
         formats = try Self.formats(run.formats)
-        casePrefixes = run.cases
-        self.unsupported = unsupported
-        expectCodes = run.expectCodes
-        timeout = run.timeout
-        jsonPath = run.jsonPath
-        junitPath = run.junitPath
         apiKey = try run.apiKeyFile.map(Self.apiKey(fromFile:))
-        merchantKeyPath = run.merchantKey
-        merchantID = run.merchantID ?? SimulatedCase.merchantID
-        teamID = run.teamID ?? SimulatedCase.teamID
-        origin = run.origin ?? "https://shop.example"
     }
 
     /// The target `--target` names (checked against the command, `--corpus` and `--profile`); what each cannot do, it
@@ -262,8 +234,8 @@ struct ConformanceOptions {
 
     /// The Apple values and origin the HTTP targets answer with.
     func relyingParty() throws -> RelyingPartyValues {
-        RelyingPartyValues(origin: origin, merchantKey: try merchantKeyPath.map { try Simulate.AppleApp.publicKey($0).0 },
-                           merchantID: merchantID, teamID: teamID)
+        RelyingPartyValues(origin: run.origin ?? "https://shop.example", merchantKey: try run.merchantKey.map { try Simulate.AppleApp.publicKey($0).0 },
+                           merchantID: run.merchantID ?? SimulatedCase.merchantID, teamID: run.teamID ?? SimulatedCase.teamID)
     }
 
     /// The API key in `--api-key-file`, trimmed; an empty file is a usage error.

@@ -14,20 +14,18 @@ struct ConformanceRunner {
         let (target, corpusCases) = try targetAndCases(temporary: &temporary)
         var cases = corpusCases
         if let formats = options.formats { cases = cases.filter { case_ in formats.contains { $0.rawValue == case_.format } } }
-        if !options.casePrefixes.isEmpty {
+        if !options.run.cases.isEmpty {
             let ids = Set(cases.map(\.id))
-            cases = cases.filter { case_ in options.casePrefixes.contains { Self.selects($0, case_.id, ids: ids) } }
+            cases = cases.filter { case_ in options.run.cases.contains { Self.selects($0, case_.id, ids: ids) } }
         }
         guard !cases.isEmpty else { throw UsageFailure("no case matches --format and --case") }
 
-        let summary = ConformanceRun(target: target, cases: cases, without: options.unsupported, expectCodes: options.expectCodes,
-                                     jobs: options.jobs, progress: Self.progress).run()
+        let summary = ConformanceRun(target: target, cases: cases, without: options.unsupported, expectCodes: options.run.expectCodes,
+                                     jobs: options.run.jobs, progress: Self.progress).run()
         // Only the command target runs from files; the others build each answer for the live request.
-        var fileBased = false
-        if case .command = options.target { fileBased = true }
-        print(summary.text(filesRemoved: fileBased && options.keep == nil && options.corpusFolder == nil))
-        if let path = options.jsonPath { try write(summary.json(), to: path) }
-        if let path = options.junitPath { try write(summary.junit(), to: path) }
+        print(summary.text(filesRemoved: options.target.isCommand && options.run.keep == nil && options.run.corpus == nil))
+        if let path = options.run.jsonPath { try write(summary.json(), to: path) }
+        if let path = options.run.junitPath { try write(summary.junit(), to: path) }
         return summary
     }
 
@@ -37,10 +35,10 @@ struct ConformanceRunner {
         switch options.target {
         case .command(let command):
             let root: URL
-            if let corpus = options.corpusFolder {
+            if let corpus = options.run.corpus {
                 root = URL(fileURLWithPath: corpus, isDirectory: true)
             } else {
-                if let keep = options.keep {
+                if let keep = options.run.keep {
                     root = URL(fileURLWithPath: keep, isDirectory: true)
                 } else {
                     root = FileManager.default.temporaryDirectory.appendingPathComponent("mdoc-conformance-\(UUID().uuidString)", isDirectory: true)
@@ -48,16 +46,16 @@ struct ConformanceRunner {
                 }
                 try generate(into: root)
             }
-            let target = CommandTarget(command: command, timeout: options.timeout, kept: options.corpusFolder != nil || options.keep != nil)
+            let target = CommandTarget(command: command, timeout: options.run.timeout, kept: options.run.corpus != nil || options.run.keep != nil)
             return (target, try ConformanceRunCase.manifest(in: root))
         case .verifyServer(let url):
-            let corpus = ConformanceCorpus(time: options.time, seed: options.seed)
+            let corpus = ConformanceCorpus(time: options.time, seed: options.run.seed)
             let target = try VerifyServerTarget(base: url, corpus: corpus, apiKey: options.apiKey, relyingParty: try options.relyingParty(),
-                                                timeout: options.timeout)
+                                                timeout: options.run.timeout)
             return (target, corpus.cases.map(ConformanceRunCase.init))
         case .http(let profile):
-            let corpus = ConformanceCorpus(time: options.time, seed: options.seed)
-            let target = try HTTPProfileTarget(profilePath: profile, corpus: corpus, relyingParty: try options.relyingParty(), timeout: options.timeout)
+            let corpus = ConformanceCorpus(time: options.time, seed: options.run.seed)
+            let target = try HTTPProfileTarget(profilePath: profile, corpus: corpus, relyingParty: try options.relyingParty(), timeout: options.run.timeout)
             return (target, corpus.cases.map(ConformanceRunCase.init))
         }
     }
@@ -70,7 +68,7 @@ struct ConformanceRunner {
     }
 
     func generate(into root: URL) throws {
-        let corpus = ConformanceCorpus(time: options.time, seed: options.seed, formats: options.formats)
+        let corpus = ConformanceCorpus(time: options.time, seed: options.run.seed, formats: options.formats)
         try OutputFiles.createDirectory(root.path)
         var built = 0
         do {

@@ -115,11 +115,10 @@ extension TrustLoader {
     }
 
     /// Verifies every configured LoTE (a file, or the last good copy of a downloaded one) and adds its anchors (scoped to
-    /// the mapped docTypes) to `anchors`; a file that does not verify is a problem (it refuses the start or the reload),
+    /// the mapped docTypes) to `gathered`; a file that does not verify is a problem (it refuses the start or the reload),
     /// a downloaded list without a usable copy is `pending`. The stale policy is the VICALs' one.
-    static func loadLoTEs(_ configuration: ServerConfiguration, at time: Date, anchors: inout [Certificate],
-                          provenance: inout [[UInt8]: AnchorProvenance], scoped: inout [TrustFolder.ScopedAnchor],
-                          pending: inout [Pending], problems: inout [String]) -> [LoadedLoTE] {
+    static func loadLoTEs(_ configuration: ServerConfiguration, at time: Date, gathered: inout Gathered, pending: inout [Pending],
+                          problems: inout [String]) -> [LoadedLoTE] {
         var loaded: [LoadedLoTE] = []
         for source in configuration.lotes {
             guard case .lote(let verified)? = Self.verified(.lote(source), configuration: configuration, at: time, pending: &pending,
@@ -129,11 +128,8 @@ extension TrustLoader {
             let listAnchors = verified.anchors(scope: source.scope)
             if anchoring {
                 for anchor in listAnchors {
-                    anchors.append(anchor.certificate)
-                    var recorded = verified.provenance(of: anchor)
-                    recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
-                    AnchorProvenance.record(recorded, for: anchor.certificate.sha256Fingerprint, in: &provenance)
-                    scoped.append(TrustFolder.ScopedAnchor(certificate: anchor.certificate, docTypes: anchor.docTypes, origin: "lote \(source.name)"))
+                    gathered.adopt(anchor.certificate, docTypes: anchor.docTypes, recorded: verified.provenance(of: anchor),
+                                   origin: "lote \(source.name)", policy: configuration.vicalStalePolicy)
                 }
             }
             let anchored = verified.decisions(scope: source.scope).filter { if case .anchored = $0.outcome { true } else { false } }.count
@@ -155,14 +151,14 @@ extension RuntimeBox {
         return .array(runtime.lotes.map { lote in
             let stale = lote.isStale(at: time)
             let trusted = lote.isTrusted(at: time, policy: runtime.configuration.vicalStalePolicy)
-            var warnings = listRefreshes.warning(.lote(lote.source)).map { [$0] } ?? []
+            var warnings: [String] = []
             if stale {
                 warnings.append("stale since its NextUpdate \(lote.nextUpdate); " + StaleListWording.anchors(trusted: trusted, noun: "anchors"))
             }
             if lote.anchors == 0 {
                 warnings.append("no active service of the mapped serviceTypes lists a certificate: the list anchors nothing")
             }
-            var fields: [(String, JSONValue)] = [
+            return listReadiness(.lote(lote.source), warnings: warnings, fields: [
                 ("operator", .string(lote.operatorName)),
                 ("loteType", lote.type.map(JSONValue.string) ?? .null),
                 ("sequenceNumber", .int(lote.sequenceNumber)),
@@ -175,10 +171,7 @@ extension RuntimeBox {
                 ("docTypes", .array(lote.source.docTypes.map(JSONValue.string))),
                 ("trusted", .bool(trusted && lote.anchors > 0)),
                 ("source", .string(lote.source.name)),
-            ]
-            fields += listRefreshes.readiness(.lote(lote.source))
-            fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
-            return .object(fields)
+            ])
         })
     }
 

@@ -25,13 +25,7 @@ final class TrustFileWatcher: Service, Sendable {
             try? await gracefulShutdown()
             return
         }
-        let interval = interval
-        while !Task.isCancelledOrShuttingDown {
-            // The wait ends early when the server shuts down gracefully.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-            if Task.isCancelledOrShuttingDown { break }
-            checkOnce()
-        }
+        await repeatEvery(interval) { [self] in checkOnce() }
     }
 
     /// Reloads when the files differ from the last look; returns whether it reloaded.

@@ -142,16 +142,21 @@ final class TrustListRefresher: Service, Sendable {
             var remaining = Self.delay(interval: list.refresh, afterFailure: failed, jitter: Double.random(in: -1 ... 1))
             repeat {
                 let slice = min(remaining, .seconds(Self.retryAfterFailure))
-                do {
-                    try await cancelWhenGracefulShutdown { try await self.wait(slice) }
-                } catch {
-                    return
-                }
-                if Task.isCancelledOrShuttingDown { return }
+                guard await pause(slice) else { return }
                 remaining -= slice
             } while remaining > .zero && list.anchors(in: box.current)
             failed = await refresh(list) == nil
         }
+    }
+
+    /// Waits `duration`, ending early at graceful shutdown; false when the loop is to stop (cancelled or shutting down).
+    private func pause(_ duration: Duration) async -> Bool {
+        do {
+            try await cancelWhenGracefulShutdown { try await self.wait(duration) }
+        } catch {
+            return false
+        }
+        return !Task.isCancelledOrShuttingDown
     }
 
     /// The wait before the next download: `interval` (or, after a failure, at most `retryAfterFailure`), varied by
@@ -179,12 +184,7 @@ final class TrustListRefresher: Service, Sendable {
             let next = Self.nextUpdates(runtime).map(\.date).filter { $0 > time }.min()
             // A second past the nextUpdate; at most an hour, so a pinned test-mode time or a reload is noticed.
             let seconds = min(3600, max(1, (next?.timeIntervalSince(time) ?? 3600) + 1))
-            do {
-                try await cancelWhenGracefulShutdown { try await self.wait(.milliseconds(Int64(seconds * 1000))) }
-            } catch {
-                return
-            }
-            if Task.isCancelledOrShuttingDown { return }
+            guard await pause(.milliseconds(Int64(seconds * 1000))) else { return }
             await reloadIfStale()
         }
     }
@@ -335,16 +335,14 @@ final class TrustListRefresher: Service, Sendable {
     }
 
     /// `bytes` verified as `list` against its pinned root.
-    private func verify(_ bytes: [UInt8], list: TrustList) throws -> VerifiedTrustList {
-        let roots: [Certificate]
-        switch TrustLoader.roots(list) {
-        case .success(let found): roots = found
-        case .failure(let failure): throw Failure(category: "root_unreadable", detail: failure.message)
-        }
+    private func verify(_ bytes: [UInt8], list: TrustList) throws(Failure) -> VerifiedTrustList {
         do {
-            return try list.verify(bytes, roots: roots, at: box.current.trustTime(), profile: configuration.profile)
+            return try list.verify(bytes, at: box.current.trustTime(), profile: configuration.profile)
         } catch {
-            throw Failure(category: error.code.rawValue, detail: error.message)
+            switch error {
+            case .rootUnreadable(let message): throw Failure(category: "root_unreadable", detail: message)
+            case .invalid(let invalid): throw Failure(category: invalid.code.rawValue, detail: invalid.message)
+            }
         }
     }
 
@@ -409,11 +407,11 @@ extension RuntimeBox {
         return .array(runtime.vicals.map { vical in
             let stale = vical.isStale(at: time)
             let trusted = vical.isTrusted(at: time, policy: policy)
-            var warnings = listRefreshes.warning(.vical(vical.source)).map { [$0] } ?? []
+            var warnings: [String] = []
             if stale, let next = vical.nextUpdate {
                 warnings.append("stale since its nextUpdate \(next); " + StaleListWording.anchors(trusted: trusted, noun: "IACAs"))
             }
-            var fields: [(String, JSONValue)] = [
+            return listReadiness(.vical(vical.source), warnings: warnings, fields: [
                 ("provider", .string(vical.provider)),
                 ("vicalIssueID", vical.issueID.map { .int($0) } ?? .null),
                 ("date", .string(vical.date.description)),
@@ -422,11 +420,15 @@ extension RuntimeBox {
                 ("entries", .int(UInt64(vical.entries))),
                 ("trusted", .bool(trusted)),
                 ("source", .string(vical.source.name)),
-            ]
-            fields += listRefreshes.readiness(.vical(vical.source))
-            fields.append(("warning", warnings.isEmpty ? .null : .string(warnings.joined(separator: "; "))))
-            return .object(fields)
+            ])
         })
+    }
+
+    /// A list's `/readyz` object: `fields`, its refresh's `lastRefresh` and `lastError`, and `warning`: a failing
+    /// refresh's words, then `warnings`, joined (null when there are none).
+    func listReadiness(_ list: TrustList, warnings: [String], fields: [(String, JSONValue)]) -> JSONValue {
+        let all = (listRefreshes.warning(list).map { [$0] } ?? []) + warnings
+        return .object(fields + listRefreshes.readiness(list) + [("warning", all.isEmpty ? .null : .string(all.joined(separator: "; ")))])
     }
 }
 

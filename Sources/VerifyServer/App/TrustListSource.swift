@@ -50,9 +50,19 @@ enum TrustList: Sendable, Equatable {
     /// The file, or the URL without user info, query or fragment.
     var name: String { url.map(InputQuote.redactedURL) ?? file }
 
-    /// Verifies `bytes` against `roots` at `time`.
-    func verify(_ bytes: [UInt8], roots: [Certificate], at time: Date, profile: CertificateProfile) throws(VerificationError) -> VerifiedTrustList {
-        try listKind.verify(bytes, roots: roots, at: time, profile: profile)
+    /// Verifies `bytes` against the pinned root at `time`.
+    func verify(_ bytes: [UInt8], at time: Date, profile: CertificateProfile) throws(TrustListRejection) -> VerifiedTrustList {
+        let roots: [Certificate]
+        do {
+            roots = try TrustStore.load(paths: [root]).anchors
+        } catch {
+            throw .rootUnreadable("\(kind) \(name): root \(root): \(error)")
+        }
+        do {
+            return try listKind.verify(bytes, roots: roots, at: time, profile: profile)
+        } catch {
+            throw .invalid(error)
+        }
     }
 
     /// The rollback mark key of the list `runtime` has in use for this source, nil when none is loaded.
@@ -78,6 +88,21 @@ enum TrustList: Sendable, Equatable {
         switch self {
         case .vical(let source): runtime.vicals.first { $0.source == source }?.provider ?? "unknown"
         case .lote(let source): runtime.lotes.first { $0.source == source }?.operatorName ?? "unknown"
+        }
+    }
+}
+
+/// Why a list's bytes did not verify: its pinned root could not be read, or the list is not valid under it.
+enum TrustListRejection: Error {
+    /// The whole message, naming the list and its root.
+    case rootUnreadable(String)
+    case invalid(VerificationError)
+
+    /// The line a problem says: the root's message, or `prefix` then the list's error code and message.
+    func message(prefix: String) -> String {
+        switch self {
+        case .rootUnreadable(let message): message
+        case .invalid(let error): prefix + "\(error.code.rawValue): \(error.message)"
         }
     }
 }
@@ -171,12 +196,18 @@ extension ServerConfiguration {
         return URL(fileURLWithPath: vicalCacheDirectory).appendingPathComponent(name).path
     }
 
-    /// The download of a list: `revocationFetchTimeout`, `revocationFetchAllow` and the list's size limit.
-    func listDownload(_ list: TrustList) -> BoundedDownload {
+    /// What every outbound list download shares: `revocationFetchTimeout`, `revocationFetchAllow` and `outboundCAFile`.
+    var fetchSettings: FetchSettings {
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(revocationFetchTimeout * 1000))
         settings.allowedDestinations = revocationFetchAllow.compactMap(FetchDestination.init)
         settings.caFile = outboundCAFile
+        return settings
+    }
+
+    /// The download of a list: `fetchSettings` and the list's size limit.
+    func listDownload(_ list: TrustList) -> BoundedDownload {
+        var settings = fetchSettings
         settings.maxBytes = list.maxBytes
         return BoundedDownload(settings: settings)
     }
@@ -195,15 +226,11 @@ extension ServerConfiguration {
                 problems.append("\(list.kind) \(list.name): the download failed (\(error.category.rawValue)): \(error.detail)")
                 continue
             }
-            switch TrustLoader.roots(list) {
-            case .failure(let failure): problems.append(failure.message)
-            case .success(let roots):
-                do {
-                    let verified = try list.verify(bytes, roots: roots, at: verificationTime ?? Date(), profile: profile)
-                    fetched.append("\(list.kind) \(list.name): downloaded and verified: \(verified.summary)")
-                } catch {
-                    problems.append("\(list.kind) \(list.name): \(error.code.rawValue): \(error.message)")
-                }
+            do {
+                let verified = try list.verify(bytes, at: verificationTime ?? Date(), profile: profile)
+                fetched.append("\(list.kind) \(list.name): downloaded and verified: \(verified.summary)")
+            } catch {
+                problems.append(error.message(prefix: "\(list.kind) \(list.name): "))
             }
         }
         return (problems, fetched)

@@ -53,17 +53,19 @@ struct TrustLoader {
             problems.append("trust store: \(error)")
             return nil
         }
-        var anchors = base.anchors
+        var gathered = Gathered(anchors: base.anchors, provenance: base.provenance, scoped: base.anchors.map {
+            TrustFolder.ScopedAnchor(certificate: $0, docTypes: base.provenance[$0.sha256Fingerprint]?.docTypes, origin: "the trust store")
+        })
         // Every anchor has a record, a direct one (no list) included, so that a list naming it too merges into it.
-        var provenance = base.provenance
-        for anchor in base.anchors where provenance[anchor.sha256Fingerprint] == nil { provenance[anchor.sha256Fingerprint] = AnchorProvenance() }
+        for anchor in base.anchors where gathered.provenance[anchor.sha256Fingerprint] == nil {
+            gathered.provenance[anchor.sha256Fingerprint] = AnchorProvenance()
+        }
         // Under refuse a trust folder's anchors imported from a VICAL or LoTE (their manifest records the list's
         // nextUpdate) are refused at use once that list is stale, as a configured list's are.
         if configuration.vicalStalePolicy == .refuse {
-            for (fingerprint, recorded) in provenance where recorded.listNextUpdate != nil { provenance[fingerprint]?.refusedWhenStale = true }
-        }
-        var scoped = base.anchors.map {
-            TrustFolder.ScopedAnchor(certificate: $0, docTypes: base.provenance[$0.sha256Fingerprint]?.docTypes, origin: "the trust store")
+            for (fingerprint, recorded) in gathered.provenance where recorded.listNextUpdate != nil {
+                gathered.provenance[fingerprint]?.refusedWhenStale = true
+            }
         }
         var loaded: [LoadedVICAL] = []
         var pending: [Pending] = []
@@ -75,27 +77,40 @@ struct TrustLoader {
             let anchoring = !(stale && configuration.vicalStalePolicy == .refuse)
             if anchoring {
                 for entry in verified.vical.entries {
-                    anchors.append(entry.certificate)
-                    var recorded = verified.provenance(of: entry)
-                    // Under refuse the chain check itself refuses the anchor once the list turns stale, reload or not.
-                    recorded.refusedWhenStale = configuration.vicalStalePolicy == .refuse
-                    AnchorProvenance.record(recorded, for: entry.certificate.sha256Fingerprint, in: &provenance)
-                    scoped.append(TrustFolder.ScopedAnchor(certificate: entry.certificate, docTypes: entry.docTypes, origin: "vical \(source.name)"))
+                    gathered.adopt(entry.certificate, docTypes: entry.docTypes, recorded: verified.provenance(of: entry),
+                                   origin: "vical \(source.name)", policy: configuration.vicalStalePolicy)
                 }
             }
             loaded.append(LoadedVICAL(source: source, provider: verified.vical.provider, issueID: verified.vical.issueID,
                                       date: verified.vical.date, nextUpdate: verified.vical.nextUpdate,
                                       entries: verified.vical.entries.count, anchoring: anchoring))
         }
-        let lotes = loadLoTEs(configuration, at: time, anchors: &anchors, provenance: &provenance, scoped: &scoped, pending: &pending,
-                              problems: &problems)
-        if let conflict = TrustFolder.scopeConflict(scoped) { problems.append("trust store: \(conflict)") }
+        let lotes = loadLoTEs(configuration, at: time, gathered: &gathered, pending: &pending, problems: &problems)
+        if let conflict = TrustFolder.scopeConflict(gathered.scoped) { problems.append("trust store: \(conflict)") }
         // Without anchors yet, a pending download may still bring some: the start decides after it.
-        if anchors.isEmpty && pending.isEmpty {
+        if gathered.anchors.isEmpty && pending.isEmpty {
             problems.append("trust store \(paths.isEmpty ? "(the embedded production bundle)" : paths.joined(separator: ", ")) holds no certificate"
                             + (loaded.contains { !$0.anchoring } ? " in use (a stale VICAL is refused: vicalStalePolicy refuse)" : ""))
         }
-        return (TrustStore(anchors: anchors, allowNonSelfSignedAnchors: true, provenance: provenance), loaded, pending, lotes)
+        return (TrustStore(anchors: gathered.anchors, allowNonSelfSignedAnchors: true, provenance: gathered.provenance), loaded, pending, lotes)
+    }
+
+    /// What a load gathers: the anchors, a provenance record per anchor, and each anchor's docTypes with where it came from.
+    struct Gathered {
+        var anchors: [Certificate]
+        var provenance: [[UInt8]: AnchorProvenance]
+        var scoped: [TrustFolder.ScopedAnchor]
+
+        /// Adds an anchor of a list in use; under refuse the chain check itself refuses it once the list turns stale,
+        /// reload or not.
+        mutating func adopt(_ certificate: Certificate, docTypes: [String]?, recorded: AnchorProvenance, origin: String,
+                            policy: VICALStalePolicy) {
+            anchors.append(certificate)
+            var recorded = recorded
+            recorded.refusedWhenStale = policy == .refuse
+            AnchorProvenance.record(recorded, for: certificate.sha256Fingerprint, in: &provenance)
+            scoped.append(TrustFolder.ScopedAnchor(certificate: certificate, docTypes: docTypes, origin: origin))
+        }
     }
 
     struct Failure: Error {
@@ -104,15 +119,6 @@ struct TrustLoader {
         var aboutCopy = false
         /// `no_copy` or the copy's error code (see `Pending.category`).
         var category = "no_copy"
-    }
-
-    /// The pinned roots of `list`.
-    static func roots(_ list: TrustList) -> Result<[Certificate], Failure> {
-        do {
-            return .success(try TrustStore.load(paths: [list.root]).anchors)
-        } catch {
-            return .failure(Failure(message: "\(list.kind) \(list.name): root \(list.root): \(error)"))
-        }
     }
 
     /// `list` verified, or nil with its problem in `problems` (a file) or in `pending` (a downloaded list without a
@@ -144,17 +150,11 @@ struct TrustLoader {
             return .failure(Failure(message: prefix + "\(code.rawValue): the file is over \(list.maxBytes) bytes, the most a list may be",
                                     aboutCopy: list.url != nil, category: code.rawValue))
         }
-        let data = read
-        let roots: [Certificate]
-        switch Self.roots(list) {
-        case .success(let found): roots = found
-        case .failure(let failure): return .failure(failure)
-        }
         do {
-            return .success(try list.verify([UInt8](data), roots: roots, at: time, profile: configuration.profile))
+            return .success(try list.verify([UInt8](read), at: time, profile: configuration.profile))
         } catch {
-            return .failure(Failure(message: prefix + "\(error.code.rawValue): \(error.message)", aboutCopy: list.url != nil,
-                                    category: error.code.rawValue))
+            guard case .invalid(let invalid) = error else { return .failure(Failure(message: error.message(prefix: prefix))) }
+            return .failure(Failure(message: error.message(prefix: prefix), aboutCopy: list.url != nil, category: invalid.code.rawValue))
         }
     }
 }

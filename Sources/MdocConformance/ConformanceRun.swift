@@ -1,3 +1,4 @@
+import CryptoCore
 import Foundation
 import MdocTesting
 
@@ -49,10 +50,10 @@ public struct ConformanceRun: Sendable {
 
     /// The results in the cases' order; `jobs` workers take the next case in turn.
     func results() -> [ConformanceResult] {
-        let collected = ResultList(count: cases.count)
+        let collected = Locked(ResultSlots(slots: Array(repeating: nil, count: cases.count)))
         let workers = max(1, min(jobs, cases.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = collected.next() {
+            while let index = collected.withLockedValue({ $0.next() }) {
                 let testCase = cases[index]
                 let result: ConformanceResult
                 if let reason = notApplicable(testCase) {
@@ -63,41 +64,31 @@ public struct ConformanceRun: Sendable {
                     result = .judge(testCase, observation, expectCodes: expectCodes, seconds: Date().timeIntervalSince(caseStart),
                                     reproduce: target.reproduce(testCase))
                 }
-                let done = collected.store(result, at: index)
+                let done = collected.withLockedValue { $0.store(result, at: index) }
                 progress?("[\(done)/\(cases.count)] \(testCase.id): \(result.outcome.rawValue)")
             }
         }
-        return collected.results
+        return collected.withLockedValue { $0.slots.compactMap { $0 } }
     }
 }
 
-/// The results of a run, filled by several workers.
-private final class ResultList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [ConformanceResult?]
-    private var taken = 0
-    private var finished = 0
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+/// The results of a run, filled by several workers behind one lock.
+private struct ResultSlots {
+    var slots: [ConformanceResult?]
+    var taken = 0
+    var finished = 0
 
     /// The index of the next case to run, or nil when every case is taken.
-    func next() -> Int? {
-        lock.withLock {
-            guard taken < slots.count else { return nil }
-            taken += 1
-            return taken - 1
-        }
+    mutating func next() -> Int? {
+        guard taken < slots.count else { return nil }
+        taken += 1
+        return taken - 1
     }
 
     /// Stores a result; returns how many are done.
-    func store(_ result: ConformanceResult, at index: Int) -> Int {
-        lock.withLock {
-            slots[index] = result
-            finished += 1
-            return finished
-        }
+    mutating func store(_ result: ConformanceResult, at index: Int) -> Int {
+        slots[index] = result
+        finished += 1
+        return finished
     }
-
-    var results: [ConformanceResult] { lock.withLock { slots.compactMap { $0 } } }
 }
-

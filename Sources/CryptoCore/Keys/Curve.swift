@@ -44,17 +44,8 @@ public enum Curve: String, Sendable, CaseIterable {
         }
     }
 
-    /// OpenSSL group name for the EC curves, key type name for the others.
-    var opensslName: String {
-        switch self {
-        case .p256: return "P-256"
-        case .p384: return "P-384"
-        case .p521: return "P-521"
-        case .brainpoolP256r1, .brainpoolP320r1, .brainpoolP384r1, .brainpoolP512r1: return rawValue
-        case .x25519: return "X25519"
-        case .ed25519: return "ED25519"
-        }
-    }
+    /// OpenSSL group name for the EC curves, key type name for the others: the raw value, but "ED25519".
+    var opensslName: String { self == .ed25519 ? "ED25519" : rawValue }
 
     /// The hash ECDSA pairs with this curve in ISO/IEC 18013-5 (ES256 / ES384 / ES512), also used for X.509 signing;
     /// nil for X25519 and Ed25519.

@@ -51,14 +51,9 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     /// Throws `CryptoError` of kind `invalidInput` when no private key can be read, `invalidKey` for an
     /// unsupported key type.
     public convenience init(pemEncoded pem: String) throws {
-        var pem = pem
-        let pkey: OpaquePointer? = pem.withUTF8 { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        guard let pkey = OpenSSLCoding.readPEM(pem, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
+            throw CryptoError(.invalidInput, "not a PEM private key")
         }
-        clearOpenSSLErrors()
-        guard let pkey else { throw CryptoError(.invalidInput, "not a PEM private key") }
         try self.init(importing: pkey)
     }
 
@@ -67,18 +62,9 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     /// The whole input must be consumed. Throws `CryptoError` of kind `invalidInput` for malformed DER or trailing
     /// bytes, `invalidKey` for an unsupported key type.
     public convenience init(derEncoded der: [UInt8]) throws {
-        let pkey: OpaquePointer? = der.withUnsafeBytes { buffer in
-            guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            var cursor: UnsafePointer<UInt8>? = start
-            guard let key = d2i_AutoPrivateKey(nil, &cursor, buffer.count) else { return nil }
-            guard let end = cursor, end - start == buffer.count else {
-                EVP_PKEY_free(key)
-                return nil
-            }
-            return key
-        }
+        let decoded = OpenSSLCoding.decodeWhole(der, { d2i_AutoPrivateKey(nil, $0, $1) }, free: { EVP_PKEY_free($0) })
         clearOpenSSLErrors()
-        guard let pkey else { throw CryptoError(.invalidInput, "not a DER private key (PKCS#8 or SEC1)") }
+        guard case .success(let pkey) = decoded else { throw CryptoError(.invalidInput, "not a DER private key (PKCS#8 or SEC1)") }
         try self.init(importing: pkey)
     }
 
@@ -128,15 +114,7 @@ public final class PrivateKey: @unchecked Sendable, CustomStringConvertible {
     }
 
     private convenience init(importing pkey: OpaquePointer) throws {
-        guard let curve = Curve.of(pkey) else {
-            EVP_PKEY_free(pkey)
-            throw CryptoError(.invalidKey, "unsupported private key type (expected P-256/384/521, X25519 or Ed25519)")
-        }
-        guard PublicKey.hasValidPoint(pkey, curve) else {
-            EVP_PKEY_free(pkey)
-            clearOpenSSLErrors()
-            throw CryptoError(.invalidKey, "\(curve.rawValue) private key has no valid public point")
-        }
+        _ = try PublicKey.importedCurve(pkey, of: "private", invalidPoint: "private key has no valid public point")
         self.init(takingOwnershipOf: pkey)!
     }
 

@@ -79,18 +79,9 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// The whole input must be consumed. Throws `CryptoError` of kind `invalidInput` for malformed DER or trailing
     /// bytes, `invalidKey` for an unsupported key type or an invalid point.
     public convenience init(spkiDER der: [UInt8]) throws {
-        let pkey: OpaquePointer? = der.withUnsafeBytes { buffer in
-            guard let start = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
-            var cursor: UnsafePointer<UInt8>? = start
-            guard let key = d2i_PUBKEY(nil, &cursor, buffer.count) else { return nil }
-            guard let end = cursor, end - start == buffer.count else {
-                EVP_PKEY_free(key)
-                return nil
-            }
-            return key
-        }
+        let decoded = OpenSSLCoding.decodeWhole(der, { d2i_PUBKEY(nil, $0, $1) }, free: { EVP_PKEY_free($0) })
         clearOpenSSLErrors()
-        guard let pkey else { throw CryptoError(.invalidInput, "not a DER SubjectPublicKeyInfo") }
+        guard case .success(let pkey) = decoded else { throw CryptoError(.invalidInput, "not a DER SubjectPublicKeyInfo") }
         try self.init(importing: pkey)
     }
 
@@ -99,28 +90,30 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// Throws `CryptoError` of kind `invalidInput` when no public key can be read, `invalidKey` for an
     /// unsupported key type or an invalid point.
     public convenience init(pemEncoded pem: String) throws {
-        var pem = pem
-        let pkey: OpaquePointer? = pem.withUTF8 { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        guard let pkey = OpenSSLCoding.readPEM(pem, { PEM_read_bio_PUBKEY($0, nil, nil, nil) }) else {
+            throw CryptoError(.invalidInput, "not a PEM public key")
         }
-        clearOpenSSLErrors()
-        guard let pkey else { throw CryptoError(.invalidInput, "not a PEM public key") }
         try self.init(importing: pkey)
     }
 
     private convenience init(importing pkey: OpaquePointer) throws {
+        let curve = try PublicKey.importedCurve(pkey, of: "public", invalidPoint: "public key is the point at infinity or invalid")
+        self.init(validated: pkey, curve: curve)
+    }
+
+    /// The curve of a decoded `kind` key ("public", "private") whose point is valid; otherwise frees `pkey` and throws
+    /// `invalidKey`, the message ending in `invalidPoint` for a bad point.
+    static func importedCurve(_ pkey: OpaquePointer, of kind: String, invalidPoint: String) throws -> Curve {
         guard let curve = Curve.of(pkey) else {
             EVP_PKEY_free(pkey)
-            throw CryptoError(.invalidKey, "unsupported public key type (expected P-256/384/521, X25519 or Ed25519)")
+            throw CryptoError(.invalidKey, "unsupported \(kind) key type (expected P-256/384/521, X25519 or Ed25519)")
         }
         guard PublicKey.hasValidPoint(pkey, curve) else {
             EVP_PKEY_free(pkey)
             clearOpenSSLErrors()
-            throw CryptoError(.invalidKey, "\(curve.rawValue) public key is the point at infinity or invalid")
+            throw CryptoError(.invalidKey, "\(curve.rawValue) \(invalidPoint)")
         }
-        self.init(validated: pkey, curve: curve)
+        return curve
     }
 
     /// Validates and imports a fixed-length public key encoding. The only validation on the hot path:
@@ -203,13 +196,10 @@ public final class PublicKey: @unchecked Sendable, CustomStringConvertible {
     /// The key as a DER SubjectPublicKeyInfo.
     public var spkiDER: [UInt8] {
         withExtendedLifetime(self) {
-            var der: UnsafeMutablePointer<UInt8>? = nil
-            let length = i2d_PUBKEY(pkey, &der)
-            guard length > 0, let der else {
+            guard let der = OpenSSLCoding.encoded({ i2d_PUBKEY(pkey, $0) }) else {
                 fatalError("OpenSSL could not encode a public key it holds")
             }
-            defer { cshims_openssl_free(der) }
-            return Array(UnsafeBufferPointer(start: der, count: Int(length)))
+            return der
         }
     }
 

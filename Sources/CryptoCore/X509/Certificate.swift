@@ -24,20 +24,11 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
     /// Throws `CryptoError(.invalidInput)` on empty input, malformed DER or trailing bytes.
     public init(derEncoded: [UInt8]) throws {
         guard !derEncoded.isEmpty else { throw CryptoError(.invalidInput, "empty certificate") }
-        var consumed = 0
-        let parsed: OpaquePointer? = derEncoded.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            let x509 = d2i_X509(nil, &cursor, buffer.count)
-            if let cursor { consumed = cursor - base }
-            return x509
-        }
-        guard let parsed else {
-            throw CryptoError(.invalidInput, X509Support.drainErrors("malformed DER certificate"))
-        }
-        guard consumed == derEncoded.count else {
-            X509_free(parsed)
-            throw CryptoError(.invalidInput, "\(derEncoded.count - consumed) trailing bytes after the DER certificate")
+        let parsed: OpaquePointer
+        switch OpenSSLCoding.decodeWhole(derEncoded, { d2i_X509(nil, $0, $1) }, free: { X509_free($0) }) {
+        case .success(let x509): parsed = x509
+        case .failure(.malformed): throw CryptoError(.invalidInput, X509Support.drainErrors("malformed DER certificate"))
+        case .failure(.trailing(let count)): throw CryptoError(.invalidInput, "\(count) trailing bytes after the DER certificate")
         }
         // Fill OpenSSL's extension cache now, so later reads from several threads never write to the object.
         _ = X509_get_extension_flags(parsed)
@@ -95,7 +86,9 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
 
     /// A one-line summary: subject, issuer, serial number (hex) and validity period.
     public var description: String {
-        "Certificate(subject: \(subject), issuer: \(issuer), serial: \(X509Support.hex(serialNumber)), "
+        let digits = Array("0123456789abcdef".utf8)
+        let serial = String(decoding: serialNumber.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
+        return "Certificate(subject: \(subject), issuer: \(issuer), serial: \(serial), "
             + "notBefore: \(notBefore), notAfter: \(notAfter))"
     }
 
@@ -177,14 +170,11 @@ public final class Certificate: @unchecked Sendable, Hashable, CustomStringConve
     /// The DER SubjectPublicKeyInfo (algorithm and key): the identity of a key across certificates.
     public var subjectPublicKeyInfoDER: [UInt8] {
         guard let spki = X509_get_X509_PUBKEY(x509) else { return [] }
-        var encoded: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d_X509_PUBKEY(spki, &encoded)
-        guard length > 0, let encoded else {
+        guard let encoded = OpenSSLCoding.encoded({ i2d_X509_PUBKEY(spki, $0) }) else {
             ERR_clear_error()
             return []
         }
-        defer { cshims_openssl_free(encoded) }
-        return Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
+        return encoded
     }
 
     /// SHA-256 of the DER SubjectPublicKeyInfo: how VICAL entries and trust anchors are deduplicated.

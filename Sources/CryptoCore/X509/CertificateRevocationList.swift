@@ -28,18 +28,11 @@ public final class CertificateRevocationList: @unchecked Sendable {
     /// thisUpdate.
     public init(derEncoded: [UInt8]) throws {
         guard !derEncoded.isEmpty else { throw CryptoError(.invalidInput, "empty CRL") }
-        var consumed = 0
-        let parsed: OpaquePointer? = derEncoded.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor: UnsafePointer<UInt8>? = base
-            let crl = d2i_X509_CRL(nil, &cursor, buffer.count)
-            if let cursor { consumed = cursor - base }
-            return crl
-        }
-        guard let parsed else { throw CryptoError(.invalidInput, X509Support.drainErrors("malformed DER CRL")) }
-        guard consumed == derEncoded.count else {
-            X509_CRL_free(parsed)
-            throw CryptoError(.invalidInput, "\(derEncoded.count - consumed) trailing bytes after the DER CRL")
+        let parsed: OpaquePointer
+        switch OpenSSLCoding.decodeWhole(derEncoded, { d2i_X509_CRL(nil, $0, $1) }, free: { X509_CRL_free($0) }) {
+        case .success(let crl): parsed = crl
+        case .failure(.malformed): throw CryptoError(.invalidInput, X509Support.drainErrors("malformed DER CRL"))
+        case .failure(.trailing(let count)): throw CryptoError(.invalidInput, "\(count) trailing bytes after the DER CRL")
         }
         guard let thisUpdate = ASN1Time.date(X509_CRL_get0_lastUpdate(parsed)) else {
             X509_CRL_free(parsed)

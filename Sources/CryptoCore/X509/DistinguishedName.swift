@@ -55,11 +55,8 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a borrowed X509_NAME.
     init(_ name: OpaquePointer) {
-        var encoded: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d_X509_NAME(name, &encoded)
-        if length > 0, let encoded {
-            der = Array(UnsafeBufferPointer(start: encoded, count: Int(length)))
-            cshims_openssl_free(encoded)
+        if let encoded = OpenSSLCoding.encoded({ i2d_X509_NAME(name, $0) }) {
+            der = encoded
         } else {
             der = []
             ERR_clear_error()

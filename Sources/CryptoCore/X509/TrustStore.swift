@@ -177,8 +177,8 @@ public final class TrustStore: @unchecked Sendable {
         return files
     }
 
-    /// nil when nothing exists at `path` (symbolic links followed).
-    private static func isDirectory(_ path: String) -> Bool? {
+    /// Whether `path` is a directory; nil when nothing exists there (symbolic links followed).
+    package static func isDirectory(_ path: String) -> Bool? {
         #if canImport(FoundationEssentials)
         var flag = false
         #else
@@ -229,12 +229,9 @@ public final class TrustStore: @unchecked Sendable {
 extension Certificate {
     /// A separate Certificate re-parsed from a borrowed X509's encoding.
     convenience init(copying x509: OpaquePointer) throws {
-        var encoded: UnsafeMutablePointer<UInt8>? = nil
-        let length = i2d_X509(x509, &encoded)
-        guard length > 0, let encoded else {
+        guard let encoded = OpenSSLCoding.encoded({ i2d_X509(x509, $0) }) else {
             throw CryptoError(.internalFailure, X509Support.drainErrors("i2d_X509 failed"))
         }
-        defer { cshims_openssl_free(encoded) }
-        try self.init(derEncoded: Array(UnsafeBufferPointer(start: encoded, count: Int(length))))
+        try self.init(derEncoded: encoded)
     }
 }

@@ -28,9 +28,10 @@ public enum TrustFolder {
         var provenance: [[UInt8]: AnchorProvenance] = [:]
         for path in paths {
             let files = try TrustStore.loadFiles(paths: [path])
-            let manifest = isDirectory(path) ? try manifestProvenance(directory: path) : [:]
+            let isFolder = TrustStore.isDirectory(path) == true
+            let manifest = isFolder ? try manifestProvenance(directory: path) : [:]
             let manifestPath = (path.hasSuffix("/") ? path : path + "/") + manifestName
-            let hasManifest = isDirectory(path) && FileManager.default.fileExists(atPath: manifestPath)
+            let hasManifest = isFolder && FileManager.default.fileExists(atPath: manifestPath)
             var listed = Set<[UInt8]>()
             for (file, certificates) in files {
                 for certificate in certificates {
@@ -96,7 +97,7 @@ public enum TrustFolder {
     /// The `*.crl` files of those of `paths` that are folders: a trust folder may carry its issuers' CRLs beside their
     /// certificates (the certificate loader skips them). Sorted by name within each folder.
     public static func crlFiles(in paths: [String]) -> [String] {
-        paths.filter(isDirectory).flatMap { path -> [String] in
+        paths.filter { TrustStore.isDirectory($0) == true }.flatMap { path -> [String] in
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             let directory = path.hasSuffix("/") ? path : path + "/"
             return names.sorted().filter { !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".crl") }.map { directory + $0 }
@@ -163,11 +164,6 @@ public enum TrustFolder {
             guard !named.isEmpty else { return bundle.map { "the \($0) bundle" } }
             return (bundle.map { "the \($0) bundle, from " } ?? "") + named.joined(separator: "; ")
         }
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var flag: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
     }
 }
 

@@ -1,6 +1,5 @@
 import CBOR
 import Foundation
-import HPKE
 import Mdoc
 import MdocModel
 
@@ -38,27 +37,17 @@ struct AnnexCAdapter: FormatAdapter {
 
         // The transcript from what the server kept is the HPKE info, so another origin or encryptionInfo fails here.
         let transcript = input.session.transcript
-        let plaintext: [UInt8]
-        do {
-            plaintext = try run.timings.measure(.hpke) {
-                try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: input.session.privateKey, encapsulatedKey: envelope.enc,
-                              ciphertext: envelope.cipherText, info: transcript.bytes, aad: [UInt8]())
-            }
-        } catch {
-            run.log.fail(.hpkeOpen, .hpkeOpenFailed,
-                         "HPKE open failed: not encrypted to this session's key, or for another origin or encryptionInfo (\(error))",
-                         clause: Self.hpkeClause)
-            return nil
-        }
-        run.log.pass(.hpkeOpen, "\(plaintext.count)-byte DeviceResponse decrypted with the dcapi transcript", clause: Self.hpkeClause)
+        guard let plaintext = run.hpkeOpen(
+            key: input.session.privateKey, enc: envelope.enc, ciphertext: envelope.cipherText, info: transcript.bytes,
+            clause: Self.hpkeClause,
+            failed: { "HPKE open failed: not encrypted to this session's key, or for another origin or encryptionInfo (\($0))" },
+            opened: { "\($0)-byte DeviceResponse decrypted with the dcapi transcript" })
+        else { return nil }
 
         // The plaintext is the bare DeviceResponse, verified with the same transcript.
-        do throws(VerificationError) {
-            let item = try run.decode(plaintext, what: "decrypted DeviceResponse", code: .responseMalformed)
-            return OpenedResponse(deviceResponse: item, transcript: transcript)
-        } catch {
-            run.log.fail(.responseDecode, error.code, error.message)
+        guard let item = run.decodeDeviceResponse(plaintext, what: "decrypted DeviceResponse", code: .responseMalformed) else {
             return nil
         }
+        return OpenedResponse(deviceResponse: item, transcript: transcript)
     }
 }

@@ -12,18 +12,6 @@ public struct AnnexCFlow: RequestFlow {
         let privateKey: String
         let encryptionInfo: String
         let origin: String
-
-        init(privateKey: String, encryptionInfo: String, origin: String) {
-            self.privateKey = privateKey
-            self.encryptionInfo = encryptionInfo
-            self.origin = origin
-        }
-
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(privateKey: try members.nonEmpty(.privateKey), encryptionInfo: try members.nonEmpty(.encryptionInfo),
-                      origin: try members.nonEmpty(.origin))
-        }
     }
 
     /// The verifier that checks the answers.
@@ -89,5 +77,13 @@ public struct AnnexCFlow: RequestFlow {
             throw VerificationError(.inputMalformed, "the kept annex-c state's privateKey is not a PEM private key")
         }
         return AnnexCSession(privateKey: key, encryptionInfo: kept.encryptionInfo, origin: kept.origin, request: request)
+    }
+}
+
+extension AnnexCFlow.Kept {
+    init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(privateKey: try members.nonEmpty(.privateKey), encryptionInfo: try members.nonEmpty(.encryptionInfo),
+                  origin: try members.nonEmpty(.origin))
     }
 }

@@ -1,7 +1,6 @@
 import CBOR
 import CryptoCore
 import Foundation
-import HPKE
 import Mdoc
 import MdocModel
 
@@ -37,17 +36,10 @@ struct AppleAppAdapter: FormatAdapter {
         }
         run.log.pass(.envelopeTranscript, "infoHash matches our AppleIdentityPresentment_1.0 transcript", clause: Self.envelopeClause)
 
-        let plaintext: [UInt8]
-        do {
-            plaintext = try run.timings.measure(.hpke) {
-                try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: recipient.key, encapsulatedKey: envelope.pkEm,
-                              ciphertext: envelope.data, info: transcript.bytes, aad: [UInt8]())
-            }
-        } catch {
-            run.log.fail(.hpkeOpen, .hpkeOpenFailed, "HPKE open failed: \(error)", clause: Self.hpkeClause)
-            return nil
-        }
-        run.log.pass(.hpkeOpen, "\(plaintext.count)-byte plaintext", clause: Self.hpkeClause)
+        guard let plaintext = run.hpkeOpen(key: recipient.key, enc: envelope.pkEm, ciphertext: envelope.data, info: transcript.bytes,
+                                           clause: Self.hpkeClause, failed: { "HPKE open failed: \($0)" },
+                                           opened: { "\($0)-byte plaintext" })
+        else { return nil }
 
         // The plaintext is {"identity": DeviceResponse}.
         do throws(VerificationError) {

@@ -13,14 +13,6 @@ public struct AppleAppFlow: RequestFlow {
     /// The kept state: the nonce, base64url.
     struct Kept: Codable {
         let nonce: String
-
-        init(nonce: String) {
-            self.nonce = nonce
-        }
-
-        init(from decoder: any Decoder) throws {
-            nonce = try decoder.container(keyedBy: CodingKeys.self).nonEmpty(.nonce)
-        }
     }
 
     static let nonceLength = 32
@@ -91,5 +83,11 @@ public struct AppleAppFlow: RequestFlow {
         }
         let session = AppleAppSession(nonce: nonce, merchantID: merchantID, teamID: teamID, request: policy)
         return verifier.verify(encryptedData: encryptedData, session: session, at: time, noting: lookups)
+    }
+}
+
+extension AppleAppFlow.Kept {
+    init(from decoder: any Decoder) throws {
+        nonce = try decoder.container(keyedBy: CodingKeys.self).nonEmpty(.nonce)
     }
 }

@@ -16,12 +16,7 @@ struct DeviceResponseAdapter: FormatAdapter {
     func inputSize(_ input: Input) -> (bytes: Int, isText: Bool) { (input.deviceResponse.count, false) }
 
     func open(_ input: Input, in run: inout PipelineRun) -> OpenedResponse? {
-        do throws(VerificationError) {
-            let item = try run.decode(input.deviceResponse, what: "DeviceResponse", code: .inputMalformed)
-            return OpenedResponse(deviceResponse: item, transcript: input.transcript, readerKey: input.readerKey)
-        } catch {
-            run.log.fail(.responseDecode, error.code, error.message)
-            return nil
-        }
+        guard let item = run.decodeDeviceResponse(input.deviceResponse, what: "DeviceResponse", code: .inputMalformed) else { return nil }
+        return OpenedResponse(deviceResponse: item, transcript: input.transcript, readerKey: input.readerKey)
     }
 }

@@ -99,13 +99,9 @@ struct OpenID4VPAdapter: FormatAdapter {
     func deviceResponses(_ presentations: [OpenID4VPResponse.Presentation], in run: inout PipelineRun) -> [CBORItem]? {
         var items: [CBORItem] = []
         for presentation in presentations {
-            do throws(VerificationError) {
-                items.append(try run.decode(presentation.deviceResponse, what: "the DeviceResponse of \(presentation.queryID)",
-                                            code: .responseMalformed))
-            } catch {
-                run.log.fail(.responseDecode, error.code, error.message)
-                return nil
-            }
+            guard let item = run.decodeDeviceResponse(presentation.deviceResponse, what: "the DeviceResponse of \(presentation.queryID)",
+                                                      code: .responseMalformed) else { return nil }
+            items.append(item)
         }
         return items
     }

@@ -1,5 +1,6 @@
 import CBOR
 import CryptoCore
+import HPKE
 import Mdoc
 import MdocModel
 
@@ -53,5 +54,33 @@ package struct PipelineRun {
         } catch {
             throw VerificationError(code, "\(what) is not well-formed CBOR: \(error)")
         }
+    }
+
+    /// A DeviceResponse decoded as `decode` does, or nil after failing `response.decode` with the error.
+    package mutating func decodeDeviceResponse(_ bytes: [UInt8], what: String, code: ErrorCode) -> CBORItem? {
+        do throws(VerificationError) {
+            return try decode(bytes, what: what, code: code)
+        } catch {
+            log.fail(.responseDecode, error.code, error.message)
+            return nil
+        }
+    }
+
+    /// HPKE open in base mode with `Ciphersuite.p256SHA256AES128GCM` and no aad, timed as `.hpke` and recorded as
+    /// `hpke.open` under `clause`: passed with `opened(plaintext byte count)`, or failed with `failed(error)` and nil.
+    package mutating func hpkeOpen(key: PrivateKey, enc: some CryptoBytes, ciphertext: some CryptoBytes, info: [UInt8],
+                                   clause: String, failed: (any Error) -> String, opened: (Int) -> String) -> [UInt8]? {
+        let plaintext: [UInt8]
+        do {
+            plaintext = try timings.measure(.hpke) {
+                try HPKE.open(suite: .p256SHA256AES128GCM, recipientKey: key, encapsulatedKey: enc, ciphertext: ciphertext,
+                              info: info, aad: [UInt8]())
+            }
+        } catch {
+            log.fail(.hpkeOpen, .hpkeOpenFailed, failed(error), clause: clause)
+            return nil
+        }
+        log.pass(.hpkeOpen, opened(plaintext.count), clause: clause)
+        return plaintext
     }
 }

@@ -103,6 +103,29 @@ package struct COSEMessage: Sendable {
     }
 }
 
+extension COSEMessage {
+    /// `bytes` decoded as one COSE_Sign1 (tagged or not, behind `outerTag` too when given) whose headers show no
+    /// `headerProblem(understood:)`. The error reads "not CBOR: …", "not a COSE_Sign1: …" or the header problem.
+    package static func sign1(_ bytes: [UInt8], understood: Set<Int64>, outerTag: UInt64? = nil) throws(COSEParseError) -> COSEMessage {
+        let item: CBORItem
+        do {
+            item = try CBORDecoder.decode(bytes)
+        } catch {
+            throw COSEParseError("not CBOR: \(error)")
+        }
+        var node = item
+        if let outerTag, let (tag, inner) = item.tag, tag == outerTag { node = inner }
+        let message: COSEMessage
+        do {
+            message = try COSEMessage(node, tag: COSETag.sign1)
+        } catch {
+            throw COSEParseError("not a COSE_Sign1: \(error)")
+        }
+        if let problem = message.headerProblem(understood: understood) { throw COSEParseError(problem) }
+        return message
+    }
+}
+
 package struct COSEParseError: Error, Sendable, CustomStringConvertible {
     package let description: String
     package init(_ description: String) { self.description = description }

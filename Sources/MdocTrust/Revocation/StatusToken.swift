@@ -127,22 +127,12 @@ public struct StatusToken: Sendable {
     }
 
     static func parse(_ bytes: [UInt8]) throws(VerificationError) -> (message: COSEMessage, claims: CBORItem) {
-        let item: CBORItem
-        do {
-            item = try CBORDecoder.decode(bytes)
-        } catch {
-            throw malformed("not CBOR: \(error)")
-        }
-        var node = item
-        if let (tag, inner) = item.tag, tag == 61 { node = inner }  // CWT tag (RFC 8392 §6)
         let message: COSEMessage
         do {
-            message = try COSEMessage(node, tag: COSETag.sign1)
+            // 61: the CWT tag (RFC 8392 §6).
+            message = try COSEMessage.sign1(bytes, understood: [COSEHeaderLabel.algorithm, COSEHeaderLabel.x5chain, typeLabel], outerTag: 61)
         } catch {
-            throw malformed("not a COSE_Sign1: \(error)")
-        }
-        if let problem = message.headerProblem(understood: [COSEHeaderLabel.algorithm, COSEHeaderLabel.x5chain, typeLabel]) {
-            throw malformed(problem)
+            throw malformed(error.description)
         }
         guard let payload = message.payload else { throw malformed("the COSE_Sign1 payload is detached") }
         let claims: CBORItem

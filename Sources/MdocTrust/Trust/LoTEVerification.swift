@@ -118,13 +118,8 @@ public struct LoTEVerification: Sendable {
 
     /// Which certificate of the signer's path is outside its validity at `time`, as a `lote.signer_expired` error.
     static func outsideValidity(_ certificates: [Certificate], at time: Date) -> VerificationError? {
-        guard let certificate = certificates.first(where: { $0.notAfter < time || $0.notBefore > time }) else { return nil }
-        let role = certificate == certificates.first ? "LoTE signer certificate" : "certificate"
-        let message = certificate.notAfter < time
-            ? "the \(role) \(certificate.subject) expired on \(RFC3339.format(certificate.notAfter))"
-            : "the \(role) \(certificate.subject) is valid only from \(RFC3339.format(certificate.notBefore))"
-        return VerificationError(.loteSignerExpired, message + " (verification time \(RFC3339.format(time))); get the scheme operator's "
-                                 + "current list, or pin its current signer")
+        guard let message = TrustListKind.lote.signerOutsideValidity(certificates, at: time) else { return nil }
+        return VerificationError(.loteSignerExpired, message + "; get the scheme operator's current list, or pin its current signer")
     }
 
     // MARK: - The JWS

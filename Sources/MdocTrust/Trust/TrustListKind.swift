@@ -24,6 +24,18 @@ package enum TrustListKind: String, Sendable, CaseIterable {
     /// The largest list read or downloaded.
     package var maxBytes: Int { self == .vical ? 16 << 20 : LoTEVerification.maxBytes }
 
+    /// The first of the list signer's path `certificates` outside its validity at `time`, as "the <noun> signer
+    /// certificate (or certificate) <subject> expired on …" or "… is valid only from …" with the verification time;
+    /// nil when none is.
+    func signerOutsideValidity(_ certificates: [Certificate], at time: Date) -> String? {
+        guard let certificate = certificates.first(where: { $0.notAfter < time || $0.notBefore > time }) else { return nil }
+        let role = certificate == certificates.first ? "\(noun) signer certificate" : "certificate"
+        let message = certificate.notAfter < time
+            ? "the \(role) \(certificate.subject) expired on \(RFC3339.format(certificate.notAfter))"
+            : "the \(role) \(certificate.subject) is valid only from \(RFC3339.format(certificate.notBefore))"
+        return message + " (verification time \(RFC3339.format(time)))"
+    }
+
     /// The code of a list whose signer does not chain to a pinned root.
     package var signerUntrusted: ErrorCode { self == .vical ? .vicalSignerUntrusted : .loteSignerUntrusted }
 

@@ -101,12 +101,7 @@ public struct VICALVerification: Sendable {
     /// Which certificate of the signer's path is outside its validity at `time`, and how stale the list is, as a
     /// `vical.signer_expired` error; nil when none is (OpenSSL then named another cause).
     static func outsideValidity(_ certificates: [Certificate], payload: ArraySlice<UInt8>, at time: Date) -> VerificationError? {
-        guard let certificate = certificates.first(where: { $0.notAfter < time || $0.notBefore > time }) else { return nil }
-        let role = certificate == certificates.first ? "VICAL signer certificate" : "certificate"
-        var message = certificate.notAfter < time
-            ? "the \(role) \(certificate.subject) expired on \(RFC3339.format(certificate.notAfter))"
-            : "the \(role) \(certificate.subject) is valid only from \(RFC3339.format(certificate.notBefore))"
-        message += " (verification time \(RFC3339.format(time)))"
+        guard var message = TrustListKind.vical.signerOutsideValidity(certificates, at: time) else { return nil }
         if let vical = try? VICAL(payload: payload) {
             message += "; the list is issue \(vical.issueID.map(String.init) ?? "-") of \(vical.date)"
             if let next = vical.nextUpdate, next.date < time {
@@ -125,22 +120,11 @@ public struct VICALVerification: Sendable {
     }
 
     static func message(_ bytes: [UInt8]) throws(VerificationError) -> COSEMessage {
-        let item: CBORItem
         do {
-            item = try CBORDecoder.decode(bytes)
+            return try COSEMessage.sign1(bytes, understood: COSEHeaderLabel.processedInIssuerAuth)
         } catch {
-            throw VerificationError(.vicalMalformed, "not CBOR: \(error)")
+            throw VerificationError(.vicalMalformed, error.description)
         }
-        let message: COSEMessage
-        do {
-            message = try COSEMessage(item, tag: COSETag.sign1)
-        } catch {
-            throw VerificationError(.vicalMalformed, "not a COSE_Sign1: \(error)")
-        }
-        if let problem = message.headerProblem(understood: COSEHeaderLabel.processedInIssuerAuth) {
-            throw VerificationError(.vicalMalformed, problem)
-        }
-        return message
     }
 
     static func x5chain(_ message: COSEMessage) throws(VerificationError) -> [Certificate] {

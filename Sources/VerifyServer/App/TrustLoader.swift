@@ -57,15 +57,11 @@ struct TrustLoader {
             TrustFolder.ScopedAnchor(certificate: $0, docTypes: base.provenance[$0.sha256Fingerprint]?.docTypes, origin: "the trust store")
         })
         // Every anchor has a record, a direct one (no list) included, so that a list naming it too merges into it.
-        for anchor in base.anchors where gathered.provenance[anchor.sha256Fingerprint] == nil {
-            gathered.provenance[anchor.sha256Fingerprint] = AnchorProvenance()
-        }
+        for anchor in base.anchors where gathered.provenance[anchor.sha256Fingerprint] == nil { gathered.provenance[anchor.sha256Fingerprint] = AnchorProvenance() }
         // Under refuse a trust folder's anchors imported from a VICAL or LoTE (their manifest records the list's
         // nextUpdate) are refused at use once that list is stale, as a configured list's are.
         if configuration.vicalStalePolicy == .refuse {
-            for (fingerprint, recorded) in gathered.provenance where recorded.listNextUpdate != nil {
-                gathered.provenance[fingerprint]?.refusedWhenStale = true
-            }
+            for (fingerprint, recorded) in gathered.provenance where recorded.listNextUpdate != nil { gathered.provenance[fingerprint]?.refusedWhenStale = true }
         }
         var loaded: [LoadedVICAL] = []
         var pending: [Pending] = []

@@ -91,27 +91,20 @@ public final class PostgresRequestStore: RequestStore {
                 + "(\(StoreSchema.version)); run a verify-server at least as new as the one that migrated it")
         }
         guard version == StoreSchema.version else { return false }
-        var complete = false
-        for try await value in try await connection.query(schemaComplete, logger: logger).decode(Bool.self) {
-            complete = value
-        }
-        return complete
+        return try await value(schemaComplete, Bool.self, on: connection, logger: logger) ?? false
     }
 
     /// The version `verify_schema_version` holds; nil before the table exists (a schema from before versions, or none).
     static func schemaVersion(_ connection: PostgresConnection, logger: Logger) async throws -> Int? {
-        var exists = false
-        for try await value in try await connection.query("SELECT to_regclass('verify_schema_version') IS NOT NULL", logger: logger)
-            .decode(Bool.self) {
-            exists = value
-        }
-        guard exists else { return nil }
-        var version: Int?
-        for try await value in try await connection.query("SELECT max(version) FROM verify_schema_version", logger: logger)
-            .decode(Int?.self) {
-            version = value
-        }
-        return version
+        let exists = try await value("SELECT to_regclass('verify_schema_version') IS NOT NULL", Bool.self, on: connection, logger: logger)
+        guard exists == true else { return nil }
+        return try await value("SELECT max(version) FROM verify_schema_version", Int?.self, on: connection, logger: logger) ?? nil
+    }
+
+    /// The one column of the last row `query` returns on `connection`; nil when it returns none.
+    private static func value<T: PostgresDecodable>(_ query: PostgresQuery, _ type: T.Type, on connection: PostgresConnection,
+                                                    logger: Logger) async throws -> T? {
+        try await connection.query(query, logger: logger).collect().last?.decode(T.self)
     }
 
     /// True when every table, column and index of `StoreSchema.postgres` is there.
@@ -134,18 +127,13 @@ public final class PostgresRequestStore: RequestStore {
         let actBy = StoreDeadline.latestAction(before: deadline, margin: Self.deadlineMargin)
         let policy = try StoredRequestColumns.encode(policy: request.policy)
         let state = try StoredRequestColumns.encode(state: request.state)
-        let inserted = try await Self.naming {
-            let rows = try await client.query("""
-                INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at, client_secret_hash, api_key_id)
-                SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt),
-                       \(request.clientSecretHash), \(request.apiKeyID)
-                WHERE clock_timestamp() < \(actBy)
-                RETURNING id
-                """, logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            return count
-        }
+        let inserted = try await count("""
+            INSERT INTO verify_requests (id, format, policy, state, created_at, expires_at, client_secret_hash, api_key_id)
+            SELECT \(request.id), \(request.format.rawValue), \(policy), \(state), \(request.createdAt), \(request.expiresAt),
+                   \(request.clientSecretHash), \(request.apiKeyID)
+            WHERE clock_timestamp() < \(actBy)
+            RETURNING id
+            """)
         guard inserted == 1 else { throw RequestStoreError.deadlinePassed }
     }
 
@@ -180,12 +168,9 @@ public final class PostgresRequestStore: RequestStore {
                     guard row.6 else { throw RequestStoreError.deadlinePassed }
                     continue
                 }
-                outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try {
-                    let format = VerificationReport.Format(registering: format)
-                    return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                         state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
-                                         clientSecretHash: clientSecretHash, apiKeyID: row.7)
-                }())
+                outcome = try ConsumeDecision.outcome(attempts: attempts, expiresAt: expiresAt, now: now, request: try StoredRequestColumns.request(
+                    id: id, format: format, policy: policy, state: state, createdAt: createdAt, expiresAt: expiresAt,
+                    clientSecretHash: clientSecretHash, apiKeyID: row.7))
             }
         }
         return outcome
@@ -208,19 +193,14 @@ public final class PostgresRequestStore: RequestStore {
                 SELECT format, policy, state, created_at, expires_at, client_secret_hash, api_key_id, result_status, result_report,
                        fetched_at, response_code_hash
                 FROM verify_requests WHERE id = \(id)
-                """, logger: logger)
-            var found: StoredRequest?
-            for try await (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report, fetchedAt, codeHash)
-                in rows.decode((String, String, String, Date, Date, String?, String?, String?, String?, Date?, String?).self) {
-                let format = VerificationReport.Format(registering: format)
-                let result = status.flatMap { status in
-                    report.map { StoredResult(verified: status == "verified", report: $0, responseCodeHash: codeHash) }
-                }
-                found = StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                                      state: try StoredRequestColumns.decodeState(state), createdAt: createdAt, expiresAt: expiresAt,
-                                      clientSecretHash: secretHash, apiKeyID: keyID, result: result, fetchedAt: fetchedAt)
+                """, logger: logger).collect()
+            return try rows.last.map { row in
+                let (format, policy, state, createdAt, expiresAt, secretHash, keyID, status, report, fetchedAt, codeHash)
+                    = try row.decode((String, String, String, Date, Date, String?, String?, String?, String?, Date?, String?).self)
+                return try StoredRequestColumns.request(id: id, format: format, policy: policy, state: state, createdAt: createdAt,
+                                                        expiresAt: expiresAt, clientSecretHash: secretHash, apiKeyID: keyID, resultStatus: status,
+                                                        resultReport: report, responseCodeHash: codeHash, fetchedAt: fetchedAt)
             }
-            return found
         }
     }
 
@@ -254,14 +234,13 @@ public final class PostgresRequestStore: RequestStore {
                 WHERE id IN (SELECT id FROM verify_webhooks WHERE due_at <= \(now) AND (lease_until IS NULL OR lease_until <= \(now))
                              ORDER BY created_at LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 RETURNING id, request_id, body, attempts, created_at, url
-                """, logger: logger)
-            var events: [WebhookEvent] = []
-            for try await (id, requestId, body, attempts, created, url) in rows.decode((String, String, String, Int, Date, String?).self) {
+                """, logger: logger).collect()
+            return try rows.map { row in
+                let (id, requestId, body, attempts, created, url) = try row.decode((String, String, String, Int, Date, String?).self)
                 var event = WebhookEvent(id: id, requestId: requestId, body: body, attempts: attempts, createdAt: created)
                 event.url = url
-                events.append(event)
-            }
-            return events.sorted { $0.createdAt < $1.createdAt }
+                return event
+            }.sorted { $0.createdAt < $1.createdAt }
         }
     }
 
@@ -279,23 +258,20 @@ public final class PostgresRequestStore: RequestStore {
     /// The key's transactions neither consumed nor expired.
     public func outstanding(apiKeyID: String, now: Date) async throws -> KeyOutstanding {
         try await Self.naming {
-            let rows = try await client.query("""
+            let row = try await client.query("""
                 SELECT COUNT(*), MIN(expires_at) FROM verify_requests
                 WHERE api_key_id = \(apiKeyID) AND consumed_at IS NULL AND expires_at > \(now)
-                """, logger: logger)
-            var found = KeyOutstanding(count: 0, earliestExpiry: nil)
-            for try await (open, earliest) in rows.decode((Int, Date?).self) { found = KeyOutstanding(count: open, earliestExpiry: earliest) }
-            return found
+                """, logger: logger).collect().last?.decode((Int, Date?).self)
+            return KeyOutstanding(count: row?.0 ?? 0, earliestExpiry: row?.1)
         }
     }
 
     /// The waiting events.
     public func webhookBacklog() async throws -> WebhookBacklog {
         try await Self.naming {
-            let rows = try await client.query("SELECT COUNT(*), MIN(created_at) FROM verify_webhooks", logger: logger)
-            var backlog = WebhookBacklog(count: 0, oldest: nil)
-            for try await (waiting, oldest) in rows.decode((Int, Date?).self) { backlog = WebhookBacklog(count: waiting, oldest: oldest) }
-            return backlog
+            let row = try await client.query("SELECT COUNT(*), MIN(created_at) FROM verify_webhooks", logger: logger).collect().last?
+                .decode((Int, Date?).self)
+            return WebhookBacklog(count: row?.0 ?? 0, oldest: row?.1)
         }
     }
 
@@ -317,10 +293,8 @@ public final class PostgresRequestStore: RequestStore {
     /// The highest accepted `vicalIssueID` per provider.
     public func vicalIssueIDs() async throws -> [String: UInt64] {
         try await Self.naming {
-            let rows = try await client.query("SELECT provider, issue_id FROM verify_vical_issues", logger: logger)
-            var ids: [String: UInt64] = [:]
-            for try await (provider, id) in rows.decode((String, Int64).self) { ids[provider] = UInt64(max(id, 0)) }
-            return ids
+            let rows = try await client.query("SELECT provider, issue_id FROM verify_vical_issues", logger: logger).decode((String, Int64).self)
+            return try await rows.reduce(into: [:]) { ids, row in ids[row.0] = UInt64(max(row.1, 0)) }
         }
     }
 
@@ -344,10 +318,7 @@ public final class PostgresRequestStore: RequestStore {
     @discardableResult
     private func count(_ query: PostgresQuery) async throws -> Int {
         try await Self.naming {
-            let rows = try await client.query(query, logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            return count
+            try await client.query(query, logger: logger).reduce(0) { count, _ in count + 1 }
         }
     }
 

@@ -82,14 +82,7 @@ public final class SQLiteRequestStore: RequestStore {
         // A schema that is all there needs no write lock: instances starting together on one file do not queue for it.
         guard try await !schemaComplete() else { return }
         // One transaction, one commit (with synchronous=FULL each statement on its own would sync the file).
-        _ = try await connection.query("BEGIN IMMEDIATE")
-        do {
-            try await createSchema()
-            _ = try await connection.query("COMMIT")
-        } catch {
-            _ = try? await connection.query("ROLLBACK")
-            throw error
-        }
+        try await inTransaction { try await createSchema() }
     }
 
     /// Whether every table, index and column of `StoreSchema.sqlite` is there already, at this version; a newer
@@ -164,8 +157,7 @@ public final class SQLiteRequestStore: RequestStore {
             // process), and again just before COMMIT, so a consume queued behind slow operations does not act after
             // the caller stopped waiting for it.
             try RequestStoreError.checkDeadline(actBy)
-            _ = try await self.connection.query("BEGIN IMMEDIATE")
-            do {
+            return try await self.inTransaction {
                 try RequestStoreError.checkDeadline(actBy)
                 let rows = try await self.connection.query("""
                     UPDATE verify_requests SET attempts = attempts + 1, consumed_at = COALESCE(consumed_at, ?2)
@@ -177,11 +169,7 @@ public final class SQLiteRequestStore: RequestStore {
                     _ = try await self.connection.query("UPDATE verify_requests SET state = '{}' WHERE id = ?1", [.text(id)])
                 }
                 try RequestStoreError.checkDeadline(actBy)
-                _ = try await self.connection.query("COMMIT")
                 return rows
-            } catch {
-                _ = try? await self.connection.query("ROLLBACK")
-                throw error
             }
         }
         guard let row = rows.first else { return .unknown }
@@ -216,8 +204,7 @@ public final class SQLiteRequestStore: RequestStore {
     /// transaction.
     public func recordResult(id: String, result: StoredResult, webhook: WebhookEvent?) async throws {
         try await serially {
-            _ = try await self.connection.query("BEGIN IMMEDIATE")
-            do {
+            try await self.inTransaction {
                 let kept = try await self.connection.query("""
                     UPDATE verify_requests SET result_status = ?2, result_report = ?3, response_code_hash = ?4
                     WHERE id = ?1 AND attempts > 0 AND result_status IS NULL RETURNING id
@@ -229,10 +216,6 @@ public final class SQLiteRequestStore: RequestStore {
                         """, [.text(webhook.id), .text(webhook.requestId), .text(webhook.body),
                                .integer(Self.milliseconds(webhook.createdAt)), webhook.url.map { .text($0) } ?? .null])
                 }
-                _ = try await self.connection.query("COMMIT")
-            } catch {
-                _ = try? await self.connection.query("ROLLBACK")
-                throw error
             }
         }
     }
@@ -359,23 +342,30 @@ public final class SQLiteRequestStore: RequestStore {
         try await Task { try await self.gate.run(body) }.value
     }
 
+    /// Runs `body` in a write transaction: BEGIN IMMEDIATE, then COMMIT, or ROLLBACK when `body` or the COMMIT throws.
+    private func inTransaction<T>(_ body: () async throws -> T) async throws -> T {
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        do {
+            let result = try await body()
+            _ = try await connection.query("COMMIT")
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK")
+            throw error
+        }
+    }
+
     // MARK: Rows
 
     private static func request(id: String, row: SQLiteRow) throws -> StoredRequest {
-        // The format is looked up in the runtime's registry where it is used: a row names whichever format it was made for.
-        guard let formatText = row.column("format")?.string, case let format = VerificationReport.Format(registering: formatText),
-              let policy = row.column("policy")?.string, let state = row.column("state")?.string,
+        guard let format = row.column("format")?.string, let policy = row.column("policy")?.string, let state = row.column("state")?.string,
               let created = row.column("created_at")?.integer, let expires = row.column("expires_at")?.integer
         else { throw RequestStoreError("verify_requests row \(id) is incomplete") }
-        let result = row.column("result_status")?.string.flatMap { status in
-            row.column("result_report")?.string.map {
-                StoredResult(verified: status == "verified", report: $0, responseCodeHash: row.column("response_code_hash")?.string)
-            }
-        }
-        return StoredRequest(id: id, format: format, policy: try StoredRequestColumns.decodePolicy(policy),
-                             state: try StoredRequestColumns.decodeState(state), createdAt: date(created), expiresAt: date(expires),
-                             clientSecretHash: row.column("client_secret_hash")?.string, apiKeyID: row.column("api_key_id")?.string,
-                             result: result, fetchedAt: row.column("fetched_at")?.integer.map { date($0) })
+        return try StoredRequestColumns.request(
+            id: id, format: format, policy: policy, state: state, createdAt: date(created), expiresAt: date(expires),
+            clientSecretHash: row.column("client_secret_hash")?.string, apiKeyID: row.column("api_key_id")?.string,
+            resultStatus: row.column("result_status")?.string, resultReport: row.column("result_report")?.string,
+            responseCodeHash: row.column("response_code_hash")?.string, fetchedAt: row.column("fetched_at")?.integer.map { date($0) })
     }
 
     /// Rounded down for an erase cutoff: a request is erased only once `consume` would call it expired.

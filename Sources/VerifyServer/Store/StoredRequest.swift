@@ -102,6 +102,19 @@ enum StoredRequestColumns {
     static func decodeState(_ text: String) throws -> KeptState {
         try KeptState(json: Array(text.utf8))
     }
+
+    /// A stored request from its columns; its result when it has both a status and a report.
+    static func request(id: String, format: String, policy: String, state: String, createdAt: Date, expiresAt: Date,
+                        clientSecretHash: String?, apiKeyID: String?, resultStatus: String? = nil, resultReport: String? = nil,
+                        responseCodeHash: String? = nil, fetchedAt: Date? = nil) throws -> StoredRequest {
+        // The format is looked up in the runtime's registry where it is used: a row names whichever format it was made for.
+        let format = VerificationReport.Format(registering: format)
+        let result = resultStatus.flatMap { status in
+            resultReport.map { StoredResult(verified: status == "verified", report: $0, responseCodeHash: responseCodeHash) }
+        }
+        return StoredRequest(id: id, format: format, policy: try decodePolicy(policy), state: try decodeState(state), createdAt: createdAt,
+                             expiresAt: expiresAt, clientSecretHash: clientSecretHash, apiKeyID: apiKeyID, result: result, fetchedAt: fetchedAt)
+    }
 }
 
 extension JSONEncoder {

@@ -79,10 +79,7 @@ struct ConfigurationKey: Sendable {
             guard !path.isEmpty else { return configuration.storePassword = nil }
             configuration.storePassword = try StorePassword(file: path)
         },
-        .init(name: "storePassword", "The PostgreSQL password, from the environment only (instead of the URL); never logged.") { configuration, value in
-            let text = try value.text()
-            configuration.storePassword = text.isEmpty ? nil : StorePassword(text)
-        },
+        .init(name: "storePassword", "The PostgreSQL password, from the environment only (instead of the URL); never logged.") { $0.storePassword = try $1.optionalText().map { StorePassword($0) } },
         .init(name: "requestStateKeyFile", "A file with the 32-byte key that encrypts each stored request's state (AES-256-GCM); none: stored unencrypted.") { configuration, value in
             let path = try value.text()
             guard !path.isEmpty else { return configuration.requestStateKey = nil }
@@ -101,10 +98,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "storeTimeout", "The longest wait in seconds for one request-store operation; then 503 (at start: a refusal to start).", default: { $0.storeTimeout }) { $0.storeTimeout = try $1.seconds() },
         .init(name: "logLevel", "The minimum level of log messages.", default: { $0.logLevel }) { $0.logLevel = try $1.choice(Logger.Level.self) },
         .init(name: "logFormat", "How the log is written to standard error: `text` lines or `json` (one object per line).", default: { $0.logFormat }) { $0.logFormat = try $1.choice(LogFormat.self) },
-        .init(name: "readerKey", "The PEM private key that signs requests (Annex C ReaderAuth, OpenID4VP request objects; openid4vp-redirect is offered only with it); set with readerCertificates, or neither.", default: { $0.readerKeyPath }) { configuration, value in
-            let path = try value.text()
-            configuration.readerKeyPath = path.isEmpty ? nil : path
-        },
+        .init(name: "readerKey", "The PEM private key that signs requests (Annex C ReaderAuth, OpenID4VP request objects; openid4vp-redirect is offered only with it); set with readerCertificates, or neither.", default: { $0.readerKeyPath }) { $0.readerKeyPath = try $1.optionalText() },
         .init(name: "readerCertificates", "The PEM certificate file(s) of the reader authentication chain, leaf first; set with readerKey.", default: { $0.readerCertificatePaths }) { $0.readerCertificatePaths = try $1.list() },
         .init(name: "requestIssuerIdentifiers", "Annex C requests list the trust store's issuer identifiers per docType, so the wallet offers only documents the verifier can anchor.", default: { $0.requestIssuerIdentifiers }) { $0.requestIssuerIdentifiers = try $1.bool() },
         .init(name: "openid4vpResponseMode", "The response mode OpenID4VP requests ask for: `dc_api.jwt` (encrypted) or `dc_api`.", default: { $0.openID4VPResponseMode }) { $0.openID4VPResponseMode = try $1.choice(OpenID4VPSession.ResponseMode.self) },
@@ -116,23 +110,11 @@ struct ConfigurationKey: Sendable {
         .init(name: "crlDistributionPoints", "Also fetch CRLs from the certificates' CRL distribution points.", default: { $0.crlDistributionPoints }) { $0.crlDistributionPoints = try $1.bool() },
         .init(name: "revocationFetchTimeout", "Seconds allowed for one list fetch, redirects included (more than 0, at most 60).", default: { $0.revocationFetchTimeout }) { $0.revocationFetchTimeout = try $1.seconds() },
         .init(name: "revocationFetchAllow", "Non-public destinations list fetches may reach: host names or CIDR networks.", default: { $0.revocationFetchAllow }) { $0.revocationFetchAllow = try $1.list() },
-        .init(name: "operatorTokenFile", "A file holding the bearer token of the operator endpoints; none: they refuse every request (401).", default: { $0.operatorTokenFile }) { configuration, value in
-            let path = try value.text()
-            configuration.operatorTokenFile = path.isEmpty ? nil : path
-        },
+        .init(name: "operatorTokenFile", "A file holding the bearer token of the operator endpoints; none: they refuse every request (401).", default: { $0.operatorTokenFile }) { $0.operatorTokenFile = try $1.optionalText() },
         .init(name: "apiKeys", "The backend API's keys, as `{id, sha256, origins, formats}` objects (the key's SHA-256; `verify-server --new-api-key ID` makes one); none: that API answers 401. Re-read on SIGHUP with the webhook secrets; a configuration with a problem keeps the ones in use.", default: { $0.apiKeys }) { $0.apiKeys = try APIKey.parse($1) },
-        .init(name: "demoOrigin", "Test mode only: the origin the demo page (/demo) creates its transactions for; none: no demo routes.", default: { $0.demoOrigin }) { configuration, value in
-            let origin = try value.text()
-            configuration.demoOrigin = origin.isEmpty ? nil : origin
-        },
-        .init(name: "walletBaseURL", "The URL wallets reach this server at, for the request_uri and response_uri of openid4vp-redirect (e.g. https://verify.example.com); https (http only to a loopback host, for a local test). None: this listener in test mode, otherwise that format is not offered.", default: { $0.walletBaseURL }) { configuration, value in
-            let url = try value.text()
-            configuration.walletBaseURL = url.isEmpty ? nil : url
-        },
-        .init(name: "webhookURL", "Where a signed event (Standard Webhooks) is posted when a transaction is answered; https (http in test mode). None: the backend polls.", default: { $0.webhookURL }) { configuration, value in
-            let url = try value.text()
-            configuration.webhookURL = url.isEmpty ? nil : url
-        },
+        .init(name: "demoOrigin", "Test mode only: the origin the demo page (/demo) creates its transactions for; none: no demo routes.", default: { $0.demoOrigin }) { $0.demoOrigin = try $1.optionalText() },
+        .init(name: "walletBaseURL", "The URL wallets reach this server at, for the request_uri and response_uri of openid4vp-redirect (e.g. https://verify.example.com); https (http only to a loopback host, for a local test). None: this listener in test mode, otherwise that format is not offered.", default: { $0.walletBaseURL }) { $0.walletBaseURL = try $1.optionalText() },
+        .init(name: "webhookURL", "Where a signed event (Standard Webhooks) is posted when a transaction is answered; https (http in test mode). None: the backend polls.", default: { $0.webhookURL }) { $0.webhookURL = try $1.optionalText() },
         .init(name: "webhookSecretFile", "A file holding the webhook's signing secrets, one a line (at most four; each whsec_ and the base64 of 24 to 64 random bytes): every delivery is signed with each, so a secret can be rotated with an overlap. Re-read on SIGHUP.") { configuration, value in
             let path = try value.text()
             guard !path.isEmpty else { return configuration.webhookSecrets = [] }
@@ -144,10 +126,7 @@ struct ConfigurationKey: Sendable {
         },
         .init(name: "webhookIncludeReport", "Whether the webhook's body carries the report (the disclosed elements); otherwise the status only.", default: { $0.webhookIncludeReport }) { $0.webhookIncludeReport = try $1.bool() },
         .init(name: "webhookAllow", "Non-public destinations the webhook may reach, and the only hosts a transaction's own webhookURL may name: host names or CIDR networks.", default: { $0.webhookAllow }) { $0.webhookAllow = try $1.list() },
-        .init(name: "outboundCAFile", "A PEM file of CA certificates https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may also chain to, besides the system's store (a private CA).", default: { $0.outboundCAFile }) { configuration, value in
-            let path = try value.text()
-            configuration.outboundCAFile = path.isEmpty ? nil : path
-        },
+        .init(name: "outboundCAFile", "A PEM file of CA certificates https webhook receivers and list hosts (status lists, CRLs, VICALs, LoTEs) may also chain to, besides the system's store (a private CA).", default: { $0.outboundCAFile }) { $0.outboundCAFile = try $1.optionalText() },
         .init(name: "legacyAPI", "The deprecated unauthenticated routes POST /v1/requests and POST /v1/verify: `off` (404 api.legacy_off), `on` (refused beside apiKeys) or `beside-api-keys`. A warning is logged at start while they answer.", default: { $0.legacyAPI }) { $0.legacyAPI = try $1.choice(LegacyAPI.self) },
         .init(name: "shutdownGrace", "Seconds a graceful shutdown (SIGTERM, SIGINT) may take before what still runs is cancelled; webhook deliveries not yet made stay in the store for the next start or another instance.", default: { $0.shutdownGrace }) { $0.shutdownGrace = try $1.seconds() },
         .init(name: "verificationTime", "Test mode only: verify as of this RFC 3339 instant instead of now.", default: { $0.verificationTime }) { configuration, value in

@@ -56,6 +56,12 @@ enum ConfigurationValue: Sendable, Equatable, Decodable {
         return text.trimmingCharacters(in: .whitespaces)
     }
 
+    /// The text, nil when empty (an optional setting left unset).
+    func optionalText() throws(ConfigurationValueError) -> String? {
+        let text = try text()
+        return text.isEmpty ? nil : text
+    }
+
     func list() throws(ConfigurationValueError) -> [String] {
         switch self {
         case .objects: throw ConfigurationValueError("must be a list of strings")

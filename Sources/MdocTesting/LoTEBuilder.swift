@@ -72,16 +72,11 @@ public struct LoTEBuilder: Sendable {
         let rootKey = try material.key("lote/root", curve: curve)
         signerKey = try material.key("lote/signer", curve: curve)
         let validity = DateInterval(start: TestPKI.startOfYear(time, offset: -1), end: TestPKI.startOfYear(time, offset: 5))
-        root = try CertificateBuilder(
-            subject: [("C", "EU"), ("O", "MdocTesting"), ("CN", "MdocTesting LoTE Root \(seed)")], serialNumber: material.serialNumber("lote/root"),
-            notBefore: validity.start, notAfter: validity.end, publicKey: rootKey.publicKey,
-            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
-                         .subjectKeyIdentifier]).sign(issuer: nil, issuerKey: rootKey)
-        signer = try CertificateBuilder(
+        root = try CertificateBuilder.rootCA(subject: [("C", "EU"), ("O", "MdocTesting"), ("CN", "MdocTesting LoTE Root \(seed)")],
+                                             serialNumber: material.serialNumber("lote/root"), validity: validity, key: rootKey)
+        signer = try CertificateBuilder.signer(
             subject: [("C", "EU"), ("O", "MdocTesting"), ("CN", "MdocTesting LoTE Signer \(seed)")], serialNumber: material.serialNumber("lote/signer"),
-            notBefore: validity.start, notAfter: validity.end, publicKey: signerKey.publicKey,
-            extensions: [.keyUsage(.digitalSignature, critical: true), .subjectKeyIdentifier, .authorityKeyIdentifier])
-            .sign(issuer: root, issuerKey: rootKey)
+            validity: validity, key: signerKey.publicKey, issuer: root, issuerKey: rootKey)
     }
 
     /// The JSON payload of a list: `{"LoTE": {"ListAndSchemeInformation", "TrustedEntitiesList"}}`, one entity per

@@ -87,11 +87,9 @@ extension TestPKI {
     public func issueStatusListSigner(at time: Date) throws -> (certificate: Certificate, key: PrivateKey) {
         let key = try seed.key("status-list-signer/\(curve.rawValue)", curve: curve)
         let validity = Self.documentSignerValidity(at: time)
-        let builder = CertificateBuilder(
+        let certificate = try CertificateBuilder.signer(
             subject: [("C", country), ("ST", jurisdiction), ("O", "MdocTesting"), ("CN", "MdocTesting Status List Signer")],
-            serialNumber: seed.serialNumber("status-list-signer"), notBefore: validity.start, notAfter: validity.end,
-            publicKey: key.publicKey,
-            extensions: [.keyUsage([.digitalSignature], critical: true), .subjectKeyIdentifier, .authorityKeyIdentifier])
-        return (try builder.sign(issuer: iaca, issuerKey: iacaKey), key)
+            serialNumber: seed.serialNumber("status-list-signer"), validity: validity, key: key.publicKey, issuer: iaca, issuerKey: iacaKey)
+        return (certificate, key)
     }
 }

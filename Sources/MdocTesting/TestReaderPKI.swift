@@ -58,20 +58,13 @@ public struct TestReaderPKI: Sendable {
     private static let cache = ProcessCache<SharedKey, TestReaderPKI>()
 
     private init(rootKey: PrivateKey, key: PrivateKey, commonName: String, readerEKU: Bool, validity: ClosedRange<Date>) throws {
-        let root = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", "Test Reader Root")], notBefore: validity.lowerBound, notAfter: validity.upperBound,
-            publicKey: rootKey.publicKey,
-            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
-                         .subjectKeyIdentifier]
-        ).sign(issuer: nil, issuerKey: rootKey)
+        let interval = DateInterval(start: validity.lowerBound, end: validity.upperBound)
+        let root = try CertificateBuilder.rootCA(subject: [("C", "US"), ("CN", "Test Reader Root")], validity: interval, key: rootKey)
         let usage: CertificateBuilder.Extension = readerEKU
             ? .extendedKeyUsage([ReaderAuthentication.readerExtendedKeyUsage], critical: true)
             : .extendedKeyUsage(["1.3.6.1.5.5.7.3.2"], critical: false)
-        let leaf = try CertificateBuilder(
-            subject: [("C", "US"), ("CN", commonName)], notBefore: validity.lowerBound, notAfter: validity.upperBound,
-            publicKey: key.publicKey,
-            extensions: [.keyUsage(.digitalSignature, critical: true), usage, .subjectKeyIdentifier, .authorityKeyIdentifier]
-        ).sign(issuer: root, issuerKey: rootKey)
+        let leaf = try CertificateBuilder.signer(subject: [("C", "US"), ("CN", commonName)], validity: interval, key: key.publicKey,
+                                                 extendedKeyUsage: usage, issuer: root, issuerKey: rootKey)
         self.root = root
         self.identity = try ReaderIdentity(key: key, certificates: [leaf])
     }

@@ -39,16 +39,12 @@ public struct VICALBuilder: Sendable {
         let rootKey = try material.key("vical/root", curve: .p256)
         signerKey = try material.key("vical/signer", curve: .p256)
         let validity = DateInterval(start: TestPKI.startOfYear(time, offset: -1), end: TestPKI.startOfYear(time, offset: 5))
-        root = try CertificateBuilder(
-            subject: [("C", "US"), ("O", "MdocTesting"), ("CN", "MdocTesting VICAL Root")], serialNumber: material.serialNumber("vical/root"),
-            notBefore: validity.start, notAfter: validity.end, publicKey: rootKey.publicKey,
-            extensions: [.basicConstraints(isCA: true, pathLength: 0, critical: true), .keyUsage([.keyCertSign, .cRLSign], critical: true),
-                         .subjectKeyIdentifier]).sign(issuer: nil, issuerKey: rootKey)
-        signer = try CertificateBuilder(
+        root = try CertificateBuilder.rootCA(subject: [("C", "US"), ("O", "MdocTesting"), ("CN", "MdocTesting VICAL Root")],
+                                             serialNumber: material.serialNumber("vical/root"), validity: validity, key: rootKey)
+        signer = try CertificateBuilder.signer(
             subject: [("C", "US"), ("O", "MdocTesting"), ("CN", "MdocTesting VICAL Signer")], serialNumber: material.serialNumber("vical/signer"),
-            notBefore: validity.start, notAfter: validity.end, publicKey: signerKey.publicKey,
-            extensions: [.keyUsage(.digitalSignature, critical: true), .extendedKeyUsage([VICALVerification.signerEKU], critical: true),
-                         .subjectKeyIdentifier, .authorityKeyIdentifier]).sign(issuer: root, issuerKey: rootKey)
+            validity: validity, key: signerKey.publicKey, extendedKeyUsage: .extendedKeyUsage([VICALVerification.signerEKU], critical: true),
+            issuer: root, issuerKey: rootKey)
     }
 
     /// A signed VICAL: `COSE_Sign1` (untagged) with ES256, `x5chain` = [signer, root] in the unprotected header.

@@ -203,12 +203,11 @@ public struct VerifyServerApp: Service {
     }
 
     /// `base` under the layers the handlers use. Sealing encrypts the state before it reaches the store (with a
-    /// configured key); the counting layer stops counting a request once it is consumed.
+    /// configured key); the metered layer also stops counting a request once it is consumed.
     private static func layeredStore(on base: any RequestStore, configuration: ServerConfiguration, outstanding: OutstandingRequests,
                                      metrics: ServerMetrics, hooks: ServerHooks) -> MeteredRequestStore {
         let sealed = SealedStateStore(base: base, key: configuration.requestStateKey)
-        return MeteredRequestStore(base: OutstandingCountingStore(base: sealed, outstanding: outstanding), metrics: metrics,
-                                   timeout: .seconds(configuration.storeTimeout),
+        return MeteredRequestStore(base: sealed, metrics: metrics, outstanding: outstanding, timeout: .seconds(configuration.storeTimeout),
                                    timeLimit: TimeLimit(wait: hooks.storeDeadline), name: configuration.store.redacted)
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CryptoCore
 import Foundation
 import Prometheus
 import Verifier
@@ -14,8 +15,8 @@ struct ProcessMetrics: Sendable {
     private let openFDs: Gauge
     private let maxFDs: Gauge
     private let startTime: Gauge
-    /// The CPU seconds already counted: the counter takes the difference at each scrape.
-    private let counted = CPUSeconds()
+    /// The CPU seconds already counted: the counter takes the difference at each scrape (scrapes may overlap).
+    private let counted = Locked(0.0)
 
     init(registry: PrometheusCollectorRegistry) {
         resident = registry.makeGauge(name: "process_resident_memory_bytes")
@@ -35,7 +36,11 @@ struct ProcessMetrics: Sendable {
             virtual.set(to: Double(stat.virtualBytes))
             if ticks > 0 {
                 let seconds = Double(stat.userTicks + stat.systemTicks) / ticks
-                let delta = counted.advance(to: seconds)
+                // The increase since the last scrape (0 when the reading went backwards).
+                let delta = counted.withLockedValue { counted in
+                    defer { counted = max(counted, seconds) }
+                    return max(0, seconds - counted)
+                }
                 if delta > 0 { cpu.increment(by: delta) }
                 if let boot = Self.bootTime() { startTime.set(to: boot + Double(stat.startTicks) / ticks) }
             }
@@ -70,20 +75,5 @@ struct ProcessMetrics: Sendable {
             return Double(line.dropFirst("btime ".count).trimmingCharacters(in: .whitespaces))
         }
         return nil
-    }
-}
-
-/// The CPU seconds the counter holds, advanced at each scrape (scrapes may overlap).
-private final class CPUSeconds: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds = 0.0
-
-    /// The increase since the last call (0 when the reading went backwards).
-    func advance(to reading: Double) -> Double {
-        lock.lock()
-        defer { lock.unlock() }
-        let delta = max(0, reading - seconds)
-        seconds = max(seconds, reading)
-        return delta
     }
 }

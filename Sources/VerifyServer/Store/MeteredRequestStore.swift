@@ -11,6 +11,8 @@ import ServiceLifecycle
 struct MeteredRequestStore: RequestStore {
     let base: any RequestStore
     let metrics: ServerMetrics
+    /// Told when a request is consumed (any attempt that finds it), so it stops counting it.
+    let outstanding: OutstandingRequests
     let timeout: Duration
     /// Bounds each operation by `timeout`.
     let timeLimit: TimeLimit
@@ -31,8 +33,11 @@ struct MeteredRequestStore: RequestStore {
 
     func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
         let deadline = min(deadline, StoreDeadline.date(after: timeout))
-        return try await measure("consume", result: \.label) {
-            try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
+        return try await measure("consume", result: \.label) { [base, outstanding] in
+            let outcome = try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
+            // In the operation's own task, so a consume that ends after the timeout still stops the count.
+            if case .unknown = outcome {} else { outstanding.release(id: id) }
+            return outcome
         }
     }
 

@@ -129,15 +129,3 @@ final class OutstandingRequests: Sendable {
         return interval.isFinite ? max(1, Int(min(interval, 86_400 * 365))) : 1
     }
 }
-
-/// Tells `outstanding` when a request is consumed (any attempt that finds it), so it stops counting it.
-struct OutstandingCountingStore: RequestStoreLayer {
-    let base: any RequestStore
-    let outstanding: OutstandingRequests
-
-    func consume(id: String, clientSecretHash: String?, now: Date, deadline: Date) async throws -> ConsumeOutcome {
-        let outcome = try await base.consume(id: id, clientSecretHash: clientSecretHash, now: now, deadline: deadline)
-        if case .unknown = outcome {} else { outstanding.release(id: id) }
-        return outcome
-    }
-}

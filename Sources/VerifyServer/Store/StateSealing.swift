@@ -137,12 +137,23 @@ struct SealedStateStore: RequestStoreLayer {
     private static func webhookAAD(_ id: String) -> [UInt8] { Array("webhook:\(id)".utf8) }
     private static func webhookURLAAD(_ id: String) -> [UInt8] { Array("webhook-url:\(id)".utf8) }
 
+    /// base64url(nonce ‖ ciphertext ‖ tag) of `plaintext` under `key`.
+    private static func sealed(_ plaintext: [UInt8], key: RequestStateKey, aad: [UInt8]) throws -> String {
+        let nonce = SecureRandom.bytes(algorithm.nonceByteCount)
+        return Base64URL.encode(nonce + (try algorithm.seal(key: key.bytes, nonce: nonce, plaintext: plaintext, aad: aad)))
+    }
+
+    /// The plaintext of base64url(nonce ‖ ciphertext ‖ tag) under `key`; nil when it does not open.
+    private static func opened(_ text: String, key: RequestStateKey, aad: [UInt8]) -> [UInt8]? {
+        guard let bytes = Base64URL.decode(text), bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount else { return nil }
+        return try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
+                                   ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: aad)
+    }
+
     /// `aes-256-gcm:` + base64url(nonce ‖ ciphertext ‖ tag) with a key; the text as it is without one.
     private func sealText(_ text: String, aad: [UInt8]) throws -> String {
         guard let key else { return text }
-        let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
-        let box = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(text.utf8), aad: aad)
-        return Self.resultPrefix + Base64URL.encode(nonce + box)
+        return Self.resultPrefix + (try Self.sealed(Array(text.utf8), key: key, aad: aad))
     }
 
     func openResult(_ result: StoredResult, id: String) throws -> StoredResult {
@@ -158,20 +169,15 @@ struct SealedStateStore: RequestStoreLayer {
             return text
         }
         guard sealed else { throw RequestStoreError("\(what) was stored unencrypted, and requestStateKeyFile is set now") }
-        let algorithm = Self.algorithm
-        guard let bytes = Base64URL.decode(String(text.dropFirst(Self.resultPrefix.count))),
-              bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
-              let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
-                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: aad)
+        guard let plaintext = Self.opened(String(text.dropFirst(Self.resultPrefix.count)), key: key, aad: aad)
         else { throw RequestStoreError("\(what) does not open with the configured requestStateKeyFile (was the key changed?)") }
         return String(decoding: plaintext, as: UTF8.self)
     }
 
     func seal(_ state: KeptState, id: String) throws -> KeptState {
         guard let key, !state.isEmpty else { return state }
-        let nonce = SecureRandom.bytes(Self.algorithm.nonceByteCount)
-        let sealed = try Self.algorithm.seal(key: key.bytes, nonce: nonce, plaintext: Array(state.json.utf8), aad: Array(id.utf8))
-        return try KeptState(json: JSONValue.object([(Self.field, .string(Base64URL.encode(nonce + sealed)))]).serializedBytes())
+        let sealed = try Self.sealed(Array(state.json.utf8), key: key, aad: Array(id.utf8))
+        return try KeptState(json: JSONValue.object([(Self.field, .string(sealed))]).serializedBytes())
     }
 
     func open(_ state: KeptState, id: String) throws -> KeptState {
@@ -186,11 +192,7 @@ struct SealedStateStore: RequestStoreLayer {
             return state
         }
         guard let sealed else { throw RequestStoreError("request \(id) was stored unencrypted, and requestStateKeyFile is set now") }
-        let algorithm = Self.algorithm
-        guard let bytes = Base64URL.decode(sealed), bytes.count >= algorithm.nonceByteCount + algorithm.tagByteCount,
-              let plaintext = try? algorithm.open(key: key.bytes, nonce: Array(bytes.prefix(algorithm.nonceByteCount)),
-                                                  ciphertext: Array(bytes.dropFirst(algorithm.nonceByteCount)), aad: Array(id.utf8)),
-              let opened = try? KeptState(json: plaintext)
+        guard let plaintext = Self.opened(sealed, key: key, aad: Array(id.utf8)), let opened = try? KeptState(json: plaintext)
         else { throw RequestStoreError("request \(id)'s state does not open with the configured requestStateKeyFile (was the key changed?)") }
         return opened
     }

@@ -155,12 +155,7 @@ enum RequestOutputFiles {
         if let existing = urls.first(where: { manager.fileExists(atPath: $0.path) }) {
             throw UsageFailure("\(existing.path) exists; not overwriting")
         }
-        for (file, url) in zip(files, urls) {
-            let attributes: [FileAttributeKey: Any]? = file.secret ? [.posixPermissions: 0o600] : nil
-            guard manager.createFile(atPath: url.path, contents: file.contents, attributes: attributes) else {
-                throw UsageFailure("cannot write \(url.path)")
-            }
-        }
+        for file in files { try OutputFiles.write(Array(file.contents), to: directory, name: file.name, privateFile: file.secret) }
     }
 }
 

@@ -124,12 +124,6 @@ enum TrustListImport {
         return slug.isEmpty ? fallback : slug
     }
 
-    static func manifest(in directory: String) -> JSONValue? {
-        guard let data = FileManager.default.contents(atPath: directory + "/" + manifestName), let object = JSONValue.read(data),
-              object.isObject else { return nil }
-        return object
-    }
-
     /// The manifest of earlier imports into `directory`; nil for a new or empty folder.
     ///
     /// - Throws: `UsageFailure` when the folder holds files but no import manifest (it is not an import folder) or a
@@ -142,7 +136,7 @@ enum TrustListImport {
             if names.isEmpty { return nil }
             throw UsageFailure("\(directory) holds files but no \(manifestName) of an earlier import; import into an empty folder")
         }
-        guard let manifest = manifest(in: directory) else {
+        guard let data = manager.contents(atPath: directory + "/" + manifestName), let manifest = JSONValue.read(data), manifest.isObject else {
             throw UsageFailure("\(directory)/\(manifestName) is not readable JSON")
         }
         return manifest

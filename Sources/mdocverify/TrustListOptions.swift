@@ -148,12 +148,7 @@ struct ListDownloadOptions: ParsableArguments {
         var settings = FetchSettings()
         settings.timeout = .milliseconds(Int64(timeout * 1000))
         settings.maxBytes = Kind.maxBytes
-        settings.allowedDestinations = try fetchAllow.map { entry in
-            guard let destination = FetchDestination(entry) else {
-                throw UsageFailure("--fetch-allow \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
-            }
-            return destination
-        }
+        settings.allowedDestinations = try FetchDestination.parsing(fetchAllow: fetchAllow)
         let scheme = URLComponents(string: url)?.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else { throw UsageFailure("the URL \(InputQuote.short(url)) is not an http or https URL") }
         try pins.requirePin()
@@ -183,18 +178,12 @@ struct ListDownloadOptions: ParsableArguments {
 
     /// Downloads on Swift's pool while the (synchronous) command waits on its own thread.
     static func download(_ url: String, accept: String, settings: FetchSettings) -> Result<[UInt8], BoundedDownload.Failure> {
-        let outcome = Locked<Result<[UInt8], BoundedDownload.Failure>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
+        blocking { () async -> Result<[UInt8], BoundedDownload.Failure> in
             do throws(BoundedDownload.Failure) {
-                let bytes = try await BoundedDownload(settings: settings).get(url, accept: accept)
-                outcome.withLockedValue { $0 = .success(bytes) }
+                return .success(try await BoundedDownload(settings: settings).get(url, accept: accept))
             } catch {
-                outcome.withLockedValue { $0 = .failure(error) }
+                return .failure(error)
             }
-            done.signal()
         }
-        done.wait()
-        return outcome.withLockedValue { $0 } ?? .failure(BoundedDownload.Failure(category: .unreachable, detail: "no answer"))
     }
 }

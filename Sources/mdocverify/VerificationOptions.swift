@@ -1,4 +1,5 @@
 import ArgumentParser
+import CryptoCore
 import Foundation
 import Mdoc
 import MdocModel
@@ -54,13 +55,7 @@ struct VerificationOptions: ParsableArguments {
         }
         if fetchCRLs && !fetch { throw UsageFailure("--fetch-crls needs --fetch") }
         if !fetchAllow.isEmpty && !fetch { throw UsageFailure("--fetch-allow needs --fetch") }
-        var allowed: [FetchDestination] = []
-        for entry in fetchAllow {
-            guard let destination = FetchDestination(entry) else {
-                throw UsageFailure("--fetch-allow \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
-            }
-            allowed.append(destination)
-        }
+        let allowed = try FetchDestination.parsing(fetchAllow: fetchAllow)
         var run = RevocationRun(source: files, fetcher: nil)
         if fetch {
             var settings = FetchSettings()
@@ -88,21 +83,38 @@ struct RevocationRun {
         var report = body(lookups)
         let pending = PendingFetches(lookups)
         if !pending.isEmpty {
-            Self.block { await fetcher.fetch(pending) }
+            blocking { await fetcher.fetch(pending) }
             report = lookups.finished(as: VerificationReport.self) ?? report
         }
-        Self.block { await fetcher.shutdown() }
+        blocking { await fetcher.shutdown() }
         return report
     }
+}
 
-    /// Waits for `operation` on the calling (main) thread, which is outside Swift's cooperative pool.
-    private static func block(_ operation: @escaping @Sendable () async -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await operation()
-            done.signal()
+/// Runs `operation` on Swift's pool and waits for its value on the calling (main) thread, which is outside that pool:
+/// the commands are synchronous.
+func blocking<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) -> Value {
+    let outcome = Locked<Value?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        let value = await operation()
+        outcome.withLockedValue { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    guard let value = outcome.withLockedValue({ $0 }) else { preconditionFailure("the task signalled before storing its value") }
+    return value
+}
+
+extension FetchDestination {
+    /// The `--fetch-allow` entries; one that is neither a host name nor an address or network is a usage error.
+    static func parsing(fetchAllow entries: [String]) throws -> [FetchDestination] {
+        try entries.map { entry in
+            guard let destination = FetchDestination(entry) else {
+                throw UsageFailure("--fetch-allow \(InputQuote.short(entry)) is neither a host name nor an address or CIDR network")
+            }
+            return destination
         }
-        done.wait()
     }
 }
 

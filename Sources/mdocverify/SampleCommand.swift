@@ -1,7 +1,4 @@
 import ArgumentParser
-import CryptoCore
-import Foundation
-import Mdoc
 import MdocTesting
 import Verifier
 
@@ -16,17 +13,8 @@ struct Sample: ParsableCommand {
 
     func run() throws {
         try runReportingExit {
-            let (verifier, response, session, time) = try Self.prepare()
-            return ReportPrinter.emit(verifier.verify(encryptedData: response, session: session, at: time), json: json)
+            // The benchmarks' Apple case: the sample's verifier, envelope, session and time.
+            ReportPrinter.emit(try PerformanceCase.make(.apple).verify(), json: json)
         }
-    }
-
-    /// The verifier and inputs for the bundled sample; shared with `bench`.
-    static func prepare() throws -> (AppleAppVerifier, [UInt8], AppleAppSession, Date) {
-        let sample = AppleSignedSample.self
-        let configuration = VerifierConfiguration(trustStore: TrustStore(anchors: [try sample.issuerRoot()]), testMode: true)
-        let verifier = try AppleAppVerifier(configuration: configuration, keys: [try sample.merchantKey()])
-        let session = AppleAppSession(nonce: sample.nonce, merchantID: sample.merchantID, teamID: sample.teamID)
-        return (verifier, sample.envelope, session, sample.time)
     }
 }

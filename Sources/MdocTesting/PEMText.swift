@@ -7,9 +7,4 @@ public enum PEMText {
     public static func certificate(_ certificate: Certificate) -> String {
         certificate.pemEncoded
     }
-
-    /// Wraps DER bytes in PEM armour under `label`.
-    public static func encode(label: String, der: [UInt8]) -> String {
-        PEM.encode(label: label, der: der)
-    }
 }

@@ -3,6 +3,7 @@ import CryptoCore
 import HPKE
 import Mdoc
 import MdocModel
+import Verifier
 
 /// The relying party's side of one ISO/IEC 18013-7 Annex C request (`org-iso-mdoc` over the Digital
 /// Credentials API): its recipient key, the exact `encryptionInfo` string it sent, and its origin.
@@ -22,10 +23,7 @@ public struct AnnexCRequest: Sendable {
         self.recipientKey = recipientKey
         self.nonce = nonce
         self.origin = origin
-        self.encryptionInfo = Base64URL.encode(CBOREncoder.encode(.array([
-            .text("dcapi"),
-            .map([(.text("nonce"), .bytes(nonce)), (.text("recipientPublicKey"), COSEKey.encode(recipientKey.publicKey))]),
-        ])))
+        self.encryptionInfo = AnnexCEncryptionInfo(nonce: nonce, recipientPublicKey: recipientKey.publicKey).base64URL
     }
 
     /// A request whose key and nonce come from `seed`.
@@ -53,15 +51,24 @@ public enum AnnexCResponseBuilder {
     public static func seal(deviceResponse: [UInt8], recipientKey: PublicKey, transcript: SessionTranscript,
                             corruptCiphertext: Bool = false) throws -> String {
         guard recipientKey.curve == .p256 else { throw SimulationError.unsupported("Annex C needs a P-256 recipient key") }
-        var sealed = try HPKE.seal(suite: .p256SHA256AES128GCM, recipientKey: recipientKey, info: transcript.bytes, aad: [UInt8](),
-                                   plaintext: deviceResponse)
-        if corruptCiphertext, !sealed.ciphertext.isEmpty {
-            sealed.ciphertext[sealed.ciphertext.count / 2] ^= 0x01
-        }
+        let sealed = try HPKE.seal(deviceResponse, to: recipientKey, transcript: transcript, corruptingCiphertext: corruptCiphertext)
         let response = CBOREncoder.encode(.array([
             .text("dcapi"),
             .map([(.text("enc"), .bytes(sealed.encapsulatedKey)), (.text("cipherText"), .bytes(sealed.ciphertext))]),
         ]))
         return Base64URL.encode(response)
+    }
+}
+
+extension HPKE {
+    /// Base mode P-256 / HKDF-SHA256 / AES-128-GCM with info = the transcript and an empty aad, as both sealed formats
+    /// use it; `corruptingCiphertext` flips one bit in the middle of the ciphertext (fault tests).
+    static func seal(_ plaintext: [UInt8], to recipientKey: PublicKey, transcript: SessionTranscript,
+                     corruptingCiphertext: Bool) throws -> (encapsulatedKey: [UInt8], ciphertext: [UInt8]) {
+        var sealed = try seal(suite: .p256SHA256AES128GCM, recipientKey: recipientKey, info: transcript.bytes, aad: [UInt8](), plaintext: plaintext)
+        if corruptingCiphertext, !sealed.ciphertext.isEmpty {
+            sealed.ciphertext[sealed.ciphertext.count / 2] ^= 0x01
+        }
+        return sealed
     }
 }

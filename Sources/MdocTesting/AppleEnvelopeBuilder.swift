@@ -42,11 +42,7 @@ public struct AppleEnvelopeBuilder: Sendable {
     /// or a fuzzer put arbitrary bytes behind a valid HPKE envelope.
     public func seal(plaintext: [UInt8], merchantKey: PublicKey, transcript: SessionTranscript) throws -> [UInt8] {
         guard merchantKey.curve == .p256 else { throw SimulationError.unsupported("APPLE-HPKE-v1 needs a P-256 merchant key") }
-        var sealed = try HPKE.seal(suite: .p256SHA256AES128GCM, recipientKey: merchantKey, info: transcript.bytes, aad: [UInt8](),
-                                   plaintext: plaintext)
-        if corruptCiphertext, !sealed.ciphertext.isEmpty {
-            sealed.ciphertext[sealed.ciphertext.count / 2] ^= 0x01
-        }
+        let sealed = try HPKE.seal(plaintext, to: merchantKey, transcript: transcript, corruptingCiphertext: corruptCiphertext)
         let params: CBORValue = .map([
             (.text("mode"), .unsigned(mode)),
             (.text("pkEm"), .bytes(sealed.encapsulatedKey)),

@@ -56,8 +56,7 @@ extension DocumentBuild {
         let payload = mso.encode(style: style)
         var chain = [signer] + intermediates
         if options.x5chain == .array { chain.append(pki.iaca) }
-        let x5chain: CBORValue = chain.count == 1 ? .bytes(signer.derEncoded) : .array(chain.map { .bytes($0.derEncoded) })
-        var unprotected: [(CBORValue, CBORValue)] = [(.int(33), x5chain)]
+        var unprotected: [(CBORValue, CBORValue)] = [(.int(33), .x5chain(chain))]
         if faults.contains(.issuerCritUnprotected) { unprotected.append((.int(2), .array([.int(33)]))) }
         if faults.contains(.issuerAlgUnprotected) { unprotected.append((.int(1), .text("none"))) }
         let protectedExtra = faults.contains(.issuerCritUnknown) ? COSEBuilder.unknownCriticalHeader : []

@@ -138,13 +138,7 @@ public struct LoTEBuilder: Sendable {
     }
 
     /// The JWS `alg` of the signer's curve.
-    public var algorithm: String {
-        switch signerKey.curve {
-        case .p384: "ES384"
-        case .p521: "ES512"
-        default: "ES256"
-        }
-    }
+    public var algorithm: String { JWSAlgorithm(signingWith: signerKey.curve)?.rawValue ?? "ES256" }
 
     /// Signs `payload` (any bytes: tests pass broken JSON) under a protected header of exactly `header`, with the
     /// signer's key and digest whatever `alg` the header claims.

@@ -2,6 +2,7 @@ import CBOR
 import CryptoCore
 import Foundation
 import Mdoc
+import MdocModel
 import MdocTrust
 
 /// Builds a Status List Token or an Identifier List Token in CWT form (draft-ietf-oauth-status-list §5.2): COSE_Sign1
@@ -78,10 +79,9 @@ public struct StatusListTokenBuilder: Sendable {
             }
         }
         let payload = CBOREncoder.encode(.map(claims.map { (.int($0.0), $0.1) }))
-        let x5chain: CBORValue = chain.count == 1 ? .bytes(chain[0].derEncoded) : .array(chain.map { .bytes($0.derEncoded) })
         let message = try COSEBuilder.sign1(payload: payload, signedPayload: payload, key: key,
                                             protectedExtra: type.map { [(.int(16), .text($0))] } ?? [],
-                                            unprotected: [(.int(33), x5chain)])
+                                            unprotected: [(.int(33), .x5chain(chain))])
         return CBOREncoder.encode(.tagged(18, message))
     }
 }

@@ -46,8 +46,7 @@ public enum ReaderAuthentication {
     ///   when signing fails.
     public static func sign(_ readerAuthenticationBytes: [UInt8], with identity: ReaderIdentity) throws -> [UInt8] {
         let protected = CBOREncoder.encode(.map([(.int(COSEHeaderLabel.algorithm), .int(identity.algorithm.rawValue))]))
-        let ders = identity.certificates.map(\.derEncoded)
-        let x5chain: CBORValue = ders.count == 1 ? .bytes(ders[0]) : .array(ders.map { .bytes($0) })
+        let x5chain = CBORValue.x5chain(identity.certificates)
         let toBeSigned = CBOREncoder.encode(.array([
             .text("Signature1"), .bytes(protected), .bytes([]), .bytes(readerAuthenticationBytes),
         ]))

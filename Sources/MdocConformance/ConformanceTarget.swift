@@ -28,3 +28,26 @@ extension ConformanceTarget {
     public func reproduce(_ testCase: ConformanceRunCase) -> String? { nil }
 }
 
+extension ConformanceObservation {
+    /// `body`'s observation; a `TargetFailure` it throws is the error it describes, any other error its text.
+    static func catching(_ body: () throws -> ConformanceObservation) -> ConformanceObservation {
+        do {
+            return try body()
+        } catch let failure as TargetFailure {
+            return .error(failure.description)
+        } catch {
+            return .error("\(error)")
+        }
+    }
+
+    /// The verdict `answer` reads; a case that replays its answer answers twice, and its first answer must be
+    /// accepted, or the replay proves nothing.
+    static func replaying(_ testCase: ConformanceCase, _ answer: () throws -> ConformanceObservation) throws -> ConformanceObservation {
+        if testCase.postsTwice {
+            guard case .verdict(.accept, _, _) = try answer() else {
+                return .error("the first answer to the request was not accepted, so its replay proves nothing")
+            }
+        }
+        return try answer()
+    }
+}

@@ -98,7 +98,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
         guard let libraryCase = testCase.libraryCase, let format = ResponseFormat(rawValue: testCase.format) else {
             return .error("the case is not in this mdocverify's catalogue")
         }
-        do {
+        return .catching {
             var values = ["format": format.rawValue, "origin": profile.origin]
             let documents = corpus.requestPolicy(for: libraryCase).documentsJSON
             let (createStatus, created) = try send(profile.create, values: values, json: ["documents": documents])
@@ -115,16 +115,7 @@ public struct HTTPProfileTarget: ConformanceTarget {
             let answer = try corpus.answer(libraryCase, to: target, material: material)
             values["response"] = answer.postedText
             let json: [String: JSONValue] = ["documents": documents, "credential": VerifyServerTarget.credential(format.descriptor?.wire, answer.postedText)]
-            if libraryCase.postsTwice {
-                guard case .verdict(.accept, _, _) = try verdict(profile.answer, values: values, json: json) else {
-                    return .error("the first answer to the request was not accepted, so its replay proves nothing")
-                }
-            }
-            return try verdict(profile.answer, values: values, json: json)
-        } catch let failure as TargetFailure {
-            return .error(failure.description)
-        } catch {
-            return .error("\(error)")
+            return try .replaying(libraryCase) { try verdict(profile.answer, values: values, json: json) }
         }
     }
 

@@ -59,7 +59,7 @@ public struct VerifyServerTarget: ConformanceTarget {
         guard let libraryCase = testCase.libraryCase, let format = corpus.registry.formats.format(named: testCase.format) else {
             return .error("the case is not in this mdocverify's catalogue")
         }
-        do {
+        return .catching {
             let (requestID, fields) = try createRequest(format: format, policy: corpus.requestPolicy(for: libraryCase))
             let target = try relyingParty.walletTarget(format, fields: fields, in: corpus.registry, fetch: fetchRequestObject)
             let secret = fields["clientSecret"]?.string
@@ -70,17 +70,7 @@ public struct VerifyServerTarget: ConformanceTarget {
                 return .error("the kit could not answer the server's request: \(error)")
             }
             let post = try walletPost(format, answer.postedText, to: target.responseURI, secret: secret)
-            if libraryCase.postsTwice {
-                let first = try verify(requestID, answer.postedText, post)
-                guard case .verdict(.accept, _, _) = first else {
-                    return .error("the first answer to the request was not accepted, so its replay proves nothing")
-                }
-            }
-            return try verify(requestID, answer.postedText, post)
-        } catch let failure as TargetFailure {
-            return .error(failure.description)
-        } catch {
-            return .error("\(error)")
+            return try .replaying(libraryCase) { try verify(requestID, answer.postedText, post) }
         }
     }
 

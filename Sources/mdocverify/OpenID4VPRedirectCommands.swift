@@ -76,7 +76,7 @@ extension Request {
                 try RequestOutputFiles.write([
                     ("authorization-request.txt", Data((created.authorizationRequest(scheme: scheme) + "\n").utf8), false),
                     ("request-object.jwt", Data((object + "\n").utf8), false),
-                    (SessionFile.name, try session.encoded(), true),
+                    (SessionFile.name, session.encoded(), true),
                     ("request.json", try PolicyJSON.encode(policy), false),
                 ], into: files.out)
                 print("wrote authorization-request.txt, request-object.jwt, \(SessionFile.name), request.json to \(files.out)")

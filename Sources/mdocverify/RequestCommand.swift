@@ -138,7 +138,7 @@ enum RequestOutputFiles {
     static func writeRequest(_ name: String, _ json: JSONValue, session: SessionFile, policy: RequestPolicy, into directory: String) throws {
         try write([
             (name, Data((json.serialized(pretty: true) + "\n").utf8), false),
-            (SessionFile.name, try session.encoded(), true),
+            (SessionFile.name, session.encoded(), true),
             ("request.json", try PolicyJSON.encode(policy), false),
         ], into: directory)
         print("wrote \(name), \(SessionFile.name), request.json to \(directory)")

@@ -28,7 +28,7 @@ struct SessionFile: Equatable {
     var teamID: String?
 
     /// The document, keys sorted, with a final newline.
-    func encoded() throws -> Data {
+    func encoded() -> Data {
         let apple = [("merchantID", merchantID), ("teamID", teamID)].compactMap { name, value in value.map { (name, JSONValue.string($0)) } }
         return Data(SessionJSON.bytes(format: format.rawValue, state: state, request: request, extra: apple))
     }

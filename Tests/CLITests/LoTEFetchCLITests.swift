@@ -99,7 +99,7 @@ struct LoTEFetchCLITests {
         }
     }
 
-    @Test("usage: not an http(s) URL, no --doctype-map, no pinned root, a bad --timeout are exit 2 before any download")
+    @Test("usage: not an http(s) URL, no --doctype-map, no pinned root, a bad --timeout or --fetch-allow are exit 2 before any download")
     func usage() async throws {
         try await Self.with { fixture in
             try fixture.publish(1, [fixture.first])
@@ -112,6 +112,9 @@ struct LoTEFetchCLITests {
             #expect(unpinned.status == 2 && unpinned.stderr.contains("pin the LoTE's signer"), "\(unpinned.stderr)")
             let timeout = try fixture.fetch(["--fetch-allow", "127.0.0.1", "--timeout", "0"])
             #expect(timeout.status == 2 && timeout.stderr.contains("--timeout"), "\(timeout.stderr)")
+            let badAllow = try fixture.fetch(["--fetch-allow", "not a host"])
+            #expect(badAllow.status == 2 && badAllow.stderr.contains("--fetch-allow \"not a host\" is neither a host name nor an address or CIDR network"),
+                    "\(badAllow.stderr)")
             #expect(fixture.lists.requests == 0)
         }
     }

@@ -77,7 +77,7 @@ struct RevocationFetchCLITests {
         #expect(hard.stdout.contains("revocation.unknown"))
     }
 
-    @Test("--fetch-crls without --fetch is a usage error (exit 2)")
+    @Test("--fetch-crls without --fetch, or a --fetch-allow entry that is not a host or network, is a usage error (exit 2)")
     func fetchCRLsNeedsFetch() async throws {
         let server = try await RevocationListServer.start()
         let folder = try Self.folder()
@@ -86,6 +86,13 @@ struct RevocationFetchCLITests {
         let run = try MdocVerifyCLI.run(arguments)
         #expect(run.status == 2)
         #expect(run.stderr.contains("--fetch-crls needs --fetch"))
+        // An allow entry that is neither a host name nor an address or network is refused before any fetch, quoted.
+        let allowing = try Self.files(server, name: "usage", faults: [], in: folder)
+            .map { $0 == "127.0.0.1" ? "10.0.0.0/99" : $0 }
+        let badAllow = try MdocVerifyCLI.run(allowing)
+        #expect(badAllow.status == 2 && badAllow.stderr.contains("--fetch-allow \"10.0.0.0/99\" is neither a host name nor an address or CIDR network"),
+                "\(badAllow.stderr)")
+        #expect(server.requests("/lists/usage") + server.requests("/crl/usage") == 0)
         await server.stop()
     }
 
